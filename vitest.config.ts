@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // Playwright specs (*.spec.ts) are run by Playwright, never by vitest.
+    include: ['src-main/**/*.test.ts', 'shared/**/*.test.ts', 'src-renderer/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    pool: 'forks',
+  },
+});
