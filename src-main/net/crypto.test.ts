@@ -1,0 +1,193 @@
+// Tests for key agreement, key derivation, sealing and cookies; uses no network or real clock.
+import { describe, it, expect } from 'vitest';
+import {
+  COOKIE_LIFETIME_MS,
+  COOKIE_SIZE,
+  CookieMinter,
+  SEAL_OVERHEAD,
+  deriveSessionKeys,
+  generateKeyPair,
+  open,
+  seal,
+  x25519,
+} from './crypto.js';
+
+const te = new TextEncoder();
+
+function flipBit(bytes: Uint8Array, index: number): Uint8Array {
+  const copy = Uint8Array.from(bytes);
+  copy[index] = (copy[index] ?? 0) ^ 0x01;
+  return copy;
+}
+
+function exchange(): { client: Uint8Array; host: Uint8Array } {
+  const c = generateKeyPair();
+  const h = generateKeyPair();
+  const client = x25519(c.privateKey, h.publicKey);
+  const host = x25519(h.privateKey, c.publicKey);
+  if (client === null || host === null) throw new Error('x25519 failed on honest keys');
+  return { client, host };
+}
+
+describe('x25519', () => {
+  it('gives both sides the same 32-byte secret', () => {
+    const { client, host } = exchange();
+    expect(client).toHaveLength(32);
+    expect(client).toEqual(host);
+  });
+
+  it('returns 32-byte raw public keys', () => {
+    expect(generateKeyPair().publicKey).toHaveLength(32);
+  });
+
+  it('rejects a low-order (all-zero) peer key', () => {
+    expect(x25519(generateKeyPair().privateKey, new Uint8Array(32))).toBeNull();
+  });
+
+  it('rejects a peer key of the wrong length', () => {
+    const { privateKey, publicKey } = generateKeyPair();
+    expect(x25519(privateKey, publicKey.subarray(0, 31))).toBeNull();
+    expect(x25519(privateKey, new Uint8Array(33))).toBeNull();
+    expect(x25519(privateKey, new Uint8Array(0))).toBeNull();
+  });
+});
+
+describe('deriveSessionKeys', () => {
+  const transcript = te.encode('transcript bytes');
+
+  it('derives equal keys on both sides from the same code', () => {
+    const { client, host } = exchange();
+    const a = deriveSessionKeys(client, 'K7QX2-M9TRD', transcript);
+    const b = deriveSessionKeys(host, 'k7qx2 m9trd', transcript);
+    expect(a).toEqual(b);
+    expect(a.clientToHost).toHaveLength(32);
+    expect(a.hostToClient).toHaveLength(32);
+    expect(a.clientProof).toHaveLength(16);
+    expect(a.hostProof).toHaveLength(16);
+  });
+
+  it('uses distinct keys per direction and distinct proofs', () => {
+    const { client } = exchange();
+    const k = deriveSessionKeys(client, 'K7QX2-M9TRD', transcript);
+    expect(k.clientToHost).not.toEqual(k.hostToClient);
+    expect(k.clientProof).not.toEqual(k.hostProof);
+  });
+
+  it('changes every output when the code differs', () => {
+    const { client, host } = exchange();
+    const a = deriveSessionKeys(client, 'K7QX2-M9TRD', transcript);
+    const b = deriveSessionKeys(host, 'K7QX2-M9TRE', transcript);
+    expect(a.clientToHost).not.toEqual(b.clientToHost);
+    expect(a.hostToClient).not.toEqual(b.hostToClient);
+    expect(a.clientProof).not.toEqual(b.clientProof);
+    expect(a.hostProof).not.toEqual(b.hostProof);
+  });
+
+  it('changes every output when the transcript differs', () => {
+    const { client } = exchange();
+    const a = deriveSessionKeys(client, 'K7QX2-M9TRD', transcript);
+    const b = deriveSessionKeys(client, 'K7QX2-M9TRD', flipBit(transcript, 0));
+    expect(a.clientToHost).not.toEqual(b.clientToHost);
+    expect(a.hostToClient).not.toEqual(b.hostToClient);
+    expect(a.clientProof).not.toEqual(b.clientProof);
+    expect(a.hostProof).not.toEqual(b.hostProof);
+  });
+});
+
+describe('seal / open', () => {
+  const key = new Uint8Array(32).fill(7);
+  const header = Uint8Array.of(0x12, 0x34, 0x56);
+  const plaintext = te.encode('a pointer moved to (120, 45)');
+  const sealed = seal(key, 42, header, plaintext);
+
+  it('round-trips and keeps the header in clear', () => {
+    expect(sealed).toHaveLength(header.length + plaintext.length + SEAL_OVERHEAD);
+    expect(sealed.subarray(0, header.length)).toEqual(header);
+    expect(open(key, 42, sealed, header.length)).toEqual(plaintext);
+  });
+
+  it('round-trips an empty payload and an empty header', () => {
+    const s = seal(key, 0, new Uint8Array(0), new Uint8Array(0));
+    expect(s).toHaveLength(SEAL_OVERHEAD);
+    expect(open(key, 0, s, 0)).toEqual(new Uint8Array(0));
+  });
+
+  it('rejects a flipped bit anywhere: header, ciphertext or tag', () => {
+    for (let i = 0; i < sealed.length; i++) {
+      expect(open(key, 42, flipBit(sealed, i), header.length), `byte ${i}`).toBeNull();
+    }
+  });
+
+  it('rejects the wrong seq, the wrong key and the wrong header split', () => {
+    expect(open(key, 43, sealed, header.length)).toBeNull();
+    expect(open(new Uint8Array(32).fill(8), 42, sealed, header.length)).toBeNull();
+    expect(open(key, 42, sealed, header.length - 1)).toBeNull();
+  });
+
+  it('rejects every truncation', () => {
+    for (let n = 0; n < sealed.length; n++) {
+      expect(open(key, 42, sealed.subarray(0, n), header.length), `length ${n}`).toBeNull();
+    }
+  });
+
+  it('never throws on bad arguments', () => {
+    expect(open(new Uint8Array(5), 42, sealed, header.length)).toBeNull();
+    expect(open(key, -1, sealed, header.length)).toBeNull();
+    expect(open(key, 2 ** 53, sealed, header.length)).toBeNull();
+    expect(open(key, 42, sealed, -1)).toBeNull();
+    expect(open(key, 42, sealed, 1.5)).toBeNull();
+  });
+
+  it('uses both 32-bit halves of the sequence in the nonce', () => {
+    const seqs = [2 ** 32 - 1, 2 ** 32, 2 ** 32 + 1, 2 ** 53 - 2, Number.MAX_SAFE_INTEGER];
+    for (const seq of seqs) {
+      const s = seal(key, seq, header, plaintext);
+      expect(open(key, seq, s, header.length), `seq ${seq}`).toEqual(plaintext);
+    }
+    // Sequences differing only in the high half must not share a nonce.
+    const low = seal(key, 1, header, plaintext);
+    const high = seal(key, 2 ** 32 + 1, header, plaintext);
+    expect(low).not.toEqual(high);
+    expect(open(key, 1, high, header.length)).toBeNull();
+  });
+
+  it('asserts a valid seq when sealing', () => {
+    expect(() => seal(key, -1, header, plaintext)).toThrow(RangeError);
+    expect(() => seal(key, 2 ** 53, header, plaintext)).toThrow(RangeError);
+  });
+});
+
+describe('CookieMinter', () => {
+  const secret = new Uint8Array(32).fill(3);
+  const minter = new CookieMinter(secret);
+  const source = '192.0.2.7:40000';
+  const bound = Uint8Array.from({ length: 43 }, (_, i) => i);
+  const now = 1_700_000_000_123;
+  const cookie = minter.mint(now, source, bound);
+
+  it('verifies within its lifetime', () => {
+    expect(cookie).toHaveLength(COOKIE_SIZE);
+    expect(minter.verify(now, source, bound, cookie)).toBe(true);
+    expect(minter.verify(now + 9_000, source, bound, cookie)).toBe(true);
+    expect(new CookieMinter(secret).verify(now + 1, source, bound, cookie)).toBe(true);
+  });
+
+  it('fails after the lifetime and when stamped too far in the future', () => {
+    expect(minter.verify(now + COOKIE_LIFETIME_MS + 1, source, bound, cookie)).toBe(false);
+    expect(minter.verify(now - 3_000, source, bound, cookie)).toBe(false);
+  });
+
+  it('fails for another source, binding or secret', () => {
+    expect(minter.verify(now, '192.0.2.7:40001', bound, cookie)).toBe(false);
+    expect(minter.verify(now, source, flipBit(bound, 42), cookie)).toBe(false);
+    expect(new CookieMinter().verify(now, source, bound, cookie)).toBe(false);
+  });
+
+  it('fails for any flipped bit and for a wrong length', () => {
+    for (let i = 0; i < cookie.length; i++) {
+      expect(minter.verify(now, source, bound, flipBit(cookie, i)), `byte ${i}`).toBe(false);
+    }
+    expect(minter.verify(now, source, bound, cookie.subarray(0, COOKIE_SIZE - 1))).toBe(false);
+    expect(minter.verify(now, source, bound, new Uint8Array(COOKIE_SIZE + 1))).toBe(false);
+  });
+});

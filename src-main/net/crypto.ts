@@ -1,0 +1,214 @@
+// X25519, HKDF session keys, ChaCha20-Poly1305 sealing, cookies; knows no packet layouts or clocks.
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  createPublicKey,
+  diffieHellman,
+  generateKeyPairSync,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+  type KeyObject,
+} from 'node:crypto';
+import { normalizeJoinCode } from './join-code.js';
+
+/** Raw X25519 public key length in bytes (RFC 7748 §5). */
+export const PUBLIC_KEY_SIZE = 32;
+/** Per-direction AEAD key length in bytes (ChaCha20-Poly1305). */
+export const SESSION_KEY_SIZE = 32;
+/** Handshake proof length in bytes: a truncated HKDF output, one per side. */
+export const PROOF_SIZE = 16;
+/** Poly1305 tag appended to every sealed packet, in bytes. */
+export const SEAL_OVERHEAD = 16;
+/** Cookie length in bytes: 4-byte timestamp (s) + 16-byte truncated HMAC. */
+export const COOKIE_SIZE = 20;
+/** How long a cookie stays valid after minting, in milliseconds. */
+export const COOKIE_LIFETIME_MS = 10_000;
+/** Clock skew tolerated for cookies stamped in the future, in milliseconds. */
+const COOKIE_FUTURE_SKEW_MS = 2_000;
+const COOKIE_MAC_SIZE = COOKIE_SIZE - 4;
+const NONCE_SIZE = 12;
+const TWO_POW_32 = 0x1_0000_0000;
+
+export interface KeyPair {
+  /** Raw X25519 public key, 32 bytes, as sent on the wire. */
+  readonly publicKey: Uint8Array;
+  readonly privateKey: KeyObject;
+}
+
+export interface SessionKeys {
+  /** AEAD key for packets the client sends, 32 bytes. */
+  readonly clientToHost: Uint8Array;
+  /** AEAD key for packets the host sends, 32 bytes. */
+  readonly hostToClient: Uint8Array;
+  /** Sent by the client in RESPONSE to prove it knows the join code, 16 bytes. */
+  readonly clientProof: Uint8Array;
+  /** Sent by the host in ACCEPT so the client knows it reached the real host, 16 bytes. */
+  readonly hostProof: Uint8Array;
+}
+
+export function generateKeyPair(): KeyPair {
+  const { publicKey, privateKey } = generateKeyPairSync('x25519');
+  const jwk = publicKey.export({ format: 'jwk' });
+  if (typeof jwk.x !== 'string') throw new Error('X25519 JWK export lacks x');
+  return { publicKey: new Uint8Array(Buffer.from(jwk.x, 'base64url')), privateKey };
+}
+
+/** Returns null instead of throwing: the peer key is untrusted wire input. */
+export function x25519(privateKey: KeyObject, peerPublic: Uint8Array): Uint8Array | null {
+  if (peerPublic.length !== PUBLIC_KEY_SIZE) return null;
+  let shared: Buffer;
+  try {
+    const x = Buffer.from(peerPublic.buffer, peerPublic.byteOffset, peerPublic.length);
+    const publicKey = createPublicKey({
+      key: { kty: 'OKP', crv: 'X25519', x: x.toString('base64url') },
+      format: 'jwk',
+    });
+    shared = diffieHellman({ privateKey, publicKey });
+  } catch {
+    return null;
+  }
+  // A low-order peer point yields all zeros, which would make the "secret" public (RFC 7748 §6.1).
+  let acc = 0;
+  for (const byte of shared) acc |= byte;
+  return acc === 0 ? null : new Uint8Array(shared);
+}
+
+const JOIN_CODE_SALT_LABEL = 'ghostboard/join-code/v1\0';
+
+// The join code goes into the salt so it is proven by the proofs without being sent, and a
+// passive eavesdropper (who lacks the X25519 secret) cannot test code guesses offline.
+// Not a PAKE: a fake host can test guesses offline on one client proof, so codes have ≥ 50 bits.
+export function deriveSessionKeys(
+  shared: Uint8Array,
+  joinCode: string,
+  transcript: Uint8Array,
+): SessionKeys {
+  const salt = createHash('sha256')
+    .update(JOIN_CODE_SALT_LABEL, 'utf8')
+    .update(normalizeJoinCode(joinCode), 'utf8')
+    .digest();
+  // Hashing the transcript binds every handshake field, so tampering with any of them
+  // (keys, nonce, epoch, cookie) gives the two sides different keys and the proofs fail.
+  const transcriptHash = createHash('sha256').update(transcript).digest();
+  const expand = (label: string, length: number): Uint8Array => {
+    const info = Buffer.concat([Buffer.from(label, 'utf8'), transcriptHash]);
+    return new Uint8Array(hkdfSync('sha256', shared, salt, info, length));
+  };
+  return {
+    clientToHost: expand('c2h key', SESSION_KEY_SIZE),
+    hostToClient: expand('h2c key', SESSION_KEY_SIZE),
+    clientProof: expand('client proof', PROOF_SIZE),
+    hostProof: expand('host proof', PROOF_SIZE),
+  };
+}
+
+function isSeq(seq: number): boolean {
+  return Number.isSafeInteger(seq) && seq >= 0;
+}
+
+/**
+ * 96-bit nonce: 4 zero bytes || seq as u64 BE. Each key serves one direction only, so a nonce
+ * never repeats under a key as long as the sender never reuses a sequence number.
+ */
+function nonceFor(seq: number): Buffer {
+  const nonce = Buffer.alloc(NONCE_SIZE);
+  nonce.writeUInt32BE(Math.floor(seq / TWO_POW_32), 4);
+  nonce.writeUInt32BE(seq >>> 0, 8);
+  return nonce;
+}
+
+/** Returns header || ciphertext || tag; the header travels in clear but is authenticated. */
+export function seal(
+  key: Uint8Array,
+  seq: number,
+  header: Uint8Array,
+  plaintext: Uint8Array,
+): Uint8Array {
+  if (!isSeq(seq)) {
+    throw new RangeError(`seal: seq must be a non-negative safe integer, got ${seq}`);
+  }
+  const cipher = createCipheriv('chacha20-poly1305', key, nonceFor(seq), {
+    authTagLength: SEAL_OVERHEAD,
+  });
+  cipher.setAAD(header, { plaintextLength: plaintext.length });
+  // A plain Uint8Array (not a pooled Buffer) so `.buffer` holds only this packet.
+  const out = new Uint8Array(header.length + plaintext.length + SEAL_OVERHEAD);
+  out.set(header, 0);
+  // A stream cipher emits exactly as many bytes as it is given, all from update().
+  out.set(cipher.update(plaintext), header.length);
+  cipher.final();
+  out.set(cipher.getAuthTag(), header.length + plaintext.length);
+  return out;
+}
+
+/** Returns the plaintext, or null for anything forged, truncated or keyed wrongly; never throws. */
+export function open(
+  key: Uint8Array,
+  seq: number,
+  packet: Uint8Array,
+  headerLength: number,
+): Uint8Array | null {
+  if (!isSeq(seq) || !Number.isInteger(headerLength) || headerLength < 0) return null;
+  const tagStart = packet.length - SEAL_OVERHEAD;
+  if (tagStart < headerLength) return null;
+  try {
+    const decipher = createDecipheriv('chacha20-poly1305', key, nonceFor(seq), {
+      authTagLength: SEAL_OVERHEAD,
+    });
+    decipher.setAAD(packet.subarray(0, headerLength), { plaintextLength: tagStart - headerLength });
+    decipher.setAuthTag(packet.subarray(tagStart));
+    const plaintext = decipher.update(packet.subarray(headerLength, tagStart));
+    decipher.final(); // throws on a bad tag; the plaintext is released only after this passes
+    return new Uint8Array(plaintext.buffer, plaintext.byteOffset, plaintext.length);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Stateless return-routability cookie (DTLS HelloVerifyRequest, netcode.io challenge tokens):
+ * the host keeps nothing per source until a client echoes a cookie minted for its address.
+ */
+export class CookieMinter {
+  readonly #secret: Uint8Array;
+
+  constructor(secret: Uint8Array = randomBytes(32)) {
+    this.#secret = Uint8Array.from(secret);
+  }
+
+  /** `now` in ms; `source` is the peer address as the transport names it; `bound` fixed-width. */
+  mint(now: number, source: string, bound: Uint8Array): Uint8Array {
+    const seconds = Math.floor(now / 1000) >>> 0;
+    const cookie = new Uint8Array(COOKIE_SIZE);
+    new DataView(cookie.buffer).setUint32(0, seconds);
+    cookie.set(this.#mac(cookie.subarray(0, 4), source, bound), 4);
+    return cookie;
+  }
+
+  verify(now: number, source: string, bound: Uint8Array, cookie: Uint8Array): boolean {
+    if (cookie.length !== COOKIE_SIZE) return false;
+    const stamp = new DataView(cookie.buffer, cookie.byteOffset, 4).getUint32(0);
+    const nowSeconds = Math.floor(now / 1000);
+    // The stamp is u32 seconds; read it relative to now so the wrap in 2106 is harmless.
+    const stampMs = (nowSeconds - (((nowSeconds >>> 0) - stamp) | 0)) * 1000;
+    const ageMs = now - stampMs;
+    if (ageMs > COOKIE_LIFETIME_MS || ageMs < -COOKIE_FUTURE_SKEW_MS) return false;
+    const expected = this.#mac(cookie.subarray(0, 4), source, bound);
+    return timingSafeEqual(expected, cookie.subarray(4));
+  }
+
+  #mac(stamp: Uint8Array, source: string, bound: Uint8Array): Buffer {
+    // Addresses hold no NUL, so the 0 byte ends the source and no other (source, bound) pair
+    // can produce the same MAC input.
+    return createHmac('sha256', this.#secret)
+      .update(stamp)
+      .update(source, 'utf8')
+      .update(new Uint8Array(1))
+      .update(bound)
+      .digest()
+      .subarray(0, COOKIE_MAC_SIZE);
+  }
+}
