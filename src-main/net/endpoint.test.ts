@@ -1,0 +1,264 @@
+import { describe, expect, it } from 'vitest';
+import { encodeHandshake, HELLO_SIZE } from './handshake';
+import { generateKeyPair } from './crypto';
+import { PERFECT_LINK } from './sim/link';
+import { makePair, SIM_CLIENT, SIM_HOST } from './sim/pair';
+import type { EndpointEvent } from './endpoint';
+import { Endpoint } from './endpoint';
+import { SIM_VERSION } from './sim/pair';
+
+function events<R>(poll: () => EndpointEvent<R> | undefined): EndpointEvent<R>[] {
+  const out: EndpointEvent<R>[] = [];
+  for (let e = poll(); e !== undefined; e = poll()) out.push(e);
+  return out;
+}
+
+describe('handshake', () => {
+  it('connects with the right code, both sides announce it', () => {
+    const pair = makePair({ seed: 1 });
+    pair.sim.runUntil(500);
+    expect(events(() => pair.client.pollEvent()).map((e) => e.type)).toEqual(['connected']);
+    expect(events(() => pair.host.pollEvent()).map((e) => e.type)).toEqual(['connected']);
+    expect(pair.clientSide.conn?.isOpen).toBe(true);
+    expect(pair.hostSide.conn?.isOpen).toBe(true);
+  });
+
+  it('connects through 30 % loss by retrying handshake packets', () => {
+    const pair = makePair({ seed: 2, conditions: { ...PERFECT_LINK, loss: 0.3, delayMs: 40 } });
+    pair.sim.runUntil(8000);
+    expect(pair.clientSide.conn?.isOpen).toBe(true);
+    expect(pair.hostSide.conn?.isOpen).toBe(true);
+  });
+
+  it('rejects a wrong code with its reason and keeps no connection', () => {
+    const pair = makePair({ seed: 3, clientJoinCode: 'WRONG-CODE1' });
+    pair.sim.runUntil(1000);
+    const ev = events(() => pair.client.pollEvent());
+    expect(ev).toEqual([{ type: 'connect-failed', peer: SIM_HOST, reason: 'wrong-code' }]);
+    expect(pair.host.connectionCount).toBe(0);
+    expect(pair.host.counters.wrongCode).toBe(1);
+  });
+
+  it('rejects a protocol version mismatch', () => {
+    const pair = makePair({ seed: 4 });
+    // A client of another version: a raw HELLO with version 99.
+    const hello = new Uint8Array(HELLO_SIZE);
+    hello.set(
+      encodeHandshake({
+        type: 'hello',
+        version: 99,
+        clientPublic: generateKeyPair().publicKey,
+        clientNonce: new Uint8Array(8),
+      }),
+    );
+    pair.host.handleDatagram(0, SIM_CLIENT, hello);
+    const reply = pair.host.pollTransmit();
+    expect(reply?.bytes[0]).toBe(0xc5);
+    expect(reply?.bytes[9]).toBe(1); // version-mismatch
+  });
+
+  it('refuses connections beyond the cap with "full"', () => {
+    const pair = makePair({ seed: 5, endpoint: { maxConnections: 0 } });
+    pair.sim.runUntil(1000);
+    expect(events(() => pair.client.pollEvent())).toEqual([
+      { type: 'connect-failed', peer: SIM_HOST, reason: 'full' },
+    ]);
+  });
+
+  it('rate-limits a source after repeated wrong codes', () => {
+    const pair = makePair({ seed: 6, clientJoinCode: 'BAD-0' });
+    pair.sim.runUntil(500);
+    const reasons: string[] = [];
+    for (let i = 1; i <= 11; i++) {
+      const c = new Endpoint<number>(
+        'client',
+        { joinCode: `BAD-${i}`, protocolVersion: SIM_VERSION },
+        () => ({ onPayload: () => undefined, onNotify: () => undefined }),
+        pair.sim.now,
+      );
+      pair.sim.add({ address: SIM_CLIENT.address, port: 6000 + i }, c);
+      c.connect(pair.sim.now, SIM_HOST);
+      pair.sim.runUntil(pair.sim.now + 500);
+      const e = c.pollEvent();
+      reasons.push(e?.type === 'connect-failed' ? e.reason : String(e?.type));
+    }
+    // 10 wrong guesses per minute per IP, then refused without checking the proof.
+    expect(reasons.slice(0, 9).every((r) => r === 'wrong-code')).toBe(true);
+    expect(reasons.slice(9)).toEqual(['rate-limited', 'rate-limited']);
+    // A source at another IP is unaffected.
+    const other = new Endpoint<number>(
+      'client',
+      { joinCode: 'TEST1-CODE2', protocolVersion: SIM_VERSION },
+      () => ({ onPayload: () => undefined, onNotify: () => undefined }),
+      pair.sim.now,
+    );
+    pair.sim.add({ address: '127.0.0.9', port: 7000 }, other);
+    other.connect(pair.sim.now, SIM_HOST);
+    pair.sim.runUntil(pair.sim.now + 500);
+    expect(other.pollEvent()?.type).toBe('connected');
+  });
+
+  it('times out as unreachable when the host never answers', () => {
+    const pair = makePair({ seed: 7, conditions: { ...PERFECT_LINK, loss: 1 } });
+    pair.sim.runUntil(11_000);
+    expect(events(() => pair.client.pollEvent())).toEqual([
+      { type: 'connect-failed', peer: SIM_HOST, reason: 'unreachable' },
+    ]);
+  });
+});
+
+describe('sealed data packets', () => {
+  function connected(seed: number) {
+    const pair = makePair({ seed });
+    pair.sim.runUntil(500);
+    events(() => pair.host.pollEvent());
+    events(() => pair.client.pollEvent());
+    return pair;
+  }
+
+  it('drops a replayed packet and processes it only once', () => {
+    const pair = connected(10);
+    const conn = pair.clientSide.conn;
+    if (!conn) throw new Error('not connected');
+    pair.clientSide.sendOne(pair.sim.now);
+    const datagram = pair.client.pollTransmit();
+    if (!datagram) throw new Error('nothing sent');
+    pair.host.handleDatagram(pair.sim.now, SIM_CLIENT, datagram.bytes);
+    pair.host.handleDatagram(pair.sim.now, SIM_CLIENT, datagram.bytes);
+    expect(pair.hostSide.received.size).toBe(1);
+    expect(pair.hostSide.conn?.discards.duplicateOrLate).toBe(1);
+  });
+
+  it('drops forged, truncated and wrong-key packets, counting each', () => {
+    const pair = connected(11);
+    pair.clientSide.sendOne(pair.sim.now, 4);
+    const datagram = pair.client.pollTransmit();
+    if (!datagram) throw new Error('nothing sent');
+    const good = datagram.bytes;
+    let forged = 0;
+    for (let i = 0; i < good.length * 8; i++) {
+      const bad = good.slice();
+      bad[i >> 3] = (bad[i >> 3] ?? 0) ^ (0x80 >> (i & 7));
+      pair.host.handleDatagram(pair.sim.now, SIM_CLIENT, bad);
+      forged++;
+    }
+    for (let n = 0; n < good.length; n++)
+      pair.host.handleDatagram(pair.sim.now, SIM_CLIENT, good.slice(0, n));
+    expect(pair.hostSide.received.size).toBe(0);
+    const d = pair.hostSide.conn?.discards;
+    expect((d?.authFailed ?? 0) + (d?.malformed ?? 0) + (d?.duplicateOrLate ?? 0)).toBe(
+      forged + good.length - 1,
+    );
+    expect(pair.host.counters.empty).toBe(1);
+    // The genuine packet still gets through afterwards.
+    pair.host.handleDatagram(pair.sim.now, SIM_CLIENT, good);
+    expect(pair.hostSide.received.size).toBe(1);
+    // A packet sealed under another connection's key is dropped.
+    const other = connected(12);
+    other.clientSide.sendOne(other.sim.now);
+    const foreign = other.client.pollTransmit();
+    if (!foreign) throw new Error('nothing sent');
+    pair.host.handleDatagram(pair.sim.now, SIM_CLIENT, foreign.bytes);
+    expect(pair.hostSide.received.size).toBe(1);
+  });
+
+  it("never answers a stranger's data packet, and answers a spoofed HELLO with no more bytes than it got", () => {
+    const pair = connected(13);
+    const stranger = { address: '127.0.0.50', port: 9999 };
+    pair.host.handleDatagram(pair.sim.now, stranger, new Uint8Array([0x12, 0x34, 0x56]));
+    expect(pair.host.pollTransmit()).toBeUndefined();
+    expect(pair.host.counters.unknownSource).toBe(1);
+    const hello = new Uint8Array(HELLO_SIZE);
+    hello.set(
+      encodeHandshake({
+        type: 'hello',
+        version: SIM_VERSION,
+        clientPublic: generateKeyPair().publicKey,
+        clientNonce: new Uint8Array(8),
+      }),
+    );
+    pair.host.handleDatagram(pair.sim.now, stranger, hello);
+    const reply = pair.host.pollTransmit();
+    expect(reply).toBeDefined();
+    expect(reply?.bytes.length).toBeLessThanOrEqual(hello.length);
+    // An unpadded HELLO gets no answer at all.
+    pair.host.handleDatagram(pair.sim.now, stranger, hello.slice(0, 60));
+    expect(pair.host.pollTransmit()).toBeUndefined();
+    // And no state was kept for the stranger.
+    expect(pair.host.connectionCount).toBe(1);
+  });
+});
+
+describe('life cycle', () => {
+  it('a clean close reaches the peer with its reason', () => {
+    const pair = makePair({ seed: 20 });
+    pair.sim.runUntil(500);
+    events(() => pair.host.pollEvent());
+    const conn = pair.clientSide.conn;
+    if (!conn) throw new Error('not connected');
+    conn.close(pair.sim.now, 'closed', 'bye');
+    pair.client.touch(conn);
+    pair.sim.runUntil(1000);
+    const ev = events(() => pair.host.pollEvent());
+    expect(ev).toHaveLength(1);
+    expect(ev[0]?.type === 'closed' && ev[0].info).toEqual({
+      reason: 'closed',
+      detail: 'bye',
+      byPeer: true,
+    });
+    expect(pair.host.connectionCount).toBe(0);
+  });
+
+  it('a kicked client learns it was kicked', () => {
+    const pair = makePair({ seed: 21 });
+    pair.sim.runUntil(500);
+    events(() => pair.client.pollEvent());
+    const hostConn = pair.hostSide.conn;
+    if (!hostConn) throw new Error('not connected');
+    pair.host.kick(pair.sim.now, hostConn, 'be nice');
+    pair.sim.runUntil(1000);
+    const ev = events(() => pair.client.pollEvent());
+    expect(ev[0]?.type === 'closed' && ev[0].info).toEqual({
+      reason: 'kicked',
+      detail: 'be nice',
+      byPeer: true,
+    });
+  });
+
+  it('times out a silent peer within the timeout and keeps a live one with keepalives', () => {
+    const pair = makePair({ seed: 22 });
+    pair.sim.runUntil(500);
+    events(() => pair.host.pollEvent());
+    // Idle but alive: keepalives hold the connection for a minute.
+    pair.sim.runUntil(60_000);
+    expect(pair.hostSide.conn?.isOpen).toBe(true);
+    // The client vanishes (its datagrams are lost from now on).
+    pair.net.setConditions(SIM_CLIENT, SIM_HOST, { ...PERFECT_LINK, loss: 1 });
+    pair.sim.runUntil(70_001);
+    const ev = events(() => pair.host.pollEvent());
+    expect(ev[0]?.type === 'closed' && ev[0].info.reason).toBe('timeout');
+  });
+
+  it('a reconnect from the same address replaces the old connection', () => {
+    const pair = makePair({ seed: 23 });
+    pair.sim.runUntil(500);
+    events(() => pair.host.pollEvent());
+    const again = new Endpoint<number>(
+      'client',
+      { joinCode: 'TEST1-CODE2', protocolVersion: SIM_VERSION },
+      () => ({ onPayload: () => undefined, onNotify: () => undefined }),
+      pair.sim.now,
+    );
+    // Same address as the first client: a restarted app on the same port.
+    const sim2 = pair.sim;
+    sim2.add(SIM_CLIENT, again);
+    again.connect(sim2.now, SIM_HOST);
+    sim2.runUntil(sim2.now + 500);
+    expect(again.pollEvent()?.type).toBe('connected');
+    const ev = events(() => pair.host.pollEvent()).map((e) =>
+      e.type === 'closed' ? e.info.reason : e.type,
+    );
+    expect(ev).toEqual(['closed', 'connected'].map((t) => (t === 'closed' ? 'replaced' : t)));
+    expect(pair.host.connectionCount).toBe(1);
+  });
+});

@@ -1,0 +1,421 @@
+// One UDP socket's worth of connections, sans-IO: routes datagrams by source, runs handshakes (host and
+// client side), enforces caps, and hands out datagrams to send. Knows nothing of sockets, timers or sessions.
+import type { PeerAddress } from './address';
+import { addressKey } from './address';
+import { ClientHandshake } from './client-handshake';
+import type { ConnectFailure } from './client-handshake';
+import type { CloseInfo } from './close-reason';
+import type { ConnectionHandler, ConnectionOptions } from './connection';
+import { Connection, DEFAULT_CONNECTION_OPTIONS } from './connection';
+import type { HandshakePacket } from './handshake';
+import { decodeHandshake, HANDSHAKE_MARKER, HELLO_SIZE, isHandshakeDecodeError } from './handshake';
+import { HostHandshake, reject } from './host-handshake';
+import { FailureLimiter } from './rate-limiter';
+
+export interface EndpointOptions {
+  readonly joinCode: string;
+  readonly protocolVersion: number;
+  readonly connection: ConnectionOptions;
+  /** Host caps: established plus pending connections, globally and per source IP. */
+  readonly maxConnections: number;
+  readonly maxConnectionsPerIp: number;
+  /** Host caps on connections accepted but not yet confirmed by the client's first sealed packet. */
+  readonly maxPending: number;
+  readonly maxPendingPerIp: number;
+  /** Wrong-code attempts allowed per source IP per minute before its handshakes are refused. */
+  readonly maxFailuresPerIpPerMinute: number;
+  readonly handshakeRetryMs: number;
+  readonly handshakeTimeoutMs: number;
+}
+
+export const DEFAULT_ENDPOINT_OPTIONS: Omit<EndpointOptions, 'joinCode' | 'protocolVersion'> = {
+  connection: DEFAULT_CONNECTION_OPTIONS,
+  maxConnections: 512,
+  maxConnectionsPerIp: 300,
+  maxPending: 64,
+  maxPendingPerIp: 16,
+  maxFailuresPerIpPerMinute: 10,
+  handshakeRetryMs: 250,
+  handshakeTimeoutMs: 10_000,
+};
+
+export type EndpointEvent<R> =
+  | { readonly type: 'connected'; readonly conn: Connection<R> }
+  | { readonly type: 'closed'; readonly conn: Connection<R>; readonly info: CloseInfo }
+  | {
+      readonly type: 'connect-failed';
+      readonly peer: PeerAddress;
+      readonly reason: ConnectFailure;
+    };
+
+export interface Transmit {
+  readonly to: PeerAddress;
+  readonly bytes: Uint8Array;
+}
+
+/** Datagrams the endpoint threw away before any connection saw them, by cause. */
+export interface EndpointCounters {
+  empty: number;
+  unknownSource: number;
+  badHandshake: number;
+  /** Handshake packets of the wrong kind for this side, or a HELLO too short to answer without amplification. */
+  unexpectedHandshake: number;
+  badCookie: number;
+  wrongCode: number;
+  rateLimited: number;
+  full: number;
+}
+
+const MAX_QUEUED_REPLIES = 4096;
+
+interface Entry<R> {
+  readonly conn: Connection<R>;
+  readonly peer: PeerAddress;
+  readonly ip: string;
+  /** Host side: the client key and the ACCEPT, resent if the same RESPONSE arrives again. */
+  readonly clientPublic?: Uint8Array;
+  readonly accept?: Uint8Array;
+  announced: boolean;
+}
+
+interface Dialing {
+  readonly peer: PeerAddress;
+  readonly handshake: ClientHandshake;
+}
+
+export class Endpoint<R> {
+  readonly counters: EndpointCounters = {
+    empty: 0,
+    unknownSource: 0,
+    badHandshake: 0,
+    unexpectedHandshake: 0,
+    badCookie: 0,
+    wrongCode: 0,
+    rateLimited: 0,
+    full: 0,
+  };
+  private readonly entries = new Map<string, Entry<R>>();
+  private readonly dialing = new Map<string, Dialing>();
+  private readonly host: HostHandshake | undefined;
+  private readonly failures: FailureLimiter;
+  private readonly outbox: Transmit[] = [];
+  private readonly withOutput = new Set<string>();
+  private readonly events: EndpointEvent<R>[] = [];
+  readonly options: EndpointOptions;
+
+  constructor(
+    readonly role: 'host' | 'client',
+    options: Partial<EndpointOptions> & Pick<EndpointOptions, 'joinCode' | 'protocolVersion'>,
+    private readonly makeHandler: (conn: Connection<R>) => ConnectionHandler<R>,
+    now: number,
+  ) {
+    this.options = { ...DEFAULT_ENDPOINT_OPTIONS, ...options };
+    this.host =
+      role === 'host'
+        ? new HostHandshake(this.options.joinCode, this.options.protocolVersion, now)
+        : undefined;
+    this.failures = new FailureLimiter(this.options.maxFailuresPerIpPerMinute);
+  }
+
+  /** Established and pending connections. */
+  connections(): IterableIterator<Connection<R>> {
+    return Array.from(this.entries.values(), (e) => e.conn).values();
+  }
+
+  get connectionCount(): number {
+    return this.entries.size;
+  }
+
+  /** Sizes of every table that hostile traffic could try to grow. */
+  tableSizes(): { connections: number; dialing: number; failures: number; outbox: number } {
+    return {
+      connections: this.entries.size,
+      dialing: this.dialing.size,
+      failures: this.failures.size,
+      outbox: this.outbox.length,
+    };
+  }
+
+  /** Client: starts a handshake with a host. */
+  connect(now: number, to: PeerAddress): void {
+    const key = addressKey(to);
+    if (this.dialing.has(key) || this.entries.has(key)) return;
+    const handshake = new ClientHandshake(
+      {
+        joinCode: this.options.joinCode,
+        version: this.options.protocolVersion,
+        retryMs: this.options.handshakeRetryMs,
+        timeoutMs: this.options.handshakeTimeoutMs,
+      },
+      now,
+    );
+    this.dialing.set(key, { peer: to, handshake });
+    this.drainHandshake(now, key, { peer: to, handshake });
+  }
+
+  handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array): void {
+    const first = bytes[0];
+    if (first === undefined) {
+      this.counters.empty++;
+      return;
+    }
+    const key = addressKey(from);
+    if (first >= HANDSHAKE_MARKER) {
+      this.onHandshakeDatagram(now, from, key, bytes);
+      return;
+    }
+    const entry = this.entries.get(key);
+    if (entry === undefined) {
+      // No reply to strangers: a reply would be an amplification and a probe oracle.
+      this.counters.unknownSource++;
+      return;
+    }
+    entry.conn.handleDatagram(now, bytes);
+    this.afterActivity(key, entry);
+  }
+
+  private onHandshakeDatagram(
+    now: number,
+    from: PeerAddress,
+    key: string,
+    bytes: Uint8Array,
+  ): void {
+    const p = decodeHandshake(bytes);
+    if (isHandshakeDecodeError(p)) {
+      this.counters.badHandshake++;
+      return;
+    }
+    if (this.role === 'client') {
+      const d = this.dialing.get(key);
+      if (d === undefined) {
+        this.counters.unexpectedHandshake++;
+        return;
+      }
+      d.handshake.handlePacket(now, p);
+      this.drainHandshake(now, key, d);
+      return;
+    }
+    this.onHostHandshake(now, from, key, p, bytes.length);
+  }
+
+  private onHostHandshake(
+    now: number,
+    from: PeerAddress,
+    key: string,
+    p: HandshakePacket,
+    size: number,
+  ): void {
+    const host = this.host;
+    if (host === undefined) return;
+    if (p.type === 'hello') {
+      if (size < HELLO_SIZE) {
+        this.counters.unexpectedHandshake++;
+        return;
+      }
+      this.send(from, host.onHello(now, key, p));
+      return;
+    }
+    if (p.type !== 'response') {
+      this.counters.unexpectedHandshake++;
+      return;
+    }
+    const existing = this.entries.get(key);
+    if (existing?.clientPublic !== undefined && existing.accept !== undefined) {
+      if (bytesEqual(existing.clientPublic, p.clientPublic)) {
+        // Our ACCEPT was lost: answer again, same bytes, no new state.
+        this.send(from, existing.accept);
+        return;
+      }
+    }
+    if (this.failures.isLimited(now, from.address)) {
+      this.counters.rateLimited++;
+      this.send(from, reject(p.clientNonce, 'rate-limited'));
+      return;
+    }
+    const outcome = host.onResponse(now, key, p);
+    switch (outcome.kind) {
+      case 'drop':
+        this.counters.badCookie++;
+        return;
+      case 'reject':
+        if (outcome.reason === 'wrong-code') {
+          this.counters.wrongCode++;
+          this.failures.record(now, from.address);
+        }
+        this.send(from, outcome.reply);
+        return;
+      case 'accept':
+        break;
+    }
+    if (existing !== undefined) {
+      existing.conn.close(now, 'replaced', 'a new connection from the same address');
+      this.afterActivity(key, existing);
+    }
+    if (!this.hasRoomFor(from.address)) {
+      this.counters.full++;
+      this.send(from, reject(p.clientNonce, 'full'));
+      return;
+    }
+    const conn = new Connection<R>(
+      key,
+      { send: outcome.keys.hostToClient, receive: outcome.keys.clientToHost },
+      now,
+      false,
+      this.options.connection,
+    );
+    const entry: Entry<R> = {
+      conn,
+      peer: from,
+      ip: from.address,
+      clientPublic: p.clientPublic,
+      accept: outcome.reply,
+      announced: false,
+    };
+    this.adopt(key, entry);
+    this.send(from, outcome.reply);
+  }
+
+  private hasRoomFor(ip: string): boolean {
+    const o = this.options;
+    let total = 0;
+    let perIp = 0;
+    let pending = 0;
+    let pendingPerIp = 0;
+    for (const e of this.entries.values()) {
+      total++;
+      const isPending = e.conn.state === 'pending';
+      if (isPending) pending++;
+      if (e.ip === ip) {
+        perIp++;
+        if (isPending) pendingPerIp++;
+      }
+    }
+    return (
+      total < o.maxConnections &&
+      perIp < o.maxConnectionsPerIp &&
+      pending < o.maxPending &&
+      pendingPerIp < o.maxPendingPerIp
+    );
+  }
+
+  private drainHandshake(now: number, key: string, d: Dialing): void {
+    for (let b = d.handshake.pollTransmit(); b !== undefined; b = d.handshake.pollTransmit())
+      this.send(d.peer, b);
+    const result = d.handshake.result;
+    if (result === undefined) return;
+    this.dialing.delete(key);
+    if (result.kind === 'failed') {
+      this.events.push({ type: 'connect-failed', peer: d.peer, reason: result.reason });
+      return;
+    }
+    const conn = new Connection<R>(
+      key,
+      { send: result.keys.clientToHost, receive: result.keys.hostToClient },
+      now,
+      true,
+      this.options.connection,
+    );
+    this.adopt(key, { conn, peer: d.peer, ip: d.peer.address, announced: false });
+    const entry = this.entries.get(key);
+    if (entry === undefined) return;
+    // The first sealed packet tells the host its ACCEPT arrived.
+    conn.ping(now);
+    this.afterActivity(key, entry);
+  }
+
+  private adopt(key: string, entry: Entry<R>): void {
+    entry.conn.handler = this.makeHandler(entry.conn);
+    entry.conn.onOutput = () => this.withOutput.add(key);
+    this.entries.set(key, entry);
+  }
+
+  /** Turns connection state changes into events and forgets closed connections once their output is out. */
+  private afterActivity(key: string, entry: Entry<R>): void {
+    const conn = entry.conn;
+    if (!entry.announced && conn.state !== 'pending') {
+      entry.announced = true;
+      if (conn.state === 'open' || conn.closeInfo !== undefined)
+        this.events.push({ type: 'connected', conn });
+    }
+    const info = conn.closeInfo;
+    if (info === undefined) return;
+    this.events.push({ type: 'closed', conn, info });
+    this.collect(key, entry);
+    if (this.entries.get(key) === entry) this.entries.delete(key);
+  }
+
+  private collect(key: string, entry: Entry<R>): void {
+    for (let b = entry.conn.pollTransmit(); b !== undefined; b = entry.conn.pollTransmit()) {
+      this.outbox.push({ to: entry.peer, bytes: b });
+    }
+    this.withOutput.delete(key);
+  }
+
+  private send(to: PeerAddress, bytes: Uint8Array): void {
+    // Handshake replies are one per request and drained after every datagram; the cap only guards a caller that never polls.
+    if (this.outbox.length < MAX_QUEUED_REPLIES) this.outbox.push({ to, bytes });
+  }
+
+  handleTimeout(now: number): void {
+    for (const [key, d] of this.dialing) {
+      d.handshake.handleTimeout(now);
+      this.drainHandshake(now, key, d);
+    }
+    for (const [key, entry] of this.entries) {
+      if (entry.conn.nextTimeout() <= now) {
+        entry.conn.handleTimeout(now);
+        this.afterActivity(key, entry);
+      }
+    }
+  }
+
+  nextTimeout(): number {
+    let t = Infinity;
+    for (const d of this.dialing.values()) t = Math.min(t, d.handshake.nextTimeout());
+    for (const e of this.entries.values()) t = Math.min(t, e.conn.nextTimeout());
+    return t;
+  }
+
+  /** Closes every connection with a reason (their CLOSE packets are queued). */
+  closeAll(now: number, reason: 'shutdown' | 'closed', detail = ''): void {
+    for (const [key, entry] of this.entries) {
+      entry.conn.close(now, reason, detail);
+      this.afterActivity(key, entry);
+    }
+  }
+
+  /** Kicks one connection (host). */
+  kick(now: number, conn: Connection<R>, detail = ''): void {
+    const entry = this.entries.get(conn.peer);
+    if (entry?.conn !== conn) return;
+    conn.close(now, 'kicked', detail);
+    this.afterActivity(conn.peer, entry);
+  }
+
+  /** Re-checks a connection after the layer above used it directly (sent, closed). */
+  touch(conn: Connection<R>): void {
+    const entry = this.entries.get(conn.peer);
+    if (entry?.conn === conn) this.afterActivity(conn.peer, entry);
+  }
+
+  pollTransmit(): Transmit | undefined {
+    while (this.outbox.length === 0 && this.withOutput.size > 0) {
+      const key = this.withOutput.values().next().value;
+      if (key === undefined) break;
+      this.withOutput.delete(key);
+      const entry = this.entries.get(key);
+      if (entry !== undefined) this.collect(key, entry);
+    }
+    return this.outbox.shift();
+  }
+
+  pollEvent(): EndpointEvent<R> | undefined {
+    return this.events.shift();
+  }
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

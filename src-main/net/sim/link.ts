@@ -1,0 +1,199 @@
+// A deterministic simulated network for tests and benchmarks: per-direction loss, delay, jitter, reordering,
+// duplication and a bandwidth cap, driven by one seeded RNG and a virtual clock. Knows nothing of protocols.
+import type { PeerAddress } from '../address';
+import { addressKey } from '../address';
+import type { Rng } from '../rng';
+import { UDP_IPV4_OVERHEAD } from '../stats';
+
+export interface LinkConditions {
+  /** Probability a datagram is lost, 0..1. */
+  readonly loss: number;
+  /** One-way delay, ms. */
+  readonly delayMs: number;
+  /** Extra uniform random delay in [0, jitterMs). Jitter larger than the packet spacing reorders. */
+  readonly jitterMs: number;
+  /** Probability a datagram is held back an extra 1-3 x delay (reordered past later ones). */
+  readonly reorder: number;
+  /** Probability a datagram is delivered twice. */
+  readonly duplicate: number;
+  /** Bottleneck rate in bits/s counting 28 B IPv4/UDP per datagram; 0 = unlimited. */
+  readonly bandwidthBps: number;
+  /** A datagram that would wait longer than this in the bottleneck queue is dropped (tail drop). */
+  readonly maxQueueMs: number;
+}
+
+export const PERFECT_LINK: LinkConditions = {
+  loss: 0,
+  delayMs: 0,
+  jitterMs: 0,
+  reorder: 0,
+  duplicate: 0,
+  bandwidthBps: 0,
+  maxQueueMs: 200,
+};
+
+export interface Datagram {
+  readonly from: PeerAddress;
+  readonly to: PeerAddress;
+  readonly bytes: Uint8Array;
+}
+
+/** What happened to each datagram, for tests that check against the network's own record. */
+export interface LinkLogEntry {
+  readonly id: number;
+  readonly from: string;
+  readonly to: string;
+  readonly sentAt: number;
+  readonly size: number;
+  /** Delivery times (two for a duplicate); empty when lost. */
+  readonly deliveredAt: number[];
+}
+
+interface InFlight {
+  readonly at: number;
+  readonly order: number;
+  readonly datagram: Datagram;
+  readonly logId: number;
+}
+
+interface Direction {
+  conditions: LinkConditions;
+  /** When the bottleneck finishes sending what it already holds. */
+  busyUntil: number;
+}
+
+export class SimNetwork {
+  private readonly queue: InFlight[] = [];
+  private order = 0;
+  private readonly directions = new Map<string, Direction>();
+  readonly log: LinkLogEntry[] = [];
+  /** Keep a log of every datagram (off for long benchmarks). */
+  logging = true;
+  /** Bytes offered to and delivered by the network, per `from>to`, 28 B per datagram included. */
+  readonly wireBytes = new Map<string, { offered: number; delivered: number }>();
+
+  constructor(
+    private readonly rng: Rng,
+    private defaults: LinkConditions = PERFECT_LINK,
+  ) {}
+
+  /** Sets the conditions for every direction without its own. */
+  setDefaults(c: LinkConditions): void {
+    this.defaults = c;
+    for (const d of this.directions.values()) d.conditions = c;
+  }
+
+  /** Sets one direction's conditions. */
+  setConditions(from: PeerAddress, to: PeerAddress, c: LinkConditions): void {
+    this.direction(from, to).conditions = c;
+  }
+
+  send(now: number, datagram: Datagram): void {
+    const key = `${addressKey(datagram.from)}>${addressKey(datagram.to)}`;
+    const dir = this.direction(datagram.from, datagram.to);
+    const c = dir.conditions;
+    const size = datagram.bytes.length + UDP_IPV4_OVERHEAD;
+    const counts = this.wireBytes.get(key) ?? { offered: 0, delivered: 0 };
+    this.wireBytes.set(key, counts);
+    counts.offered += size;
+    const entry: LinkLogEntry = {
+      id: this.log.length,
+      from: addressKey(datagram.from),
+      to: addressKey(datagram.to),
+      sentAt: now,
+      size,
+      deliveredAt: [],
+    };
+    if (this.logging) this.log.push(entry);
+    let departAt = now;
+    if (c.bandwidthBps > 0) {
+      const start = Math.max(now, dir.busyUntil);
+      if (start - now > c.maxQueueMs) return; // tail drop at a full bottleneck queue
+      departAt = start + (size * 8 * 1000) / c.bandwidthBps;
+      dir.busyUntil = departAt;
+    }
+    if (this.rng.bool(c.loss)) return;
+    counts.delivered += size;
+    const copies = this.rng.bool(c.duplicate) ? 2 : 1;
+    for (let i = 0; i < copies; i++) {
+      let at = departAt + c.delayMs + (c.jitterMs > 0 ? this.rng.next() * c.jitterMs : 0);
+      if (this.rng.bool(c.reorder)) at += c.delayMs * (1 + this.rng.next() * 2) + 1;
+      entry.deliveredAt.push(at);
+      this.push({
+        at,
+        order: this.order++,
+        datagram: { ...datagram, bytes: datagram.bytes.slice() },
+        logId: entry.id,
+      });
+    }
+  }
+
+  /** When the next datagram arrives, or Infinity. */
+  nextDeliveryAt(): number {
+    return this.queue[0]?.at ?? Infinity;
+  }
+
+  /** Removes and returns the next datagram due at or before `now`, in arrival order. */
+  popDue(now: number): (Datagram & { readonly logId: number }) | undefined {
+    const head = this.queue[0];
+    if (head === undefined || head.at > now) return undefined;
+    this.pop();
+    return { ...head.datagram, logId: head.logId };
+  }
+
+  private direction(from: PeerAddress, to: PeerAddress): Direction {
+    const key = `${addressKey(from)}>${addressKey(to)}`;
+    let d = this.directions.get(key);
+    if (d === undefined) {
+      d = { conditions: this.defaults, busyUntil: 0 };
+      this.directions.set(key, d);
+    }
+    return d;
+  }
+
+  // A binary heap ordered by (at, order): deterministic for equal times.
+  private push(item: InFlight): void {
+    const q = this.queue;
+    q.push(item);
+    let i = q.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const p = q[parent];
+      if (p === undefined || !before(item, p)) break;
+      q[i] = p;
+      i = parent;
+    }
+    q[i] = item;
+  }
+
+  private pop(): void {
+    const q = this.queue;
+    const last = q.pop();
+    if (last === undefined || q.length === 0) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let smallest = last;
+      let at = -1;
+      const lv = q[l];
+      const rv = q[r];
+      if (lv !== undefined && before(lv, smallest)) {
+        smallest = lv;
+        at = l;
+      }
+      if (rv !== undefined && before(rv, smallest)) {
+        smallest = rv;
+        at = r;
+      }
+      if (at < 0) break;
+      q[i] = smallest;
+      i = at;
+    }
+    q[i] = last;
+  }
+}
+
+function before(a: InFlight, b: InFlight): boolean {
+  return a.at < b.at || (a.at === b.at && a.order < b.order);
+}

@@ -1,0 +1,137 @@
+// The one module that owns a node:dgram socket and the timer: it feeds an Endpoint datagrams and time, and sends
+// what the Endpoint queues. Everything protocol lives in the sans-IO Endpoint; this file knows only sockets.
+import dgram from 'node:dgram';
+import type { PeerAddress } from './address';
+import type { Endpoint } from './endpoint';
+
+export interface UdpTransportOptions {
+  readonly port: number;
+  readonly bind: string;
+}
+
+/** Monotonic milliseconds; the only clock the running app gives the network core. */
+export function monotonicNow(): number {
+  return performance.now();
+}
+
+export class UdpTransport<R> {
+  private readonly socket: dgram.Socket;
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
+  private closed = false;
+  /** Errors from the socket or from the core, counted instead of thrown out of a callback. */
+  errors = 0;
+  lastError: unknown;
+  /** Called after every batch of work (datagram or timer), e.g. to drain endpoint events. */
+  onActivity: (() => void) | undefined;
+
+  private constructor(
+    readonly endpoint: Endpoint<R>,
+    family: 'udp4' | 'udp6',
+  ) {
+    this.socket = dgram.createSocket({ type: family, reuseAddr: false });
+    this.socket.on('message', (msg, rinfo) => {
+      this.guard(() => {
+        this.endpoint.handleDatagram(
+          monotonicNow(),
+          { address: rinfo.address, port: rinfo.port },
+          msg,
+        );
+      });
+    });
+    this.socket.on('error', (err) => {
+      this.errors++;
+      this.lastError = err;
+    });
+  }
+
+  /** Binds a socket (port 0 picks a free one) and starts driving the endpoint. */
+  static async open<R>(
+    endpoint: Endpoint<R>,
+    options: UdpTransportOptions,
+  ): Promise<UdpTransport<R>> {
+    const t = new UdpTransport(endpoint, options.bind.includes(':') ? 'udp6' : 'udp4');
+    await new Promise<void>((resolve, reject) => {
+      t.socket.once('error', reject);
+      t.socket.bind(options.port, options.bind, () => {
+        t.socket.off('error', reject);
+        resolve();
+      });
+    });
+    t.pump();
+    return t;
+  }
+
+  get address(): PeerAddress {
+    const a = this.socket.address();
+    return { address: a.address, port: a.port };
+  }
+
+  /** Sends what the endpoint has queued and re-arms the timer. Call after using a connection directly. */
+  pump(): void {
+    if (this.closed) return;
+    for (let t = this.endpoint.pollTransmit(); t !== undefined; t = this.endpoint.pollTransmit()) {
+      this.socket.send(t.bytes, t.to.port, t.to.address, (err) => {
+        if (err) {
+          this.errors++;
+          this.lastError = err;
+        }
+      });
+    }
+    this.onActivity?.();
+    this.arm();
+  }
+
+  private arm(): void {
+    const at = this.endpoint.nextTimeout();
+    if (at === this.timerAt && this.timer !== undefined) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = at;
+    if (!Number.isFinite(at)) return;
+    const delay = Math.max(0, Math.ceil(at - monotonicNow()));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.timerAt = Infinity;
+      this.guard(() => {
+        this.endpoint.handleTimeout(monotonicNow());
+      });
+    }, delay);
+  }
+
+  /** No exception escapes a socket or timer callback: it is counted and the work goes on. */
+  private guard(work: () => void): void {
+    try {
+      work();
+    } catch (e) {
+      this.errors++;
+      this.lastError = e;
+    }
+    try {
+      this.pump();
+    } catch (e) {
+      this.errors++;
+      this.lastError = e;
+    }
+  }
+
+  /** Sends what is queued (e.g. CLOSE packets) and closes the socket. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    for (let t = this.endpoint.pollTransmit(); t !== undefined; t = this.endpoint.pollTransmit()) {
+      const { bytes, to } = t;
+      await new Promise<void>((resolve) => {
+        this.socket.send(bytes, to.port, to.address, () => {
+          resolve();
+        });
+      });
+    }
+    this.closed = true;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    await new Promise<void>((resolve) => {
+      this.socket.close(() => {
+        resolve();
+      });
+    });
+  }
+}
