@@ -15,8 +15,9 @@ export class RttEstimator {
   sample(rttMs: number, ackDelayMs: number): void {
     this.latest = rttMs;
     this.minRtt = Math.min(this.minRtt, rttMs);
-    // Take the delay out only when that doesn't go below the path's floor, as QUIC does.
-    const adjusted = rttMs - ackDelayMs >= this.minRtt ? rttMs - ackDelayMs : rttMs;
+    // Take the peer's delay out, but never below the path's floor: the delay travels in whole ms, so on a
+    // sub-millisecond path it can exceed the sample (QUIC keeps the raw sample there; we clamp to the floor).
+    const adjusted = Math.max(this.minRtt, rttMs - ackDelayMs);
     if (this.srtt === undefined) {
       this.srtt = adjusted;
       this.rttvar = adjusted / 2;
