@@ -55,9 +55,11 @@ export default tseslint.config(
     'The renderer reaches the main process only through the typed API in shared/ (DESIGN.md §2).',
     ['node:*', 'electron', '**/src-main/**', 'fs', 'dgram', 'net', 'child_process'],
   ),
-  layer(
-    ['shared/**'],
-    'shared/ holds types and pure helpers only (DESIGN.md §2).',
-    ['node:*', 'electron', 'react*', '**/src-main/**', '**/src-renderer/**'],
-  ),
+  layer(['shared/**'], 'shared/ holds types and pure helpers only (DESIGN.md §2).', [
+    'node:*',
+    'electron',
+    'react*',
+    '**/src-main/**',
+    '**/src-renderer/**',
+  ]),
 );

@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     // Playwright specs (*.spec.ts) are run by Playwright, never by vitest.
-    include: ['src-main/**/*.test.ts', 'shared/**/*.test.ts', 'src-renderer/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'src-main/**/*.test.ts',
+      'shared/**/*.test.ts',
+      'src-renderer/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
     testTimeout: 60_000,
     pool: 'forks',
   },
