@@ -256,7 +256,14 @@ export class Connection<R> {
     if (n.delivered) this.delivered++;
     else this.dropped++;
     this.observer?.(n);
-    if (n.record !== undefined) this.handler?.onNotify(now, n.record, n.delivered);
+    if (n.record === undefined || this.handler === undefined) return;
+    try {
+      this.handler.onNotify(now, n.record, n.delivered);
+    } catch (e) {
+      // A bug above us must not escape a socket callback; it ends this connection instead.
+      if (this.phase.kind === 'closed') return;
+      this.close(now, 'protocol-error', e instanceof Error ? e.message.slice(0, MAX_CLOSE_DETAIL_BYTES) : 'notify failed');
+    }
   }
 
   /** Runs the timers: timeout, owed acks, probes, keepalive. */
@@ -284,7 +291,9 @@ export class Connection<R> {
     ) {
       this.emit(now, PacketKind.ack, undefined);
     }
-    if (this.window.inFlight > 0 && now >= this.probeDeadline()) {
+    // Only ack-eliciting packets are probed for: ack-only ones are acked by the peer's next packet, whenever
+    // that is, and probing for them would make an idle pair ping-pong forever.
+    if (this.window.ackElicitingInFlight > 0 && now >= this.probeDeadline()) {
       // Nothing acked for a probe timeout: an ack-eliciting packet makes the peer report (and unsticks a full window).
       this.probesInARow++;
       this.lastProgressAt = now;
@@ -302,7 +311,7 @@ export class Connection<R> {
     let t = this.lastReceivedAt + this.options.timeoutMs;
     if (this.phase.kind === 'pending') return t;
     t = Math.min(t, this.handler?.nextSendAt?.() ?? Infinity);
-    if (this.window.inFlight > 0) t = Math.min(t, this.probeDeadline());
+    if (this.window.ackElicitingInFlight > 0) t = Math.min(t, this.probeDeadline());
     // Acks and keepalives wait while even the control headroom is used up; the probe timer runs regardless.
     if (!this.hasControlRoom()) return t;
     const ackOwedAt = this.window.ackOwedAt;

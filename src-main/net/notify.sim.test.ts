@@ -123,4 +123,16 @@ describe('notify protocol over a simulated link', () => {
       pair.clientSide.sent.slice(0, pair.clientSide.notified.length),
     );
   });
+
+  it('an idle pair goes quiet: only keepalives and their acks', () => {
+    const pair = makePair({ seed: 12, conditions: { ...PERFECT_LINK, delayMs: 30 } });
+    pair.sim.runUntil(10_000);
+    const before = pair.net.log.length;
+    pair.sim.runUntil(70_000);
+    const perSecond = (pair.net.log.length - before) / 60;
+    // One keepalive each way per second, and at most one ack-only answer to each.
+    expect(perSecond).toBeLessThanOrEqual(4);
+    expect(pair.clientSide.conn?.isOpen).toBe(true);
+  });
 });
+

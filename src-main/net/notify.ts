@@ -55,6 +55,7 @@ export class NotifyWindow<R> {
   private lastAckSent: number;
   /** Ack-eliciting packets received that no packet of ours has acknowledged yet. */
   private ackOwedSince: number | undefined;
+  private elicitingInFlight = 0;
 
   constructor(
     /** Most packets in flight before sending stops. */
@@ -71,6 +72,11 @@ export class NotifyWindow<R> {
 
   get inFlight(): number {
     return this.sent.length - this.sentHead;
+  }
+
+  /** In-flight packets the peer will ack promptly (ack-only packets wait for the peer's next packet). */
+  get ackElicitingInFlight(): number {
+    return this.elicitingInFlight;
   }
 
   /** The next sequence expected from the peer. */
@@ -131,6 +137,7 @@ export class NotifyWindow<R> {
     this.nextSeq++;
     this.lastAckSent = header.ack;
     this.ackOwedSince = undefined;
+    if (header.kind !== PacketKind.ack) this.elicitingInFlight++;
     this.sent.push({
       seq: header.seq,
       sentAt: now,
@@ -169,6 +176,7 @@ export class NotifyWindow<R> {
       const p = this.sent[this.sentHead];
       if (p === undefined || p.seq > h.ack) break;
       this.sentHead++;
+      if (p.ackEliciting) this.elicitingInFlight--;
       const delivered = p.seq === h.ack || maskSays(h, p.seq);
       if (delivered && p.ackCarried > this.peerKnowsThrough) this.peerKnowsThrough = p.ackCarried;
       if (p.seq === h.ack && h.ackDelayMs !== undefined) {
@@ -196,6 +204,7 @@ export class NotifyWindow<R> {
     }
     this.sent.length = 0;
     this.sentHead = 0;
+    this.elicitingInFlight = 0;
     return out;
   }
 
