@@ -1,0 +1,321 @@
+// The event stream manager (TRIBES "Event Stream Manager", TNL message-level reliability): queues events per
+// policy, packs them by priority, resends per message on drop, and reads, orders and dedupes on receipt.
+// Knows nothing of what an event carries (the decoder does), of RPC names or of sockets.
+import type { BitReader, BitWriter } from '../bitstream';
+import { seqExpand } from '../seq';
+import { OrderedInbox } from './event-inbox';
+import type { Entry, Lane } from './event-lanes';
+import { Lanes } from './event-lanes';
+import type { EventDecoder, OutgoingEvent, PerPolicy, Policy } from './event-types';
+import { isOrderedStream, isReliable, perPolicy } from './event-types';
+import type { SendDemand, StreamManager } from './manager';
+import { ProtocolError } from './manager';
+import type { Checkpointable } from './tracker';
+
+export interface EventManagerOptions {
+  readonly decoder: EventDecoder;
+  /**
+   * Ordered-stream window per channel, a power of two in 2..1024; both ends must agree. The receiver buffers at
+   * most this many early events per channel; sequences travel as log2(window) + 1 low bits.
+   */
+  readonly window?: number;
+  /** Most events waiting to be sent before send() refuses (the app's memory choice); reliable ones are never dropped. */
+  readonly maxQueued?: number;
+  /** Largest event (kind id, sequence and body), bits; must fit the smallest packet (RATE_PRESETS.modem). */
+  readonly maxEventBits?: number;
+  /** State written through event bodies (string tables) that a truncated write must roll back. */
+  readonly checkpoints?: readonly Checkpointable[];
+}
+
+export const DEFAULT_EVENT_WINDOW = 128;
+/** 150 bytes: fits a 200-byte modem packet after the seal, header, rate field and presence bits. */
+export const DEFAULT_MAX_EVENT_BITS = 1200;
+
+/** The event manager's part of a packet's transmission record: the events it carried, in write order. */
+export interface EventRecord {
+  readonly entries: readonly Entry[];
+}
+
+export interface EventCounters {
+  /** Unreliable events that didn't fit the packet built while they waited (priority lost), dropped. */
+  unreliableDropped: number;
+  /** Unreliable events in packets notified dropped. */
+  unreliableLost: number;
+  /** Reliable-sequenced events not resent (or not sent) because a newer one of their channel exists. */
+  superseded: number;
+  /** Reliable events put back at the head of their queue after a drop. */
+  resent: number;
+}
+
+/** Bits the events of each policy took on the wire, for overhead figures. */
+export interface EventBitCounts {
+  /** Everything, every copy: continuation bits, kind ids, sequences, bodies. */
+  readonly total: PerPolicy<number>;
+  /** Kind id and body of each event's first copy: what a message "is", before framing and redundancy. */
+  readonly payload: PerPolicy<number>;
+  /** Distinct events written. */
+  readonly events: PerPolicy<number>;
+}
+
+/** Per packet being built: where it must stop, and the last sequence written per channel. */
+interface Build {
+  readonly w: BitWriter;
+  readonly limit: number;
+  readonly prevSeq: Map<number, number>;
+  readonly entries: Entry[];
+}
+
+export class EventManager implements StreamManager<EventRecord> {
+  readonly name = 'events';
+  readonly window: number;
+  readonly seqBits: number;
+  readonly counters: EventCounters = {
+    unreliableDropped: 0,
+    unreliableLost: 0,
+    superseded: 0,
+    resent: 0,
+  };
+  readonly bits: EventBitCounts = {
+    total: perPolicy(() => 0),
+    payload: perPolicy(() => 0),
+    events: perPolicy(() => 0),
+  };
+  readonly inbox: OrderedInbox;
+  private readonly lanes: Lanes;
+  private readonly decoder: EventDecoder;
+  private readonly checkpoints: readonly Checkpointable[];
+  private readonly maxQueued: number;
+  private readonly maxEventBits: number;
+  private nextOrder = 0;
+
+  constructor(options: EventManagerOptions) {
+    this.window = options.window ?? DEFAULT_EVENT_WINDOW;
+    if (!Number.isInteger(Math.log2(this.window)) || this.window < 2 || this.window > 1024) {
+      throw new RangeError(`event window must be a power of two in 2..1024, got ${this.window}`);
+    }
+    this.seqBits = Math.log2(this.window) + 1;
+    this.decoder = options.decoder;
+    this.checkpoints = options.checkpoints ?? [];
+    this.maxQueued = options.maxQueued ?? Infinity;
+    this.maxEventBits = options.maxEventBits ?? DEFAULT_MAX_EVENT_BITS;
+    this.lanes = new Lanes(this.window);
+    this.inbox = new OrderedInbox(this.window);
+  }
+
+  /**
+   * Queues an event. Returns false, queuing nothing, when maxQueued events already wait. An event that could
+   * never fit a packet is a programmer error (RangeError).
+   */
+  send(ev: OutgoingEvent): boolean {
+    const kind = ev.kind;
+    const bits =
+      1 +
+      this.decoder.idBits +
+      (isOrderedStream(kind.policy) ? 1 + this.seqBits : 0) +
+      ev.maxBodyBits;
+    if (bits > this.maxEventBits)
+      throw new RangeError(`event ${kind.name} may take ${bits} bits > ${this.maxEventBits}`);
+    if (this.queueLength >= this.maxQueued) return false;
+    const lane = this.lanes.laneFor(kind);
+    lane.push({
+      ev,
+      order: this.nextOrder++,
+      laneSeq: lane.enqueued++,
+      seq: undefined,
+      written: false,
+      acked: false,
+    });
+    return true;
+  }
+
+  /** Events waiting to be sent or resent, including quickest ones not yet known delivered. */
+  get queueLength(): number {
+    let n = 0;
+    for (const lane of this.lanes.all) n += lane.queue.length;
+    for (const s of this.lanes.streams.values()) n += s.quickest.length;
+    return n;
+  }
+
+  demand(_now: number): SendDemand {
+    let d: SendDemand = 'none';
+    for (const s of this.lanes.streams.values()) if (s.quickest.length > 0) d = 'normal';
+    for (const lane of this.lanes.all) {
+      const ld = lane.demand();
+      if (ld === 'urgent') return 'urgent';
+      if (ld === 'normal') d = 'normal';
+    }
+    return d;
+  }
+
+  /**
+   * Section layout: events, each after the first preceded by a 1 bit, then a 0 bit. Quickest events still
+   * unacknowledged go first, then the rest by priority (higher first), oldest first within a priority.
+   */
+  write(_now: number, w: BitWriter, budgetBits: number): EventRecord | undefined {
+    const b: Build = { w, limit: w.bitLength + budgetBits - 1, prevSeq: new Map(), entries: [] };
+    for (const s of this.lanes.streams.values()) for (const e of s.quickest) this.tryWrite(b, e);
+    for (const lane of this.lanes.all) lane.beginPacket();
+    while (b.limit - w.bitLength >= (b.entries.length === 0 ? 0 : 1) + this.decoder.idBits) {
+      const next = this.pickNext();
+      if (next === undefined) break;
+      this.writeFromLane(b, next.lane, next.e);
+    }
+    for (const lane of this.lanes.all) this.counters.unreliableDropped += lane.dropUnreliable();
+    if (b.entries.length === 0) return undefined;
+    w.writeBool(false);
+    return { entries: b.entries };
+  }
+
+  read(now: number, r: BitReader): void {
+    const prevSeq = new Map<number, number>();
+    do {
+      const id = r.readUint(this.decoder.idBits);
+      const kind = this.decoder.kindById(id);
+      if (kind === undefined) throw new ProtocolError(`unknown event id ${id}`);
+      let seq: number | undefined;
+      if (isOrderedStream(kind.policy)) {
+        const prev = prevSeq.get(kind.channel);
+        seq =
+          prev !== undefined && r.readBool()
+            ? prev + 1
+            : seqExpand(r.readUint(this.seqBits), this.seqBits, this.inbox.nextSeq(kind.channel));
+        prevSeq.set(kind.channel, seq);
+      }
+      const deliver = this.decoder.readBody(kind, r);
+      // Packets are processed strictly in send order (the connection discards late ones) and every event is
+      // written at most once per in-flight packet, so only the ordered streams need sequence numbers.
+      if (seq === undefined) deliver(now);
+      else this.inbox.accept(now, kind.channel, seq, deliver);
+    } while (r.readBool());
+  }
+
+  notify(_now: number, record: EventRecord, delivered: boolean): void {
+    for (const e of record.entries) this.notifyEntry(e, delivered);
+  }
+
+  private notifyEntry(e: Entry, delivered: boolean): void {
+    const kind = e.ev.kind;
+    switch (kind.policy) {
+      case 'unreliable':
+      case 'unreliableSequenced':
+        if (!delivered) this.counters.unreliableLost++;
+        return;
+      case 'reliableUnordered':
+      case 'reliableOrdered':
+        if (delivered) {
+          if (e.seq !== undefined) this.lanes.streamFor(kind.channel).ack(e.seq);
+        } else {
+          this.lanes.laneFor(kind).requeue(e);
+          this.counters.resent++;
+        }
+        return;
+      case 'reliableSequenced': {
+        if (delivered) return;
+        const lane = this.lanes.laneFor(kind);
+        if (e.laneSeq === lane.enqueued - 1) {
+          lane.requeue(e);
+          this.counters.resent++;
+        } else {
+          this.counters.superseded++;
+        }
+        return;
+      }
+      case 'quickest': {
+        if (!delivered || e.acked || e.seq === undefined) return;
+        e.acked = true;
+        const s = this.lanes.streamFor(kind.channel);
+        const i = s.quickest.indexOf(e);
+        if (i >= 0) s.quickest.splice(i, 1);
+        s.ack(e.seq);
+        return;
+      }
+    }
+  }
+
+  /** The best head over all lanes: highest priority, then oldest. */
+  private pickNext(): { lane: Lane; e: Entry } | undefined {
+    let best: { lane: Lane; e: Entry } | undefined;
+    const discard = (): void => {
+      this.counters.superseded++;
+    };
+    for (const lane of this.lanes.all) {
+      const e = lane.head(discard);
+      if (e === undefined) continue;
+      const p = e.ev.kind.priority;
+      const bp = best?.e.ev.kind.priority ?? -1;
+      if (best === undefined || p > bp || (p === bp && e.order < best.e.order)) best = { lane, e };
+    }
+    return best;
+  }
+
+  private writeFromLane(b: Build, lane: Lane, e: Entry): void {
+    const policy = e.ev.kind.policy;
+    const stream = isOrderedStream(policy) ? this.lanes.streamFor(e.ev.kind.channel) : undefined;
+    const seq = e.seq ?? stream?.nextSeq;
+    if (!this.tryWrite(b, e, seq)) {
+      if (isReliable(policy)) {
+        lane.skip();
+      } else {
+        lane.removeHead();
+        this.counters.unreliableDropped++;
+      }
+      return;
+    }
+    lane.removeHead();
+    if (stream !== undefined && e.seq === undefined) {
+      e.seq = stream.nextSeq++;
+      if (policy === 'quickest') stream.quickest.push(e);
+    }
+    if (lane.kind === 'sequenced') lane.highestWritten = e.laneSeq;
+  }
+
+  /** Writes one event; if it overruns the limit, rolls it back (bits and string-table state) and says so. */
+  private tryWrite(b: Build, e: Entry, seq: number | undefined = e.seq): boolean {
+    const w = b.w;
+    const mark = w.bitLength;
+    const marks = this.checkpoints.map((c) => c.mark());
+    if (b.entries.length > 0) w.writeBool(true);
+    const bodyStart = w.bitLength;
+    w.writeUint(e.ev.kind.id, this.decoder.idBits);
+    let seqBits = 0;
+    if (seq !== undefined) seqBits = this.writeSeq(b, e.ev.kind.channel, seq);
+    e.ev.writeBody(w);
+    if (w.bitLength > b.limit) {
+      w.truncate(mark);
+      this.checkpoints.forEach((c, i) => {
+        c.rollback(marks[i] ?? 0);
+      });
+      return false;
+    }
+    if (seq !== undefined) b.prevSeq.set(e.ev.kind.channel, seq);
+    b.entries.push(e);
+    this.countBits(
+      e.ev.kind.policy,
+      w.bitLength - mark,
+      w.bitLength - bodyStart - seqBits,
+      !e.written,
+    );
+    e.written = true;
+    return true;
+  }
+
+  /** First of its channel in the packet: the low seqBits bits; later: 1 bit if previous + 1, else 0 and the low bits. */
+  private writeSeq(b: Build, channel: number, seq: number): number {
+    const prev = b.prevSeq.get(channel);
+    let bits = 0;
+    if (prev !== undefined) {
+      bits++;
+      b.w.writeBool(seq === prev + 1);
+      if (seq === prev + 1) return bits;
+    }
+    b.w.writeUint(seq % 2 ** this.seqBits, this.seqBits);
+    return bits + this.seqBits;
+  }
+
+  private countBits(policy: Policy, total: number, payload: number, first: boolean): void {
+    this.bits.total[policy] += total;
+    if (!first) return;
+    this.bits.payload[policy] += payload;
+    this.bits.events[policy]++;
+  }
+}

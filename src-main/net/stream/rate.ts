@@ -1,0 +1,131 @@
+// Fixed-policy rate control (TRIBES "Stream Layer", TNL's fixed rate policy): packet rate and size presets, the
+// rate field a receiver sends, and the sender's credit. Pure arithmetic on times passed in; knows nothing of packets.
+import type { BitReader, BitWriter } from '../bitstream';
+import { SEAL_OVERHEAD } from '../crypto';
+import { UDP_IPV4_OVERHEAD } from '../stats';
+
+/** What one side accepts (as a receiver) or allows itself (as a sender). */
+export interface RatePolicy {
+  /** Packets per second, 1..MAX_PACKET_RATE. */
+  readonly packetsPerSecond: number;
+  /** Datagram size in bytes (UDP payload: header, sealed payload and tag), MIN_PACKET_BYTES..MAX_PACKET_BYTES. */
+  readonly packetBytes: number;
+}
+
+export const MIN_PACKET_RATE = 1;
+export const MAX_PACKET_RATE = 120;
+/** The modem preset's size: every event the event manager accepts fits one packet of this size. */
+export const MIN_PACKET_BYTES = 200;
+/** A datagram that fits an IPv4 Ethernet MTU with no fragmentation (1500 - 20 - 8). */
+export const MAX_PACKET_BYTES = 1472;
+
+/**
+ * Presets in the spirit of TRIBES' settings:
+ * - modem: 10 x 200 B = 2 KB/s, the paper's 28.8k modem figure;
+ * - broadband: 30 x 1000 B = 30 KB/s (240 kbit/s), a home uplink shared with other traffic;
+ * - lan: 60 x 1200 B = 72 KB/s, one packet per 60 Hz frame at the connection's default datagram size.
+ */
+export const RATE_PRESETS = {
+  modem: { packetsPerSecond: 10, packetBytes: 200 },
+  broadband: { packetsPerSecond: 30, packetBytes: 1000 },
+  lan: { packetsPerSecond: 60, packetBytes: 1200 },
+} as const satisfies Record<string, RatePolicy>;
+
+/**
+ * Bytes a datagram adds around the scheduler's payload, for budgeting and credit: the AEAD tag and a typical
+ * notify header (3-4 bytes; the connection enforces the hard maximum itself).
+ */
+export const PACKET_OVERHEAD_BYTES = SEAL_OVERHEAD + 4;
+
+export function assertRatePolicy(p: RatePolicy): void {
+  const ok =
+    Number.isInteger(p.packetsPerSecond) &&
+    Number.isInteger(p.packetBytes) &&
+    p.packetsPerSecond >= MIN_PACKET_RATE &&
+    p.packetsPerSecond <= MAX_PACKET_RATE &&
+    p.packetBytes >= MIN_PACKET_BYTES &&
+    p.packetBytes <= MAX_PACKET_BYTES;
+  if (!ok) throw new RangeError(`bad rate policy ${p.packetsPerSecond}/s x ${p.packetBytes} B`);
+}
+
+export function minRate(a: RatePolicy, b: RatePolicy): RatePolicy {
+  return {
+    packetsPerSecond: Math.min(a.packetsPerSecond, b.packetsPerSecond),
+    packetBytes: Math.min(a.packetBytes, b.packetBytes),
+  };
+}
+
+/** Rate field: packets/s ranged(1, 120) in 7 bits, then datagram bytes ranged(200, 1472) in 11 bits. */
+export function writeRateField(w: BitWriter, p: RatePolicy): void {
+  w.writeRanged(p.packetsPerSecond, MIN_PACKET_RATE, MAX_PACKET_RATE);
+  w.writeRanged(p.packetBytes, MIN_PACKET_BYTES, MAX_PACKET_BYTES);
+}
+
+/** Out-of-range values throw DecodeError('range'): only a hostile peer sends them. */
+export function readRateField(r: BitReader): RatePolicy {
+  const packetsPerSecond = r.readRanged(MIN_PACKET_RATE, MAX_PACKET_RATE);
+  const packetBytes = r.readRanged(MIN_PACKET_BYTES, MAX_PACKET_BYTES);
+  return { packetsPerSecond, packetBytes };
+}
+
+const EPSILON = 1e-9;
+
+/**
+ * A byte bucket earning rate x size per second (IP/UDP overhead included, so small packets aren't free), capped
+ * at one second's worth (TNL's fixed policy: idle time earns up to a second of credit for a burst). A packet may
+ * start while the balance is non-negative; its actual size is charged afterwards, so a full packet may overdraw
+ * and the next one waits. The packet rate itself paces the scheduler's ticks; urgent packets between ticks
+ * spend only bytes, so a pointer doesn't wait for a tick while the byte rate is respected.
+ */
+export class SendCredit {
+  private bytes: number;
+  private at: number;
+
+  constructor(
+    now: number,
+    private rate: RatePolicy,
+  ) {
+    this.bytes = this.perSecond;
+    this.at = now;
+  }
+
+  get policy(): RatePolicy {
+    return this.rate;
+  }
+
+  /** Bytes earned per second (and the cap). */
+  get perSecond(): number {
+    return this.rate.packetsPerSecond * (this.rate.packetBytes + UDP_IPV4_OVERHEAD);
+  }
+
+  /** Changes the rate from now on; earned credit is kept, within the new cap. */
+  setRate(now: number, rate: RatePolicy): void {
+    this.accrue(now);
+    this.rate = rate;
+    this.accrue(now);
+  }
+
+  canSend(now: number): boolean {
+    this.accrue(now);
+    return this.bytes >= -EPSILON;
+  }
+
+  /** The earliest time canSend holds (now if it already does). */
+  readyAt(now: number): number {
+    this.accrue(now);
+    const wait = (Math.max(0, -this.bytes) / this.perSecond) * 1000;
+    return wait <= EPSILON ? now : now + wait;
+  }
+
+  /** Charges one packet of `payloadBytes` plus its seal, header and IP/UDP overhead. */
+  charge(now: number, payloadBytes: number): void {
+    this.accrue(now);
+    this.bytes -= payloadBytes + PACKET_OVERHEAD_BYTES + UDP_IPV4_OVERHEAD;
+  }
+
+  private accrue(now: number): void {
+    const dt = Math.max(0, now - this.at) / 1000;
+    this.at = Math.max(this.at, now);
+    this.bytes = Math.min(this.perSecond, this.bytes + dt * this.perSecond);
+  }
+}

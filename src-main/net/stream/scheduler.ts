@@ -1,0 +1,283 @@
+// The packet scheduler (TRIBES "Stream Layer"): when to send, and each packet built from the stream managers in
+// their fixed priority order, with the transmission-record FIFO and per-kind traffic figures. Knows nothing of
+// sockets, crypto or what any manager carries.
+import type { BitReader, BitWriter } from '../bitstream';
+import type { CloseInfo } from '../close-reason';
+import type { ConnectionHandler, PacketFiller } from '../connection';
+import { RateMeter } from '../stats';
+import type { SendDemand, StreamManager } from './manager';
+import { ProtocolError } from './manager';
+import type { RatePolicy } from './rate';
+import {
+  assertRatePolicy,
+  minRate,
+  PACKET_OVERHEAD_BYTES,
+  RATE_PRESETS,
+  readRateField,
+  SendCredit,
+  writeRateField,
+} from './rate';
+import type { PacketTracker } from './tracker';
+
+/** The part of a Connection the scheduler drives (a Connection<PacketRecord> is one). */
+export interface SchedulerConnection {
+  canSend(): boolean;
+  send(now: number, fill: PacketFiller<PacketRecord>): boolean;
+}
+
+/** The transmission record of one packet (TRIBES Figure 4). */
+export interface PacketRecord {
+  /** 0-based count of packets this scheduler built before this one. */
+  readonly id: number;
+  /** Send time, ms. */
+  readonly sentAt: number;
+  /** Version of our rate field the packet carried; undefined when it carried none. */
+  readonly rateVersion: number | undefined;
+  /** Per manager, in manager order: what it wrote, or undefined for nothing. */
+  readonly sections: readonly unknown[];
+  /** Per tracker, in tracker order: what the packet carried, or undefined. */
+  readonly tracked: readonly unknown[];
+  /** Payload size, bits. */
+  readonly bits: number;
+}
+
+export interface StreamConnectionOptions {
+  /** Fixed order = priority: each gets what budget the ones before it left (TRIBES: move, event, ghost). */
+  readonly managers: readonly StreamManager<unknown>[];
+  readonly trackers?: readonly PacketTracker<unknown>[];
+  /** What this side accepts as a receiver (told to the peer), and the cap it puts on its own sending. */
+  readonly rate: RatePolicy;
+  /** Assumed of the peer until its rate field arrives; conservative by default. */
+  readonly initialPeerRate?: RatePolicy;
+  /** Most packets one timer call may send while urgent data keeps backing up. */
+  readonly maxBurst?: number;
+  readonly onClosed?: (now: number, info: CloseInfo) => void;
+}
+
+export interface TrafficFigures {
+  /** Running total, bits. */
+  readonly bits: number;
+  /** Over the last second. */
+  readonly bitsPerSecond: number;
+}
+
+export interface StreamStats {
+  /** Per manager name, plus "scheduler" for presence bits and the rate field. */
+  readonly sent: Readonly<Record<string, TrafficFigures>>;
+  readonly received: Readonly<Record<string, TrafficFigures>>;
+  readonly packetsBuilt: number;
+  readonly packetsInFlight: number;
+  readonly localRate: RatePolicy;
+  readonly peerRate: RatePolicy;
+  readonly effectiveRate: RatePolicy;
+}
+
+const SCHEDULER = 'scheduler';
+const DEMAND_RANK: Record<SendDemand, number> = { none: 0, normal: 1, urgent: 2 };
+
+export class StreamConnection implements ConnectionHandler<PacketRecord> {
+  /** Test hook: sees each packet right after the connection accepted it. */
+  onPacketSent: ((now: number, record: PacketRecord) => void) | undefined;
+
+  private readonly managers: readonly StreamManager<unknown>[];
+  private readonly trackers: readonly PacketTracker<unknown>[];
+  /** Records of packets awaiting their notify; the connection notifies in send order, so a FIFO. */
+  private readonly inFlight: PacketRecord[] = [];
+  private readonly credit: SendCredit;
+  private readonly maxBurst: number;
+  private localRate: RatePolicy;
+  private peerRate: RatePolicy;
+  private rateVersion = 1;
+  private rateDeliveredVersion = 0;
+  private lastNow: number;
+  private lastSendAt = -Infinity;
+  /** No packet before this (set only when a timer call could not satisfy the demand, so the timer can't spin). */
+  private holdUntil = -Infinity;
+  private packetsBuilt = 0;
+  private closed = false;
+  private readonly sentMeters = new Map<string, RateMeter>();
+  private readonly receivedMeters = new Map<string, RateMeter>();
+
+  constructor(
+    private readonly conn: SchedulerConnection,
+    private readonly options: StreamConnectionOptions,
+  ) {
+    assertRatePolicy(options.rate);
+    const names = new Set([SCHEDULER, ...options.managers.map((m) => m.name)]);
+    if (names.size !== options.managers.length + 1)
+      throw new Error('stream manager names must be unique');
+    this.managers = options.managers;
+    this.trackers = options.trackers ?? [];
+    this.maxBurst = options.maxBurst ?? 8;
+    this.localRate = options.rate;
+    this.peerRate = options.initialPeerRate ?? RATE_PRESETS.modem;
+    this.lastNow = 0;
+    // Credit starts full: a new connection may burst its first second.
+    this.credit = new SendCredit(-Infinity, this.effectiveRate);
+    for (const n of names) {
+      this.sentMeters.set(n, new RateMeter());
+      this.receivedMeters.set(n, new RateMeter());
+    }
+  }
+
+  get effectiveRate(): RatePolicy {
+    return minRate(this.localRate, this.peerRate);
+  }
+
+  get packetsInFlight(): number {
+    return this.inFlight.length;
+  }
+
+  /** Changes what we accept (and cap ourselves to); the peer hears it in the next packets until one is delivered. */
+  setLocalRate(now: number, rate: RatePolicy): void {
+    assertRatePolicy(rate);
+    this.localRate = rate;
+    this.rateVersion++;
+    this.credit.setRate(now, this.effectiveRate);
+  }
+
+  /** Tells the scheduler the time after the app queued data outside a callback (optional: it only sharpens timing). */
+  touch(now: number): void {
+    this.lastNow = Math.max(this.lastNow, now);
+  }
+
+  nextSendAt(): number {
+    if (this.closed || !this.conn.canSend()) return Infinity;
+    const demand = this.demand(this.lastNow);
+    if (demand === 'none') return Infinity;
+    const interval = 1000 / this.effectiveRate.packetsPerSecond;
+    const tick = demand === 'urgent' ? this.lastNow : this.lastSendAt + interval;
+    return Math.max(tick, this.credit.readyAt(this.lastNow), this.holdUntil);
+  }
+
+  onSendTime(now: number): void {
+    this.touch(now);
+    for (let i = 0; i < this.maxBurst && this.nextSendAt() <= now; i++) this.sendPacket(now);
+    if (this.nextSendAt() <= now) this.holdUntil = now + 1000 / this.effectiveRate.packetsPerSecond;
+  }
+
+  onPayload(now: number, r: BitReader): void {
+    this.touch(now);
+    let at = r.position;
+    if (r.readBool()) {
+      this.peerRate = readRateField(r);
+      this.credit.setRate(now, this.effectiveRate);
+    }
+    for (const m of this.managers) {
+      const present = r.readBool();
+      this.meter(this.receivedMeters, SCHEDULER).add(now, r.position - at);
+      at = r.position;
+      if (!present) continue;
+      m.read(now, r);
+      this.meter(this.receivedMeters, m.name).add(now, r.position - at);
+      at = r.position;
+    }
+    if (r.bitsLeft >= 8) throw new ProtocolError(`${r.bitsLeft} bits after the last section`);
+  }
+
+  onNotify(now: number, record: PacketRecord, delivered: boolean): void {
+    this.touch(now);
+    const head = this.inFlight.shift();
+    if (head !== record) throw new Error('scheduler: packet notified out of send order');
+    if (delivered && record.rateVersion === this.rateVersion)
+      this.rateDeliveredVersion = record.rateVersion;
+    record.sections.forEach((rec, i) => {
+      if (rec !== undefined) this.managers[i]?.notify(now, rec, delivered);
+    });
+    record.tracked.forEach((rec, i) => {
+      if (rec !== undefined) this.trackers[i]?.notify(now, rec, delivered);
+    });
+  }
+
+  onClosed(now: number, info: CloseInfo): void {
+    this.closed = true;
+    this.options.onClosed?.(now, info);
+  }
+
+  stats(now: number): StreamStats {
+    const figures = (meters: Map<string, RateMeter>): Record<string, TrafficFigures> => {
+      const out: Record<string, TrafficFigures> = {};
+      for (const [name, m] of meters)
+        out[name] = { bits: m.lifetimeTotal, bitsPerSecond: m.perSecond(now) };
+      return out;
+    };
+    return {
+      sent: figures(this.sentMeters),
+      received: figures(this.receivedMeters),
+      packetsBuilt: this.packetsBuilt,
+      packetsInFlight: this.inFlight.length,
+      localRate: this.localRate,
+      peerRate: this.peerRate,
+      effectiveRate: this.effectiveRate,
+    };
+  }
+
+  private get ratePending(): boolean {
+    return this.rateDeliveredVersion !== this.rateVersion;
+  }
+
+  private demand(now: number): SendDemand {
+    let d: SendDemand = this.ratePending ? 'normal' : 'none';
+    for (const m of this.managers) {
+      const md = m.demand(now);
+      if (DEMAND_RANK[md] > DEMAND_RANK[d]) d = md;
+    }
+    return d;
+  }
+
+  private sendPacket(now: number): void {
+    const capBits = (this.effectiveRate.packetBytes - PACKET_OVERHEAD_BYTES) * 8;
+    let built: PacketRecord | undefined;
+    const sent = this.conn.send(now, (w, budgetBits) => {
+      built = this.fill(now, w, Math.min(budgetBits, capBits));
+      return built;
+    });
+    if (!sent || built === undefined) return;
+    this.packetsBuilt++;
+    this.inFlight.push(built);
+    this.lastSendAt = now;
+    this.credit.charge(now, Math.ceil(built.bits / 8));
+    this.onPacketSent?.(now, built);
+  }
+
+  /** Rate field (1 bit, then 18 while undelivered), then per manager a presence bit and its section. */
+  private fill(now: number, w: BitWriter, budgetBits: number): PacketRecord {
+    const rateVersion = this.ratePending ? this.rateVersion : undefined;
+    w.writeBool(rateVersion !== undefined);
+    if (rateVersion !== undefined) writeRateField(w, this.localRate);
+    let overhead = w.bitLength;
+    const sections: unknown[] = [];
+    this.managers.forEach((m, i) => {
+      const at = w.bitLength;
+      // Room left once this and every later manager's presence bit is accounted for.
+      const room = budgetBits - at - (this.managers.length - i);
+      w.writeBool(true);
+      const rec = room > 0 && m.demand(now) !== 'none' ? m.write(now, w, room) : undefined;
+      if (w.bitLength > budgetBits) throw new Error(`stream manager ${m.name} overran its budget`);
+      if (rec === undefined) {
+        w.truncate(at);
+        w.writeBool(false);
+      } else {
+        this.meter(this.sentMeters, m.name).add(now, w.bitLength - at - 1);
+      }
+      overhead++;
+      sections.push(rec);
+    });
+    this.meter(this.sentMeters, SCHEDULER).add(now, overhead);
+    const tracked = this.trackers.map((t) => t.takeRecord());
+    return {
+      id: this.packetsBuilt,
+      sentAt: now,
+      rateVersion,
+      sections,
+      tracked,
+      bits: w.bitLength,
+    };
+  }
+
+  private meter(meters: Map<string, RateMeter>, name: string): RateMeter {
+    const m = meters.get(name);
+    if (m === undefined) throw new Error(`no meter ${name}`);
+    return m;
+  }
+}

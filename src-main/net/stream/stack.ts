@@ -1,0 +1,53 @@
+// Assembles one connection's stream layer: string table, RPC endpoint with its event manager, and the packet
+// scheduler that a Connection's handler factory returns. Knows nothing of sockets or of what the RPCs mean.
+import type { StreamManager } from './manager';
+import type { RatePolicy } from './rate';
+import type { RpcRegistry } from './rpc';
+import { RpcEndpoint } from './rpc';
+import type { SchedulerConnection, StreamConnectionOptions } from './scheduler';
+import { StreamConnection } from './scheduler';
+import type { StringTableOptions } from './strings';
+import { StringTable } from './strings';
+
+export interface EventStackOptions {
+  readonly registry: RpcRegistry;
+  /** What this side accepts and caps itself to (RATE_PRESETS). */
+  readonly rate: RatePolicy;
+  readonly initialPeerRate?: RatePolicy;
+  /** Both ends must agree on the table size. */
+  readonly strings?: StringTableOptions;
+  /** Ordered-stream window per channel; both ends must agree. */
+  readonly window?: number;
+  readonly maxQueued?: number;
+  readonly maxEventBits?: number;
+  /** Managers written after the events (TRIBES order: events, then ghosts). */
+  readonly after?: readonly StreamManager<unknown>[];
+  readonly onClosed?: StreamConnectionOptions['onClosed'];
+}
+
+export interface EventStack {
+  /** The Connection's handler. */
+  readonly scheduler: StreamConnection;
+  readonly rpc: RpcEndpoint;
+  readonly strings: StringTable;
+}
+
+/** `new Endpoint(role, opts, (conn) => createEventStack(conn, o).scheduler, now)`, keeping the stack somewhere. */
+export function createEventStack(conn: SchedulerConnection, o: EventStackOptions): EventStack {
+  const strings = new StringTable(o.strings);
+  const rpc = new RpcEndpoint({
+    registry: o.registry,
+    strings,
+    ...(o.window === undefined ? {} : { window: o.window }),
+    ...(o.maxQueued === undefined ? {} : { maxQueued: o.maxQueued }),
+    ...(o.maxEventBits === undefined ? {} : { maxEventBits: o.maxEventBits }),
+  });
+  const scheduler = new StreamConnection(conn, {
+    managers: [rpc.events, ...(o.after ?? [])],
+    trackers: [strings],
+    rate: o.rate,
+    ...(o.initialPeerRate === undefined ? {} : { initialPeerRate: o.initialPeerRate }),
+    ...(o.onClosed === undefined ? {} : { onClosed: o.onClosed }),
+  });
+  return { scheduler, rpc, strings };
+}
