@@ -101,7 +101,8 @@ export class Connection<R> {
   private lastProgressAt: number;
   private probesInARow = 0;
 
-  private readonly rtt = new RttEstimator();
+  /** Smoothed RTT, its variance, floor and latest sample (the adaptive rate reads it). */
+  readonly rtt = new RttEstimator();
   private readonly loss = new LossWindow();
   private readonly packetsOut = new RateMeter();
   private readonly packetsIn = new RateMeter();
@@ -262,7 +263,11 @@ export class Connection<R> {
     } catch (e) {
       // A bug above us must not escape a socket callback; it ends this connection instead.
       if (this.phase.kind === 'closed') return;
-      this.close(now, 'protocol-error', e instanceof Error ? e.message.slice(0, MAX_CLOSE_DETAIL_BYTES) : 'notify failed');
+      this.close(
+        now,
+        'protocol-error',
+        e instanceof Error ? e.message.slice(0, MAX_CLOSE_DETAIL_BYTES) : 'notify failed',
+      );
     }
   }
 

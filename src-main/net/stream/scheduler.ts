@@ -18,11 +18,16 @@ import {
   writeRateField,
 } from './rate';
 import type { PacketTracker } from './tracker';
+import type { RoundFigures, RttView } from './congestion';
+import { RateController } from './congestion';
+import { UDP_IPV4_OVERHEAD } from '../stats';
 
 /** The part of a Connection the scheduler drives (a Connection<PacketRecord> is one). */
 export interface SchedulerConnection {
   canSend(): boolean;
   send(now: number, fill: PacketFiller<PacketRecord>): boolean;
+  /** The connection's RTT estimate; without it the rate stays fixed (no adaptive control). */
+  readonly rtt?: RttView;
 }
 
 /** The transmission record of one packet (TRIBES Figure 4). */
@@ -51,6 +56,8 @@ export interface StreamConnectionOptions {
   readonly initialPeerRate?: RatePolicy;
   /** Most packets one timer call may send while urgent data keeps backing up. */
   readonly maxBurst?: number;
+  /** Adapt the rate to loss and RTT under the fixed policy (default true when the connection reports RTT). */
+  readonly adaptive?: boolean;
   readonly onClosed?: (now: number, info: CloseInfo) => void;
 }
 
@@ -70,6 +77,37 @@ export interface StreamStats {
   readonly localRate: RatePolicy;
   readonly peerRate: RatePolicy;
   readonly effectiveRate: RatePolicy;
+  /** The adaptive controller's allowed rate and bandwidth estimate, bytes/s on the wire (undefined: fixed rate). */
+  readonly adaptiveBytesPerSecond: number | undefined;
+  readonly estimatedBytesPerSecond: number | undefined;
+  /** A manual cap or the host's share of its uplink, bytes/s (Infinity: none). */
+  readonly ceilingBytesPerSecond: number;
+}
+
+/** Smallest packet the adaptive rate shapes to: every event the event manager accepts still fits. */
+const MIN_SHAPED_PACKET_BYTES = 200;
+
+/** Bytes/s on the wire a policy allows. */
+export function policyBytesPerSecond(p: RatePolicy): number {
+  return p.packetsPerSecond * (p.packetBytes + UDP_IPV4_OVERHEAD);
+}
+
+/**
+ * A policy within `bytesPerSecond`: packets shrink first (toward MIN_SHAPED_PACKET_BYTES) so pointers keep their
+ * rate, then fewer packets go out, each carrying more (data waits and aggregates).
+ */
+export function shapeRate(p: RatePolicy, bytesPerSecond: number): RatePolicy {
+  if (bytesPerSecond >= policyBytesPerSecond(p)) return p;
+  const perPacket = bytesPerSecond / p.packetsPerSecond - UDP_IPV4_OVERHEAD;
+  const packetBytes = Math.min(
+    p.packetBytes,
+    Math.max(MIN_SHAPED_PACKET_BYTES, Math.floor(perPacket)),
+  );
+  const packetsPerSecond = Math.max(
+    1,
+    Math.min(p.packetsPerSecond, Math.floor(bytesPerSecond / (packetBytes + UDP_IPV4_OVERHEAD))),
+  );
+  return { packetsPerSecond, packetBytes };
 }
 
 const SCHEDULER = 'scheduler';
@@ -97,6 +135,8 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private closed = false;
   private readonly sentMeters = new Map<string, RateMeter>();
   private readonly receivedMeters = new Map<string, RateMeter>();
+  private readonly controller: RateController | undefined;
+  private ceiling = Infinity;
 
   constructor(
     private readonly conn: SchedulerConnection,
@@ -112,6 +152,13 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     this.localRate = options.rate;
     this.peerRate = options.initialPeerRate ?? RATE_PRESETS.modem;
     this.lastNow = 0;
+    if ((options.adaptive ?? true) && conn.rtt !== undefined) {
+      // Start at what we accept ourselves: the peer's (conservative until heard) policy caps it anyway.
+      this.controller = new RateController({
+        floorBytesPerSecond: policyBytesPerSecond(RATE_PRESETS.modem),
+        initialBytesPerSecond: policyBytesPerSecond(this.localRate),
+      });
+    }
     // Credit starts full: a new connection may burst its first second.
     this.credit = new SendCredit(-Infinity, this.effectiveRate);
     for (const n of names) {
@@ -120,8 +167,28 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     }
   }
 
+  /** The fixed policy (min of ours and the peer's), shaped to the adaptive rate and any ceiling. */
   get effectiveRate(): RatePolicy {
-    return minRate(this.localRate, this.peerRate);
+    const fixed = minRate(this.localRate, this.peerRate);
+    return shapeRate(fixed, Math.min(this.controller?.bytesPerSecond ?? Infinity, this.ceiling));
+  }
+
+  /** The adaptive controller's recent rounds (empty with a fixed rate). */
+  get adaptiveRounds(): readonly RoundFigures[] {
+    return this.controller?.rounds ?? [];
+  }
+
+  /** Caps this connection's sending (a manual --kbps cap, or the host's share of its uplink); Infinity lifts it. */
+  setCeiling(now: number, bytesPerSecond: number): void {
+    if (!(bytesPerSecond > 0)) throw new RangeError(`bad ceiling ${bytesPerSecond}`);
+    this.ceiling = bytesPerSecond;
+    this.rateChanged(now);
+  }
+
+  private rateChanged(now: number): void {
+    const fixed = policyBytesPerSecond(minRate(this.localRate, this.peerRate));
+    this.controller?.clamp(Math.min(fixed, this.ceiling));
+    this.credit.setRate(now, this.effectiveRate);
   }
 
   get packetsInFlight(): number {
@@ -133,7 +200,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     assertRatePolicy(rate);
     this.localRate = rate;
     this.rateVersion++;
-    this.credit.setRate(now, this.effectiveRate);
+    this.rateChanged(now);
   }
 
   /** Tells the scheduler the time after the app queued data outside a callback (optional: it only sharpens timing). */
@@ -147,7 +214,10 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     if (demand === 'none') return Infinity;
     const interval = 1000 / this.effectiveRate.packetsPerSecond;
     const tick = demand === 'urgent' ? this.lastNow : this.lastSendAt + interval;
-    return Math.max(tick, this.credit.readyAt(this.lastNow), this.holdUntil);
+    const ready = this.credit.readyAt(this.lastNow);
+    // Data waiting on credit, not on the tick: the rate is what holds the sender back.
+    if (ready > tick) this.controller?.markLimited();
+    return Math.max(tick, ready, this.holdUntil);
   }
 
   onSendTime(now: number): void {
@@ -161,7 +231,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     let at = r.position;
     if (r.readBool()) {
       this.peerRate = readRateField(r);
-      this.credit.setRate(now, this.effectiveRate);
+      this.rateChanged(now);
     }
     for (const m of this.managers) {
       const present = r.readBool();
@@ -181,6 +251,11 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     if (head !== record) throw new Error('scheduler: packet notified out of send order');
     if (delivered && record.rateVersion === this.rateVersion)
       this.rateDeliveredVersion = record.rateVersion;
+    const rtt = this.conn.rtt;
+    if (this.controller && rtt) {
+      const wireBytes = Math.ceil(record.bits / 8) + PACKET_OVERHEAD_BYTES + UDP_IPV4_OVERHEAD;
+      if (this.controller.onNotify(now, wireBytes, delivered, rtt)) this.rateChanged(now);
+    }
     record.sections.forEach((rec, i) => {
       if (rec !== undefined) this.managers[i]?.notify(now, rec, delivered);
     });
@@ -209,6 +284,9 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
       localRate: this.localRate,
       peerRate: this.peerRate,
       effectiveRate: this.effectiveRate,
+      adaptiveBytesPerSecond: this.controller?.bytesPerSecond,
+      estimatedBytesPerSecond: this.controller?.estimatedBytesPerSecond,
+      ceilingBytesPerSecond: this.ceiling,
     };
   }
 
@@ -235,6 +313,8 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     if (!sent || built === undefined) return;
     this.packetsBuilt++;
     this.inFlight.push(built);
+    // Data still waiting after a packet took what fit: the rate, not the app, limits this sender.
+    if (this.demand(now) !== 'none') this.controller?.markLimited();
     this.lastSendAt = now;
     this.credit.charge(now, Math.ceil(built.bits / 8));
     this.onPacketSent?.(now, built);
