@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import type { GhostSource } from './ghost-source';
+import type { Shape } from './fixture-classes';
+import { GhostLoop, SHAPE } from './fixture-classes';
+
+const POS = SHAPE.maskOf('position');
+const N = 100;
+/** more + 7-bit id + update flag + 4-bit mask + 2 × 21-bit coordinates. */
+const UPDATE_BITS = 1 + 7 + 1 + 4 + 42;
+/** Header + end bit + room for exactly ten position updates. */
+const TEN_UPDATES = 5 + 10 * UPDATE_BITS;
+
+/** N live shapes, shape i scoped with priority i + 1. */
+function board(): { loop: GhostLoop; shapes: GhostSource<Shape>[] } {
+  const shapes: GhostSource<Shape>[] = [];
+  const loop = new GhostLoop({
+    scopeIntervalMs: 0,
+    scope: (_now, scope) => {
+      shapes.forEach((s, i) => {
+        scope.add(s, i + 1);
+      });
+    },
+  });
+  for (let i = 0; i < N; i++) shapes.push(loop.addShape(i, true));
+  while (loop.sender.demand(loop.now) !== 'none') loop.exchange(true, 100_000);
+  expect(loop.shapes.size).toBe(N);
+  loop.updates.length = 0;
+  return { loop, shapes };
+}
+
+describe('ghost priority', () => {
+  it('sends the highest-priority dirty ghosts first, ten per packet, and all of them soon', () => {
+    const { loop, shapes } = board();
+    for (const s of shapes) s.markDirty(POS);
+    const sentIn: number[][] = [];
+    for (let p = 0; p < 10; p++) {
+      loop.exchange(true, TEN_UPDATES);
+      sentIn.push(loop.updates.splice(0).map((u) => u.key));
+    }
+    expect(sentIn[0]?.sort((a, b) => a - b)).toEqual([90, 91, 92, 93, 94, 95, 96, 97, 98, 99]);
+    expect(sentIn.every((keys) => keys.length === 10)).toBe(true);
+    expect(new Set(sentIn.flat()).size).toBe(N); // every one, once, within ten packets
+    expect(loop.sender.demand(loop.now)).toBe('none');
+  });
+
+  it('never starves a low-priority ghost while every ghost stays dirty', () => {
+    const { loop, shapes } = board();
+    const lastSent = new Array<number>(N).fill(0);
+    const maxGap = new Array<number>(N).fill(0);
+    const packets = 3000;
+    for (let p = 1; p <= packets; p++) {
+      for (const s of shapes) s.markDirty(POS);
+      loop.exchange(true, TEN_UPDATES);
+      for (const u of loop.updates.splice(0)) {
+        maxGap[u.key] = Math.max(maxGap[u.key] ?? 0, p - (lastSent[u.key] ?? 0));
+        lastSent[u.key] = p;
+      }
+    }
+    // Aging by priority × (1 + waited) gives each ghost a share of the packets proportional to its priority:
+    // ghost i waits about Σp / (10 · p_i) packets. Allow a 2 × margin on top of that share.
+    const sumP = (N * (N + 1)) / 2;
+    for (let i = 0; i < N; i++) {
+      const share = sumP / (10 * (i + 1));
+      expect(maxGap[i], `ghost ${i}`).toBeLessThanOrEqual(2 * share + 2);
+      expect(lastSent[i], `ghost ${i}`).toBeGreaterThan(packets - 2 * share - 2);
+    }
+  });
+});

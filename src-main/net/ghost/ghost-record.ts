@@ -1,0 +1,220 @@
+// One connection's ghost record of one object and its lifecycle (create, update, delete, each guaranteed as the
+// TRIBES ghost manager does), including what a dropped packet means for it. Knows nothing of bits or scoping.
+import type { EntryKind } from './ghost-wire';
+import type { GhostLink, GhostSource } from './ghost-source';
+import type { GhostSendCounters } from './ghost-stats';
+import { popcount } from './ghost-stats';
+
+/**
+ * - create: a create must be written (new in scope, or its create was dropped);
+ * - creating: create in flight. Updates can't be sent (the peer may not have the ghost yet), so while the
+ *   object changes the create is repeated as a refresh with current state, which the peer applies either way;
+ * - live: the ghost exists remotely; dirty groups are sent;
+ * - delete: a delete must be written (out of scope or destroyed, or its delete was dropped);
+ * - deleting: delete in flight; the id is reused only once it is known delivered. An object back in scope
+ *   meanwhile is created again after it, so the peer never holds two ghosts of one object;
+ * - freed: the id is back in the pool.
+ */
+export type GhostState = 'create' | 'creating' | 'live' | 'delete' | 'deleting' | 'freed';
+
+/** What a record needs from its connection's sender. */
+export interface RecordOwner {
+  readonly counters: GhostSendCounters;
+  /** The record has something to write. */
+  queue(rec: GhostRecord): void;
+  /** The record has latency-sensitive groups dirty. */
+  queueUrgent(rec: GhostRecord): void;
+  /** Done (deleted remotely, or never created there): return the id and forget the record. */
+  release(rec: GhostRecord): void;
+}
+
+/** One record's part in a packet's transmission record (TRIBES Figure 5). */
+export interface GhostTx {
+  readonly rec: GhostRecord;
+  readonly kind: EntryKind;
+  /** Groups written: every group for a create, none for a delete. */
+  readonly mask: number;
+  /** This record's entry in the next later packet, while unnotified (TNL's update chain). */
+  next: GhostTx | undefined;
+}
+
+export class GhostRecord implements GhostLink {
+  state: GhostState = 'create';
+  /** Groups dirty and not yet carried by any packet (TRIBES State Mask). */
+  mask = 0;
+  /** In scope (and not destroyed) as of the last scope pass: the ghost should exist remotely. */
+  wanted = true;
+  /** Creates and refreshes written and not yet notified. */
+  createsInFlight = 0;
+  /** From the last scope pass; larger goes first. */
+  priority = 1;
+  /** Packets written while this record had something to send and was left out. */
+  waited = 0;
+  /** Scope pass that last saw it in scope. */
+  scopeStamp = 0;
+  queued = false;
+  urgentQueued = false;
+  /** Per packet ordering key, set by the sender before selection. */
+  tier = 0;
+  rank = 0;
+  /** The sender's count of the last section this record was written into. */
+  writtenIn = 0;
+  private lastTx: GhostTx | undefined;
+
+  constructor(
+    private readonly owner: RecordOwner,
+    readonly source: GhostSource,
+    readonly id: number,
+  ) {}
+
+  get sendable(): boolean {
+    return (
+      this.state === 'create' || this.state === 'delete' || (this.canUpdate && this.mask !== 0)
+    );
+  }
+
+  get urgent(): boolean {
+    return this.canUpdate && (this.mask & this.source.cls.urgentMask) !== 0;
+  }
+
+  /** Whether dirty groups go out now (as updates, or as refreshes while the create is unacknowledged). */
+  private get canUpdate(): boolean {
+    return this.state === 'live' || (this.state === 'creating' && this.wanted);
+  }
+
+  onDirty(mask: number): void {
+    this.mask = (this.mask | mask) >>> 0;
+    if (!this.canUpdate) return;
+    this.owner.queue(this);
+    if ((mask & this.source.cls.urgentMask) !== 0) this.owner.queueUrgent(this);
+  }
+
+  onDestroyed(): void {
+    this.leave();
+  }
+
+  /** Out of scope (or destroyed). A status change in flight finishes first: see fate(). */
+  leave(): void {
+    this.wanted = false;
+    if (this.state === 'create') {
+      this.owner.release(this); // never sent: nothing to undo remotely
+    } else if (this.state === 'live') {
+      this.state = 'delete';
+      this.owner.queue(this);
+    }
+  }
+
+  /** Back in scope: a delete not yet written is cancelled; one in flight is followed by a create. */
+  reenter(): void {
+    this.wanted = true;
+    if (this.state === 'delete') this.toLive(this.mask);
+    else if (this.state === 'creating' && this.mask !== 0) this.onDirty(0);
+  }
+
+  /** The record was written into a packet as `kind` carrying `mask`; returns its transmission entry. */
+  wrote(kind: EntryKind, mask: number): GhostTx {
+    const tx: GhostTx = { rec: this, kind, mask, next: undefined };
+    if (this.lastTx !== undefined) this.lastTx.next = tx;
+    this.lastTx = tx;
+    this.waited = 0;
+    switch (kind) {
+      case 'create':
+      case 'refresh':
+        this.state = 'creating';
+        this.mask = 0;
+        this.createsInFlight++;
+        break;
+      case 'update':
+        this.mask = (this.mask & ~mask) >>> 0;
+        break;
+      case 'delete':
+        this.state = 'deleting';
+        break;
+    }
+    return tx;
+  }
+
+  /** A packet's fate; entries arrive in send order, so `tx` is this record's oldest unnotified one. */
+  fate(tx: GhostTx, delivered: boolean): void {
+    if (this.lastTx === tx) this.lastTx = undefined;
+    switch (tx.kind) {
+      case 'create':
+      case 'refresh':
+        this.createsInFlight--;
+        if (this.state === 'creating') this.createFate(delivered);
+        else if (!delivered) this.updateDropped(tx); // an earlier create settled it: this was a full update
+        return;
+      case 'update':
+        if (!delivered) this.updateDropped(tx);
+        return;
+      case 'delete':
+        this.deleteFate(delivered);
+        return;
+    }
+  }
+
+  private createFate(delivered: boolean): void {
+    if (!delivered && this.createsInFlight > 0) return; // a later refresh may still create it
+    if (delivered && this.wanted) {
+      this.toLive(this.mask);
+    } else if (delivered) {
+      this.state = 'delete';
+      this.owner.queue(this);
+    } else if (this.wanted) {
+      this.toCreate(); // a lost create is redone with the state current then
+      this.owner.counters.recreates++;
+    } else {
+      this.owner.release(this); // lost, and no longer wanted: the peer never had it
+    }
+  }
+
+  private deleteFate(delivered: boolean): void {
+    if (delivered && this.wanted) {
+      this.toCreate(); // the id is free remotely now, so it can carry the object again
+    } else if (delivered) {
+      this.owner.release(this);
+    } else if (this.wanted) {
+      this.toLive(this.mask); // the ghost survived remotely; mask kept every group it may lack
+    } else {
+      this.owner.counters.redeletes++;
+      this.state = 'delete';
+      this.owner.queue(this);
+    }
+  }
+
+  private toCreate(): void {
+    this.state = 'create';
+    this.mask = 0;
+    this.owner.queue(this);
+  }
+
+  private toLive(mask: number): void {
+    this.state = 'live';
+    this.mask = 0;
+    if (mask !== 0) this.onDirty(mask);
+  }
+
+  /**
+   * TRIBES: a lost group bit comes back only if no later packet carried that group for this object (a later
+   * refresh carried every group).
+   */
+  private updateDropped(tx: GhostTx): void {
+    let lost = tx.mask;
+    for (let t = tx.next; t !== undefined && lost !== 0; t = t.next) lost &= ~t.mask;
+    lost >>>= 0;
+    const counters = this.owner.counters;
+    counters.staleBitsSkipped += popcount(tx.mask) - popcount(lost);
+    // Kept while a delete is pending or in flight too: if that delete is lost and the object is back in scope,
+    // the surviving ghost still needs these groups.
+    if (
+      lost === 0 ||
+      this.state === 'create' ||
+      this.state === 'creating' ||
+      this.state === 'freed'
+    )
+      return;
+    counters.restoredBits += popcount(lost);
+    if (this.state === 'live') this.onDirty(lost);
+    else this.mask = (this.mask | lost) >>> 0;
+  }
+}

@@ -1,0 +1,299 @@
+// One connection's outgoing ghosts: scoping, the per-packet update list (status changes first, then priority
+// aged by waiting), writing within the budget with rollback, and packet fates. Knows nothing of sockets,
+// of other stream managers, or of what the objects are.
+import type { BitWriter } from '../bitstream';
+import type { SendDemand } from '../stream/manager';
+import { DEFAULT_MAX_GHOSTS, GhostIdPool } from './ghost-ids';
+import type { GhostTx, RecordOwner } from './ghost-record';
+import { GhostRecord } from './ghost-record';
+import { RecordHeap } from './ghost-select';
+import type { GhostDomain, GhostSource } from './ghost-source';
+import { GhostSendCounters } from './ghost-stats';
+import type { EntryKind } from './ghost-wire';
+import {
+  SECTION_OVERHEAD_BITS,
+  writeEntryHead,
+  writeSectionEnd,
+  writeSectionHeader,
+  writeUpdateMask,
+} from './ghost-wire';
+
+/** Where a scope callback puts the objects in scope for one connection. */
+export interface GhostScope {
+  /** In scope with this priority (> 0; larger goes first). Always-in-scope objects need not be added. */
+  add(source: GhostSource, priority: number): void;
+}
+
+/** Says which objects are in scope for one connection and how much each matters (viewport distance, recency...). */
+export type GhostScopeFn = (now: number, scope: GhostScope) => void;
+
+/** The ghost manager's packet record: every entry it wrote (TRIBES Figure 5's transmission structures). */
+export interface GhostPacketRecord {
+  readonly entries: readonly GhostTx[];
+  /** Section size, bits. */
+  readonly bits: number;
+}
+
+export interface GhostSenderOptions {
+  readonly domain: GhostDomain;
+  readonly scope?: GhostScopeFn | undefined;
+  /**
+   * Scope at most this often, and never twice at one `now` (so at most once per packet); 0 = every packet.
+   * Default 50 ms: viewports move at human speed, and a pointer moving at 60 Hz needs no rescoping.
+   */
+  readonly scopeIntervalMs?: number | undefined;
+  readonly maxGhosts?: number | undefined;
+}
+
+/** Priorities are clamped up to this, so aging (priority × (1 + waited)) always makes progress. */
+export const MIN_PRIORITY = 1e-3;
+/** After this many entries that don't fit, the packet is full: smaller ones may still slip in before that. */
+const MAX_MISFITS = 4;
+const UPDATE_TIER = 0;
+const STATUS_TIER = 1;
+
+export class GhostSender implements RecordOwner {
+  readonly counters = new GhostSendCounters();
+  readonly ids: GhostIdPool;
+  /** Each source's record on this connection, until the peer has no ghost of it and none is on its way. */
+  private readonly records = new Map<GhostSource, GhostRecord>();
+  private queueList: GhostRecord[] = [];
+  private urgentList: GhostRecord[] = [];
+  private readonly heap = new RecordHeap();
+  private stamp = 0;
+  /** Sections written so far. */
+  private packets = 0;
+  private nextScopeAt = -Infinity;
+  private lastScopeAt = -Infinity;
+  private scopeInvalid = true;
+  private seenDomainVersion = -1;
+  private readonly scopeIntervalMs: number;
+  private readonly sink: GhostScope = {
+    add: (s, p) => {
+      this.inScope(s, p);
+    },
+  };
+
+  constructor(private readonly o: GhostSenderOptions) {
+    this.ids = new GhostIdPool(o.maxGhosts ?? DEFAULT_MAX_GHOSTS);
+    this.scopeIntervalMs = o.scopeIntervalMs ?? 50;
+  }
+
+  /** Scope again at the next chance (the viewer's viewport moved, interest changed). */
+  invalidateScope(): void {
+    this.scopeInvalid = true;
+  }
+
+  /** The record ghosting `source` here, if any (tests and diagnostics). */
+  recordOf(source: GhostSource): GhostRecord | undefined {
+    return this.records.get(source);
+  }
+
+  demand(now: number): SendDemand {
+    this.maybeScope(now);
+    const stillUrgent: GhostRecord[] = [];
+    for (const rec of this.urgentList) {
+      if (rec.urgent) stillUrgent.push(rec);
+      else rec.urgentQueued = false;
+    }
+    this.urgentList = stillUrgent;
+    if (stillUrgent.length > 0) return 'urgent';
+    return this.queueList.some((r) => r.sendable) ? 'normal' : 'none';
+  }
+
+  write(now: number, w: BitWriter, budgetBits: number): GhostPacketRecord | undefined {
+    this.maybeScope(now);
+    const candidates = this.collect();
+    if (candidates.length === 0 || budgetBits < SECTION_OVERHEAD_BITS) return undefined;
+    const start = w.bitLength;
+    const limit = start + budgetBits - 1; // the end bit always fits
+    const idBits = this.ids.idBits;
+    writeSectionHeader(w, idBits);
+    this.heap.build(candidates);
+    const packet = ++this.packets;
+    const entries: GhostTx[] = [];
+    let misfits = 0;
+    for (let rec = this.heap.pop(); rec !== undefined; rec = this.heap.pop()) {
+      const mark = w.bitLength;
+      const kind = kindOf(rec);
+      const mask = this.writeEntry(w, idBits, rec, kind);
+      if (w.bitLength > limit) {
+        w.truncate(mark);
+        this.counters.misfits++;
+        if (++misfits >= MAX_MISFITS) break;
+        continue;
+      }
+      this.counted(rec, kind, w.bitLength - mark);
+      entries.push(rec.wrote(kind, mask));
+      rec.writtenIn = packet;
+    }
+    this.requeue(candidates, packet);
+    if (entries.length === 0) {
+      w.truncate(start);
+      return undefined;
+    }
+    writeSectionEnd(w);
+    this.counters.sections++;
+    this.counters.overheadBits += SECTION_OVERHEAD_BITS;
+    this.counters.idBits = idBits;
+    return { entries, bits: w.bitLength - start };
+  }
+
+  notify(record: GhostPacketRecord, delivered: boolean): void {
+    for (const tx of record.entries) tx.rec.fate(tx, delivered);
+  }
+
+  /** Forgets every source (the connection closed): sources stop telling this sender of changes. */
+  dispose(): void {
+    for (const rec of this.records.values()) rec.source.detach(rec);
+    this.records.clear();
+    this.queueList = [];
+    this.urgentList = [];
+  }
+
+  queue(rec: GhostRecord): void {
+    if (rec.queued) return;
+    rec.queued = true;
+    this.queueList.push(rec);
+  }
+
+  queueUrgent(rec: GhostRecord): void {
+    if (rec.urgentQueued) return;
+    rec.urgentQueued = true;
+    this.urgentList.push(rec);
+  }
+
+  release(rec: GhostRecord): void {
+    if (this.records.get(rec.source) === rec) this.records.delete(rec.source);
+    rec.source.detach(rec);
+    rec.state = 'freed';
+    this.ids.release(rec.id);
+  }
+
+  private maybeScope(now: number): void {
+    // demand() and write() for one packet share `now`: scoping at most once per instant is once per packet.
+    if (now <= this.lastScopeAt) return;
+    const version = this.o.domain.version;
+    if (now < this.nextScopeAt && !this.scopeInvalid && version === this.seenDomainVersion) return;
+    this.lastScopeAt = now;
+    this.nextScopeAt = now + this.scopeIntervalMs;
+    this.scopeInvalid = false;
+    this.seenDomainVersion = version;
+    this.counters.scopePasses++;
+    this.stamp++;
+    for (const s of this.o.domain.alwaysInScope) this.inScope(s, s.alwaysPriority);
+    this.o.scope?.(now, this.sink);
+    for (const rec of this.records.values()) {
+      if (rec.wanted && rec.scopeStamp !== this.stamp) rec.leave(); // may delete from the map: safe here
+    }
+  }
+
+  private inScope(source: GhostSource, priority: number): void {
+    if (source.destroyed) return;
+    let rec = this.records.get(source);
+    if (rec === undefined) {
+      const id = this.ids.alloc();
+      if (id === undefined) {
+        this.counters.idExhausted++;
+        return;
+      }
+      rec = new GhostRecord(this, source, id);
+      this.records.set(source, rec);
+      source.attach(rec);
+      this.queue(rec);
+    } else if (!rec.wanted) {
+      rec.reenter();
+    }
+    rec.scopeStamp = this.stamp;
+    rec.priority = priority >= MIN_PRIORITY ? priority : MIN_PRIORITY;
+  }
+
+  /** The records with something to send, each given this packet's ordering key; drops the rest from the queue. */
+  private collect(): GhostRecord[] {
+    const out: GhostRecord[] = [];
+    for (const rec of this.queueList) {
+      if (!rec.sendable) {
+        rec.queued = false;
+        continue;
+      }
+      rec.tier = rec.state === 'create' || rec.state === 'delete' ? STATUS_TIER : UPDATE_TIER;
+      rec.rank = rec.priority * (1 + rec.waited);
+      out.push(rec);
+    }
+    this.queueList = out;
+    return out;
+  }
+
+  /** After a packet: what still has something to send stays queued, and ages if this packet left it out. */
+  private requeue(candidates: readonly GhostRecord[], packet: number): void {
+    const next: GhostRecord[] = [];
+    for (const rec of candidates) {
+      if (!rec.sendable) {
+        rec.queued = false;
+        continue;
+      }
+      if (rec.writtenIn !== packet) rec.waited++;
+      next.push(rec);
+    }
+    this.queueList = next;
+  }
+
+  private writeEntry(w: BitWriter, idBits: number, rec: GhostRecord, kind: EntryKind): number {
+    writeEntryHead(w, idBits, { id: rec.id, kind });
+    const source = rec.source;
+    const cls = source.cls;
+    switch (kind) {
+      case 'delete':
+        return 0;
+      case 'create':
+      case 'refresh':
+        w.writeUint(source.classId, this.o.domain.registry.classIdBits);
+        packGroups(w, source, cls.allMask);
+        return cls.allMask;
+      case 'update':
+        writeUpdateMask(w, cls.maskBits, rec.mask);
+        packGroups(w, source, rec.mask);
+        return rec.mask;
+    }
+  }
+
+  private counted(rec: GhostRecord, kind: EntryKind, bits: number): void {
+    this.counters.addClassBits(rec.source.cls.name, bits);
+    switch (kind) {
+      case 'create':
+        this.counters.creates++;
+        return;
+      case 'refresh':
+        this.counters.refreshes++;
+        return;
+      case 'update':
+        this.counters.updates++;
+        return;
+      case 'delete':
+        this.counters.deletes++;
+        return;
+    }
+  }
+}
+
+function kindOf(rec: GhostRecord): EntryKind {
+  switch (rec.state) {
+    case 'create':
+      return 'create';
+    case 'creating':
+      return 'refresh';
+    case 'delete':
+      return 'delete';
+    case 'live':
+    case 'deleting':
+    case 'freed':
+      return 'update'; // only live records are selected among these
+  }
+}
+
+function packGroups(w: BitWriter, source: GhostSource, mask: number): void {
+  const groups = source.cls.groups;
+  for (let i = 0; i < groups.length; i++) {
+    if ((mask & (1 << i)) !== 0) groups[i]?.pack(w, source.obj);
+  }
+}
