@@ -57,6 +57,9 @@ export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
 const CONTROL_HEADROOM = 8;
 /** Probes may go further still (the receiver accepts up to 128 ahead); their backoff bounds how many. */
 const PROBE_HEADROOM = 24;
+/** Probe intervals double up to 16x the probe timeout while nothing is acked. */
+const MAX_PROBE_BACKOFF_EXPONENT = 4;
+const MAX_PROBE_INTERVAL_MS = 500;
 const MAX_CLOSE_DETAIL_BYTES = 200;
 /** Largest notify header: 2+8+8+3+7 bits, a 96-bit mask, a flag and a 15-bit ack delay. */
 const MAX_HEADER_BYTES = 18;
@@ -235,6 +238,16 @@ export class Connection<R> {
     if (result.notifications.length > 0) {
       this.lastProgressAt = now;
       this.probesInARow = 0;
+    } else if (
+      this.probesInARow > 0 &&
+      this.window.ackElicitingInFlight > 0 &&
+      this.hasControlRoom()
+    ) {
+      // We were probing a silent path and the peer is back, but its packet acks nothing new: probe now rather
+      // than at the end of the backoff, so a healed link resumes within a round trip.
+      this.probesInARow = 0;
+      this.lastProgressAt = now;
+      this.emit(now, PacketKind.data, undefined);
     }
     for (const n of result.notifications) this.deliverNotification(now, n);
     if (h.kind === PacketKind.close) {
@@ -330,7 +343,9 @@ export class Connection<R> {
 
   private probeDeadline(): number {
     const pto = this.rtt.smoothed + Math.max(4 * this.rtt.variance, 1) + this.options.maxAckDelayMs;
-    return this.lastProgressAt + pto * 2 ** Math.min(this.probesInARow, 6);
+    const backoff = pto * 2 ** Math.min(this.probesInARow, MAX_PROBE_BACKOFF_EXPONENT);
+    // Capped so a healed path is noticed within half a second (at ~2 small packets/s during an outage).
+    return this.lastProgressAt + Math.min(backoff, Math.max(pto, MAX_PROBE_INTERVAL_MS));
   }
 
   /** Closes and tells the peer why (a few sealed CLOSE packets; they aren't retransmitted). */

@@ -12,6 +12,8 @@ import type { GhostDomain } from './ghost-source';
 import type { GhostReceiveStats, GhostSendStats } from './ghost-stats';
 
 export interface GhostManagerOptions {
+  /** The stream manager's name (per-kind traffic figures); unique per connection. Default 'ghosts'. */
+  readonly name?: string;
   /** The class table; both ends build it identically. */
   readonly registry: GhostRegistry;
   /** Sending role: this side's objects. Without it the manager only receives. */
@@ -32,11 +34,12 @@ export interface GhostStats {
 }
 
 export class GhostManager implements StreamManager<GhostPacketRecord> {
-  readonly name = 'ghosts';
+  readonly name: string;
   readonly sender: GhostSender | undefined;
   readonly receiver: GhostReceiver;
 
   constructor(o: GhostManagerOptions) {
+    this.name = o.name ?? 'ghosts';
     const maxGhosts = o.maxGhosts ?? DEFAULT_MAX_GHOSTS;
     if (o.domain !== undefined && o.domain.registry !== o.registry) {
       throw new Error('a ghost manager and its domain must share one registry');

@@ -43,7 +43,8 @@ const LOSS_SIGMAS = 3;
  *   so random wireless loss alone does not throttle the app;
  * - on congestion the rate drops to 85 % of what the path actually delivered in the round (below the
  *   bottleneck, so its queue drains), at most once per round;
- * - otherwise, when the sender was held back by the rate (not merely idle), the rate grows 8 % per round;
+ * - otherwise, when the sender was held back by the rate (not merely idle), the rate doubles per round up to the
+ *   bandwidth the path delivered before (fast recovery after an outage), and grows 8 % per round beyond it;
  * - the bandwidth estimate is the highest delivery rate seen in rounds where the sender was rate-limited.
  */
 export class RateController {
@@ -115,7 +116,9 @@ export class RateController {
       );
       this.lastDecreaseAt = now;
     } else if (!congested && this.roundLimited) {
-      this.rate *= INCREASE;
+      // Below a rate the path delivered before (e.g. after an outage): recover fast, then probe gently.
+      const known = this.estimate ?? 0;
+      this.rate = this.rate < known ? Math.min(known, this.rate * 2) : this.rate * INCREASE;
     }
     if (this.roundLimited)
       this.estimate = Math.max(delivered, congested ? 0 : (this.estimate ?? 0));

@@ -20,6 +20,8 @@ export interface EventStackOptions {
   readonly window?: number;
   readonly maxQueued?: number;
   readonly maxEventBits?: number;
+  /** Managers written before the events (small, latency-critical state such as pointers). */
+  readonly before?: readonly StreamManager<unknown>[];
   /** Managers written after the events (TRIBES order: events, then ghosts). */
   readonly after?: readonly StreamManager<unknown>[];
   readonly onClosed?: StreamConnectionOptions['onClosed'];
@@ -43,7 +45,7 @@ export function createEventStack(conn: SchedulerConnection, o: EventStackOptions
     ...(o.maxEventBits === undefined ? {} : { maxEventBits: o.maxEventBits }),
   });
   const scheduler = new StreamConnection(conn, {
-    managers: [rpc.events, ...(o.after ?? [])],
+    managers: [...(o.before ?? []), rpc.events, ...(o.after ?? [])],
     trackers: [strings],
     rate: o.rate,
     ...(o.initialPeerRate === undefined ? {} : { initialPeerRate: o.initialPeerRate }),

@@ -1,0 +1,180 @@
+// Ghost benchmark: bits of one pointer-sized update, how long a board takes to converge after a 2 s outage,
+// and how the adaptive rate tracks a bandwidth cap that changes during the run. All over the simulated link,
+// through the real scheduler, event manager and ghost manager.
+import { addressKey } from '../src-main/net/address';
+import { DEFAULT_CONNECTION_OPTIONS } from '../src-main/net/connection';
+import type { Connection } from '../src-main/net/connection';
+import { Endpoint } from '../src-main/net/endpoint';
+import { defineGhostClass, GhostRegistry } from '../src-main/net/ghost/ghost-class';
+import { pointerUpdateBits } from '../src-main/net/ghost/ghost-figures';
+import { GhostManager } from '../src-main/net/ghost/ghost-manager';
+import type { GhostSource } from '../src-main/net/ghost/ghost-source';
+import { GhostDomain } from '../src-main/net/ghost/ghost-source';
+import { Rng } from '../src-main/net/rng';
+import { SimHarness } from '../src-main/net/sim/harness';
+import { PERFECT_LINK, SimNetwork } from '../src-main/net/sim/link';
+import { SIM_CLIENT, SIM_HOST, SIM_VERSION } from '../src-main/net/sim/pair';
+import { string } from '../src-main/net/stream/params';
+import { RATE_PRESETS } from '../src-main/net/stream/rate';
+import { RpcRegistry } from '../src-main/net/stream/rpc';
+import type { PacketRecord } from '../src-main/net/stream/scheduler';
+import { makeStreamPair } from '../src-main/net/stream/sim-stream-pair';
+import { createEventStack } from '../src-main/net/stream/stack';
+
+interface Obj {
+  x: number;
+  y: number;
+}
+
+const Box = defineGhostClass<Obj, Obj>({
+  name: 'box',
+  createGhost: () => ({ x: 0, y: 0 }),
+  groups: [
+    {
+      name: 'pos',
+      pack: (w, o) => {
+        w.writeRanged(o.x, -1_000_000, 1_000_000);
+        w.writeRanged(o.y, -1_000_000, 1_000_000);
+      },
+      unpack: (r, g) => {
+        g.x = r.readRanged(-1_000_000, 1_000_000);
+        g.y = r.readRanged(-1_000_000, 1_000_000);
+      },
+    },
+  ],
+});
+
+/** 200 objects change during a 2 s outage; ms from the heal until every ghost equals its source. */
+function convergenceMs(seed: number): number {
+  const rng = new Rng(seed);
+  const net = new SimNetwork(rng, { ...PERFECT_LINK, delayMs: 40, jitterMs: 5 });
+  net.logging = false;
+  const sim = new SimHarness(net);
+  const registry = new GhostRegistry([Box]);
+  const domain = new GhostDomain(registry);
+  const objects: { o: Obj; src: GhostSource<Obj> }[] = [];
+  for (let i = 0; i < 200; i++) {
+    const o = { x: rng.range(-5000, 5000), y: rng.range(-5000, 5000) };
+    objects.push({ o, src: domain.add(Box, o, { always: true }) });
+  }
+  const ghosts: Obj[] = [];
+  const rpcs = new RpcRegistry();
+  const make = (role: 'host' | 'client'): Endpoint<PacketRecord> =>
+    new Endpoint<PacketRecord>(
+      role,
+      {
+        joinCode: 'BENCH-CODE1',
+        protocolVersion: SIM_VERSION,
+        connection: DEFAULT_CONNECTION_OPTIONS,
+      },
+      (conn: Connection<PacketRecord>) => {
+        const manager =
+          role === 'host'
+            ? new GhostManager({ registry, domain })
+            : new GhostManager({
+                registry,
+                events: { created: (_now, g) => void ghosts.push(g as Obj) },
+              });
+        return createEventStack(conn, {
+          registry: rpcs,
+          rate: RATE_PRESETS.broadband,
+          after: [manager],
+        }).scheduler;
+      },
+      0,
+    );
+  const host = make('host');
+  const client = make('client');
+  sim.add(SIM_HOST, host);
+  sim.add(SIM_CLIENT, client);
+  client.connect(0, SIM_HOST);
+  const move = (): void => {
+    for (let k = 0; k < 20; k++) {
+      const e = rng.pick(objects);
+      e.o.x += rng.range(-50, 50);
+      e.o.y += rng.range(-50, 50);
+      e.src.markDirty(Box.allMask);
+    }
+  };
+  sim.every(50, () => {
+    if (sim.now < 7000) move();
+  });
+  sim.runUntil(5000);
+  net.setDefaults({ ...PERFECT_LINK, loss: 1 });
+  sim.runUntil(7000);
+  net.setDefaults({ ...PERFECT_LINK, delayMs: 40, jitterMs: 5 });
+  const healedAt = sim.now;
+  const matches = (): boolean =>
+    ghosts.length === objects.length &&
+    objects.every((e) => ghosts.some((g) => g.x === e.o.x && g.y === e.o.y));
+  if (!sim.runUntilTrue(matches, healedAt + 30_000))
+    throw new Error(`seed ${seed}: did not converge`);
+  return sim.now - healedAt;
+}
+
+/** A greedy sender through a bottleneck whose cap changes every 20 s: achieved rate and loss per phase. */
+function capTracking(seed: number) {
+  const registry = new RpcRegistry();
+  const Bulk = registry.register('bulk', {
+    policy: 'reliableOrdered',
+    channel: 1,
+    params: { data: string(120) },
+  });
+  const pair = makeStreamPair({
+    seed,
+    registry,
+    hostRate: RATE_PRESETS.lan,
+    clientRate: RATE_PRESETS.lan,
+    conditions: { ...PERFECT_LINK, delayMs: 30 },
+  });
+  pair.net.logging = false;
+  const capsKbps = [400, 200, 100, 200, 64];
+  const phaseMs = 20_000;
+  const payload = 'x'.repeat(100);
+  pair.sim.every(10, () => {
+    const rpc = pair.hostSide.s.rpc;
+    while (rpc.events.queueLength < 40) rpc.send(Bulk, { data: payload });
+  });
+  const key = `${addressKey(SIM_HOST)}>${addressKey(SIM_CLIENT)}`;
+  const achievedKbps: number[] = [];
+  const lossPct: number[] = [];
+  for (const cap of capsKbps) {
+    pair.net.setConditions(SIM_HOST, SIM_CLIENT, {
+      ...PERFECT_LINK,
+      delayMs: 30,
+      bandwidthBps: cap * 1000,
+      maxQueueMs: 200,
+    });
+    const start = pair.sim.now;
+    pair.sim.runUntil(start + phaseMs / 2);
+    const before = { ...(pair.net.wireBytes.get(key) ?? { offered: 0, delivered: 0 }) };
+    pair.sim.runUntil(start + phaseMs);
+    const after = pair.net.wireBytes.get(key) ?? { offered: 0, delivered: 0 };
+    const delivered = after.delivered - before.delivered;
+    const offered = after.offered - before.offered;
+    achievedKbps.push(round((delivered * 8) / (phaseMs / 2)));
+    lossPct.push(round((100 * (offered - delivered)) / Math.max(1, offered)));
+  }
+  return {
+    capKbps: capsKbps,
+    achievedKbps,
+    lossPct,
+    note: 'second half of each 20 s phase; bulk reliable events',
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+export function run(): Promise<Record<string, unknown>> {
+  const bits = pointerUpdateBits(40);
+  const conv = [1, 2, 3, 4, 5].map(convergenceMs);
+  return Promise.resolve({
+    pointerUpdateBits: bits.packetBits,
+    pointerUpdate: { ...bits, liveGhosts: 40, coordinateRange: '±1,000,000' },
+    convergenceMs: Math.max(...conv),
+    convergenceMsBySeed: conv.map(round),
+    capTracking: capTracking(77),
+  });
+}
