@@ -13,9 +13,12 @@ export const MAX_SIZE = 1_000_000;
 /** Rotation in whole degrees' tenths: 0..3599. */
 export const ROTATION_STEPS = 3600;
 export const MAX_STROKE_WIDTH = 64;
-export const MAX_TEXT_BYTES = 4000;
-/** Points of a freehand stroke or a polyline, relative to the object's x, y. */
-export const MAX_POINTS = 2000;
+/** Text of a note or label; one create or edit must fit one packet. */
+export const MAX_TEXT_BYTES = 1000;
+/** Points of a freehand stroke or a polyline (the renderer simplifies longer strokes). */
+export const MAX_POINTS = 256;
+/** Point coordinates are relative to the object's x, y, within ±POINT_EXTENT (16 bits each on the wire). */
+export const POINT_EXTENT = 32_767;
 /** Ids are allocated by the host from 1; 2^24 of them before a board must be compacted. */
 export const MAX_OBJECT_ID = 2 ** 24 - 1;
 
@@ -97,7 +100,7 @@ export function validateObjectFields(o: ObjectPatch & { kind?: ObjectKind }): st
     return 'text too long';
   if (o.points !== undefined) {
     if (o.points.length % 2 !== 0 || o.points.length > MAX_POINTS * 2) return 'bad points';
-    if (!o.points.every((p) => Number.isInteger(p) && Math.abs(p) <= MAX_SIZE))
+    if (!o.points.every((p) => Number.isInteger(p) && Math.abs(p) <= POINT_EXTENT))
       return 'point out of range';
   }
   return undefined;

@@ -1,0 +1,209 @@
+// Validates commands arriving from a renderer (untrusted: a compromised page must not reach the core with
+// malformed input). Pure functions; no Node, no DOM.
+import type { ApiCommand, NetworkConditions, Tool, Viewport } from './api';
+import { TOOLS } from './api';
+import type { NewObject, ObjectPatch } from './board';
+import {
+  MAX_OBJECT_ID,
+  MAX_TEXT_BYTES,
+  OBJECT_KINDS,
+  validateObjectFields,
+  WORLD_EXTENT,
+} from './board';
+
+export interface CommandError {
+  readonly error: string;
+}
+
+type Rec = Record<string, unknown>;
+
+const MAX_NAME_CHARS = 40;
+const MAX_CHAT_CHARS = 1000;
+const MAX_CODE_CHARS = 64;
+const MAX_ADDRESS_CHARS = 300;
+const MAX_DELETE_IDS = 10_000;
+
+function isRec(v: unknown): v is Rec {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function int(v: unknown, min: number, max: number): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+}
+
+function str(v: unknown, maxChars: number): v is string {
+  return typeof v === 'string' && v.length <= maxChars;
+}
+
+function onlyKeys(o: Rec, keys: readonly string[]): boolean {
+  return Object.keys(o).every((k) => keys.includes(k));
+}
+
+const objectId = (v: unknown): v is number => int(v, 1, MAX_OBJECT_ID);
+const coord = (v: unknown): v is number => int(v, -WORLD_EXTENT, WORLD_EXTENT);
+
+function newObject(v: unknown): NewObject | undefined {
+  const keys = [
+    'kind',
+    'x',
+    'y',
+    'w',
+    'h',
+    'rotation',
+    'stroke',
+    'fill',
+    'strokeWidth',
+    'text',
+    'points',
+  ];
+  if (!isRec(v) || !onlyKeys(v, keys)) return undefined;
+  const { kind, text, points } = v;
+  if (typeof kind !== 'string' || !(OBJECT_KINDS as readonly string[]).includes(kind))
+    return undefined;
+  if (!str(text, MAX_TEXT_BYTES) || !Array.isArray(points)) return undefined;
+  const o = { ...v, points: [...(points as unknown[])] } as unknown as NewObject;
+  if (!keys.every((k) => k in v)) return undefined;
+  return validateObjectFields(o) === undefined && allNumbersOk(o) ? o : undefined;
+}
+
+function allNumbersOk(o: NewObject): boolean {
+  return [o.x, o.y, o.w, o.h, o.rotation, o.strokeWidth].every((n) => typeof n === 'number');
+}
+
+function patch(v: unknown): ObjectPatch | undefined {
+  const keys = ['x', 'y', 'w', 'h', 'rotation', 'stroke', 'fill', 'strokeWidth', 'text', 'points'];
+  if (!isRec(v) || !onlyKeys(v, keys)) return undefined;
+  for (const k of ['x', 'y', 'w', 'h', 'rotation', 'strokeWidth']) {
+    if (k in v && typeof v[k] !== 'number') return undefined;
+  }
+  if ('text' in v && typeof v.text !== 'string') return undefined;
+  if ('points' in v && !Array.isArray(v.points)) return undefined;
+  for (const k of ['stroke', 'fill'])
+    if (k in v && v[k] !== null && typeof v[k] !== 'number') return undefined;
+  const p = v as ObjectPatch;
+  return validateObjectFields(p) === undefined ? p : undefined;
+}
+
+function viewport(v: unknown): Viewport | undefined {
+  if (!isRec(v) || !onlyKeys(v, ['x', 'y', 'w', 'h'])) return undefined;
+  const { x, y, w, h } = v;
+  return coord(x) && coord(y) && int(w, 0, 2 * WORLD_EXTENT) && int(h, 0, 2 * WORLD_EXTENT)
+    ? { x, y, w, h }
+    : undefined;
+}
+
+function conditions(v: unknown): NetworkConditions | undefined {
+  if (!isRec(v) || !onlyKeys(v, ['lossPct', 'delayMs', 'kbps'])) return undefined;
+  const { lossPct, delayMs, kbps } = v;
+  const ok =
+    typeof lossPct === 'number' &&
+    lossPct >= 0 &&
+    lossPct <= 100 &&
+    int(delayMs, 0, 2000) &&
+    int(kbps, 0, 1_000_000);
+  return ok ? { lossPct, delayMs, kbps } : undefined;
+}
+
+/** The command, or why it is refused. Extra or missing fields, wrong types and out-of-range values are refused. */
+export function parseCommand(input: unknown): ApiCommand | CommandError {
+  const bad = (why: string): CommandError => ({ error: why });
+  if (!isRec(input) || typeof input.cmd !== 'string') return bad('not a command');
+  const c = input;
+  switch (c.cmd) {
+    case 'host': {
+      const o = c.options;
+      if (
+        !isRec(o) ||
+        !onlyKeys(o, ['name', 'port', 'code']) ||
+        !str(o.name, MAX_NAME_CHARS) ||
+        o.name.trim() === ''
+      )
+        return bad('host needs a name');
+      if (o.port !== undefined && !int(o.port, 0, 65535)) return bad('bad port');
+      if (o.code !== undefined && (!str(o.code, MAX_CODE_CHARS) || o.code.trim().length < 4))
+        return bad('bad code');
+      return {
+        cmd: 'host',
+        options: {
+          name: o.name.trim(),
+          ...(o.port === undefined ? {} : { port: o.port }),
+          ...(o.code === undefined ? {} : { code: o.code }),
+        },
+      };
+    }
+    case 'join': {
+      const o = c.options;
+      if (!isRec(o) || !onlyKeys(o, ['name', 'address', 'code'])) return bad('bad join');
+      if (!str(o.name, MAX_NAME_CHARS) || o.name.trim() === '') return bad('join needs a name');
+      if (!str(o.address, MAX_ADDRESS_CHARS) || !str(o.code, MAX_CODE_CHARS))
+        return bad('bad address or code');
+      return {
+        cmd: 'join',
+        options: { name: o.name.trim(), address: o.address.trim(), code: o.code },
+      };
+    }
+    case 'leave':
+    case 'sync':
+      return { cmd: c.cmd };
+    case 'create': {
+      const o = newObject(c.object);
+      return o ? { cmd: 'create', object: o } : bad('bad object');
+    }
+    case 'edit': {
+      const p = patch(c.patch);
+      return objectId(c.id) && p ? { cmd: 'edit', id: c.id, patch: p } : bad('bad edit');
+    }
+    case 'text':
+      return objectId(c.id) &&
+        int(c.at, 0, MAX_TEXT_BYTES) &&
+        int(c.remove, 0, MAX_TEXT_BYTES) &&
+        str(c.insert, MAX_TEXT_BYTES)
+        ? { cmd: 'text', id: c.id, at: c.at, remove: c.remove, insert: c.insert }
+        : bad('bad text edit');
+    case 'delete': {
+      const ids = c.ids;
+      return Array.isArray(ids) && ids.length <= MAX_DELETE_IDS && ids.every(objectId)
+        ? { cmd: 'delete', ids: [...ids] as number[] }
+        : bad('bad ids');
+    }
+    case 'restack':
+      return objectId(c.id) && typeof c.front === 'boolean'
+        ? { cmd: 'restack', id: c.id, front: c.front }
+        : bad('bad restack');
+    case 'grab':
+      return objectId(c.id) ? { cmd: 'grab', id: c.id } : bad('bad id');
+    case 'drag':
+    case 'drop':
+      return objectId(c.id) && coord(c.x) && coord(c.y)
+        ? { cmd: c.cmd, id: c.id, x: c.x, y: c.y }
+        : bad(`bad ${c.cmd}`);
+    case 'pointer':
+      return coord(c.x) && coord(c.y) && typeof c.visible === 'boolean'
+        ? { cmd: 'pointer', x: c.x, y: c.y, visible: c.visible }
+        : bad('bad pointer');
+    case 'tool':
+      return typeof c.tool === 'string' && (TOOLS as readonly string[]).includes(c.tool)
+        ? { cmd: 'tool', tool: c.tool as Tool }
+        : bad('bad tool');
+    case 'viewport': {
+      const v = viewport(c.viewport);
+      return v ? { cmd: 'viewport', viewport: v } : bad('bad viewport');
+    }
+    case 'chat':
+      return str(c.text, MAX_CHAT_CHARS) && c.text.trim() !== ''
+        ? { cmd: 'chat', text: c.text }
+        : bad('bad chat');
+    case 'conditions': {
+      const v = conditions(c.conditions);
+      return v ? { cmd: 'conditions', conditions: v } : bad('bad conditions');
+    }
+    case 'kick':
+      return int(c.peer, 0, 1023) ? { cmd: 'kick', peer: c.peer } : bad('bad peer');
+    case 'role':
+      return int(c.peer, 0, 1023) && (c.role === 'editor' || c.role === 'viewer')
+        ? { cmd: 'role', peer: c.peer, role: c.role }
+        : bad('bad role');
+    default:
+      return bad('unknown command');
+  }
+}

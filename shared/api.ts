@@ -1,0 +1,218 @@
+// The one typed surface between the renderer and the main-process core (DESIGN.md §6): commands, replies and
+// events. Carried by Electron IPC (preload + contextBridge) or by the web host's local WebSocket. Types only.
+import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from './board';
+
+export const TOOLS = ['select', 'rect', 'ellipse', 'line', 'arrow', 'pen', 'text', 'note'] as const;
+export type Tool = (typeof TOOLS)[number];
+
+export type Role = 'editor' | 'viewer';
+
+export interface Participant {
+  readonly id: PeerId;
+  readonly name: string;
+  /** 24-bit RGB, assigned by the host, distinct per participant. */
+  readonly color: number;
+  readonly role: Role;
+  readonly isHost: boolean;
+  readonly isSelf: boolean;
+  /** Round trip to this participant's connection (host: to each peer; peer: to the host), when known. */
+  readonly rttMs: number | null;
+  /** Milliseconds since this participant last moved, typed or edited. */
+  readonly idleMs: number;
+}
+
+/** A remote participant's telepointer and live drag, as last received (the renderer interpolates). */
+export interface RemotePointer {
+  readonly peer: PeerId;
+  readonly x: number;
+  readonly y: number;
+  readonly tool: Tool;
+  readonly visible: boolean;
+  /** While they drag an object: which one and where it is now. */
+  readonly drag: { readonly id: ObjectId; readonly x: number; readonly y: number } | null;
+}
+
+export interface ChatMessage {
+  /** Order of arrival at this participant (the host relays chat in one order to everyone). */
+  readonly seq: number;
+  readonly peer: PeerId;
+  readonly name: string;
+  readonly color: number;
+  readonly text: string;
+  /** Wall-clock time it arrived here, ms since the epoch. */
+  readonly at: number;
+}
+
+export type SessionStatus =
+  | { readonly phase: 'idle' }
+  | {
+      readonly phase: 'hosting';
+      readonly name: string;
+      /** Addresses other machines can reach this host at (non-internal interfaces), and the UDP port. */
+      readonly addresses: readonly string[];
+      readonly port: number;
+      readonly code: string;
+      readonly you: PeerId;
+    }
+  | { readonly phase: 'connecting'; readonly address: string }
+  | {
+      readonly phase: 'joined';
+      readonly address: string;
+      readonly hostName: string;
+      readonly you: PeerId;
+      /** Board objects received of the total the host announced (join progress). */
+      readonly received: number;
+      readonly total: number;
+    }
+  | { readonly phase: 'ended'; readonly reason: EndReason; readonly detail: string };
+
+/** Why a session ended or never started: each has a plain message in the UI. */
+export type EndReason =
+  | 'left'
+  | 'kicked'
+  | 'host-left'
+  | 'timeout'
+  | 'wrong-code'
+  | 'version-mismatch'
+  | 'full'
+  | 'rate-limited'
+  | 'unreachable'
+  | 'error';
+
+/** Traffic of one kind (headers+crypto, events per channel, ghosts per class, strings), kbit/s. */
+export interface KindTraffic {
+  readonly kind: string;
+  readonly kbpsIn: number;
+  readonly kbpsOut: number;
+}
+
+export interface LinkStats {
+  readonly peer: PeerId;
+  readonly name: string;
+  readonly rttMs: number;
+  readonly lossPct: number;
+  /** On the wire, IPv4/UDP headers included. */
+  readonly kbpsIn: number;
+  readonly kbpsOut: number;
+  readonly packetsPerSecondIn: number;
+  readonly packetsPerSecondOut: number;
+  readonly inFlight: number;
+  readonly windowSize: number;
+  /** The rate in force: packets/s and packet size (the receiver's setting, shaped by the adaptive rate). */
+  readonly packetsPerSecond: number;
+  readonly packetBytes: number;
+  /** The adaptive controller's allowed rate and bandwidth estimate, kbit/s (null: not measured yet). */
+  readonly allowedKbps: number | null;
+  readonly estimatedKbps: number | null;
+  readonly byKind: readonly KindTraffic[];
+}
+
+/** Impairment this app adds to its own traffic (built into the transport) to show how it degrades. */
+export interface NetworkConditions {
+  /** 0..100 */
+  readonly lossPct: number;
+  /** Added one-way delay on send, ms, 0..2000. */
+  readonly delayMs: number;
+  /** Upstream cap in kbit/s; 0 = none. */
+  readonly kbps: number;
+}
+
+export interface StatsSnapshot {
+  /** ms since the core started. */
+  readonly at: number;
+  readonly totalKbpsIn: number;
+  readonly totalKbpsOut: number;
+  readonly peers: readonly LinkStats[];
+  readonly conditions: NetworkConditions;
+}
+
+export interface HostOptions {
+  readonly name: string;
+  /** UDP port; 0 or absent picks a free one. */
+  readonly port?: number;
+  /** Join code; absent generates a strong one. */
+  readonly code?: string;
+}
+
+export interface JoinOptions {
+  readonly name: string;
+  /** "host:port" or "[v6]:port". */
+  readonly address: string;
+  readonly code: string;
+}
+
+export interface Viewport {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+}
+
+/** Every command the renderer can send; the core validates each one (shared/api-validate.ts). */
+export type ApiCommand =
+  | { readonly cmd: 'host'; readonly options: HostOptions }
+  | { readonly cmd: 'join'; readonly options: JoinOptions }
+  | { readonly cmd: 'leave' }
+  | { readonly cmd: 'create'; readonly object: NewObject }
+  | { readonly cmd: 'edit'; readonly id: ObjectId; readonly patch: ObjectPatch }
+  | {
+      readonly cmd: 'text';
+      readonly id: ObjectId;
+      readonly at: number;
+      readonly remove: number;
+      readonly insert: string;
+    }
+  | { readonly cmd: 'delete'; readonly ids: readonly ObjectId[] }
+  | { readonly cmd: 'restack'; readonly id: ObjectId; readonly front: boolean }
+  | { readonly cmd: 'grab'; readonly id: ObjectId }
+  | { readonly cmd: 'drag'; readonly id: ObjectId; readonly x: number; readonly y: number }
+  | { readonly cmd: 'drop'; readonly id: ObjectId; readonly x: number; readonly y: number }
+  | { readonly cmd: 'pointer'; readonly x: number; readonly y: number; readonly visible: boolean }
+  | { readonly cmd: 'tool'; readonly tool: Tool }
+  | { readonly cmd: 'viewport'; readonly viewport: Viewport }
+  | { readonly cmd: 'chat'; readonly text: string }
+  | { readonly cmd: 'conditions'; readonly conditions: NetworkConditions }
+  | { readonly cmd: 'kick'; readonly peer: PeerId }
+  | { readonly cmd: 'role'; readonly peer: PeerId; readonly role: Role }
+  /** Asks for the full current state as events (status, board, participants, chat history). */
+  | { readonly cmd: 'sync' };
+
+export type ApiCommandName = ApiCommand['cmd'];
+
+/** The reply to a command: ok (with the created object's id for 'create'), or refused with a reason. */
+export type ApiReply =
+  { readonly ok: true; readonly id?: ObjectId } | { readonly ok: false; readonly reason: string };
+
+export type ApiEvent =
+  | { readonly type: 'status'; readonly status: SessionStatus }
+  /** The whole board (after sync or join). */
+  | { readonly type: 'board'; readonly objects: readonly BoardObject[] }
+  | {
+      readonly type: 'objects';
+      readonly upserts: readonly BoardObject[];
+      readonly deletes: readonly ObjectId[];
+    }
+  | { readonly type: 'participants'; readonly list: readonly Participant[] }
+  /** Remote pointers that changed, pushed as they arrive (not batched). */
+  | {
+      readonly type: 'pointers';
+      readonly pointers: readonly RemotePointer[];
+      readonly gone: readonly PeerId[];
+    }
+  | { readonly type: 'chat'; readonly message: ChatMessage }
+  /** Something the user should read: a refused grab naming the holder, a kick, a role change. */
+  | { readonly type: 'notice'; readonly level: 'info' | 'warn' | 'error'; readonly text: string }
+  /** About 4 times a second. */
+  | { readonly type: 'stats'; readonly stats: StatsSnapshot };
+
+/** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */
+export interface GhostboardBridge {
+  invoke(command: ApiCommand): Promise<ApiReply>;
+  /** Returns a function that unsubscribes. */
+  subscribe(listener: (event: ApiEvent) => void): () => void;
+}
+
+/** The IPC channel names (Electron) and the WebSocket path (web host). */
+export const IPC_INVOKE = 'ghostboard:invoke';
+export const IPC_EVENT = 'ghostboard:event';
+export const WS_PATH = '/api';
