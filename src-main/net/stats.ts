@@ -13,11 +13,11 @@ export class RttEstimator {
   constructor(private readonly initialMs = 250) {}
 
   sample(rttMs: number, ackDelayMs: number): void {
-    this.latest = rttMs;
     this.minRtt = Math.min(this.minRtt, rttMs);
     // Take the peer's delay out, but never below the path's floor: the delay travels in whole ms, so on a
     // sub-millisecond path it can exceed the sample (QUIC keeps the raw sample there; we clamp to the floor).
     const adjusted = Math.max(this.minRtt, rttMs - ackDelayMs);
+    this.latest = adjusted;
     if (this.srtt === undefined) {
       this.srtt = adjusted;
       this.rttvar = adjusted / 2;
@@ -39,6 +39,7 @@ export class RttEstimator {
     return this.minRtt;
   }
 
+  /** The latest sample with the peer's ack delay taken out. */
   get latestMs(): number {
     return this.latest;
   }

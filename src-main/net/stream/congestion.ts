@@ -36,6 +36,8 @@ const BASE_RTT_WINDOW_MS = 10_000;
 const QUEUE_DELAY_MS = 25;
 /** Drops in a round count as a loss burst only this many standard deviations above the path's usual loss. */
 const LOSS_SIGMAS = 3;
+/** Fewer notified packets than this in a round say nothing about a loss burst. */
+const MIN_LOSS_SAMPLE = 8;
 
 /**
  * A delay-first AIMD controller measured in rounds of about one RTT:
@@ -105,7 +107,9 @@ export class RateController {
     const queueDelay = this.queueDelay(now);
     // Binomial test against the usual loss, so a few random drops in a short round are not a burst.
     const expected = this.usualLoss * this.roundNotified;
-    const lossBurst = this.roundDropped > expected + LOSS_SIGMAS * Math.sqrt(expected) + 2;
+    const lossBurst =
+      this.roundNotified >= MIN_LOSS_SAMPLE &&
+      this.roundDropped > expected + LOSS_SIGMAS * Math.sqrt(expected) + 2;
     const delayed = queueDelay > Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
     const congested = lossBurst || delayed;
     const before = this.rate;

@@ -10,6 +10,8 @@ export interface RatePolicy {
   readonly packetsPerSecond: number;
   /** Datagram size in bytes (UDP payload: header, sealed payload and tag), MIN_PACKET_BYTES..MAX_PACKET_BYTES. */
   readonly packetBytes: number;
+  /** Byte budget on the wire when lower than rate x size (set by the adaptive rate; never sent). */
+  readonly bytesPerSecond?: number;
 }
 
 export const MIN_PACKET_RATE = 1;
@@ -95,7 +97,8 @@ export class SendCredit {
 
   /** Bytes earned per second (and the cap). */
   get perSecond(): number {
-    return this.rate.packetsPerSecond * (this.rate.packetBytes + UDP_IPV4_OVERHEAD);
+    const full = this.rate.packetsPerSecond * (this.rate.packetBytes + UDP_IPV4_OVERHEAD);
+    return Math.min(full, this.rate.bytesPerSecond ?? Infinity);
   }
 
   /** Changes the rate from now on; earned credit is kept, within the new cap. */

@@ -58,6 +58,8 @@ export interface StreamConnectionOptions {
   readonly maxBurst?: number;
   /** Adapt the rate to loss and RTT under the fixed policy (default true when the connection reports RTT). */
   readonly adaptive?: boolean;
+  /** Packets never shrink below this when the rate is shaped (the largest message must still fit). Default 200. */
+  readonly minPacketBytes?: number;
   readonly onClosed?: (now: number, info: CloseInfo) => void;
 }
 
@@ -93,21 +95,19 @@ export function policyBytesPerSecond(p: RatePolicy): number {
 }
 
 /**
- * A policy within `bytesPerSecond`: packets shrink first (toward MIN_SHAPED_PACKET_BYTES) so pointers keep their
- * rate, then fewer packets go out, each carrying more (data waits and aggregates).
+ * A policy within `bytesPerSecond`: packets shrink (toward `minPacketBytes`) so every tick still has a slot and
+ * pointers keep their rate; the send credit then holds the byte rate, so data waits and aggregates into fewer
+ * packets when the rate is short.
  */
-export function shapeRate(p: RatePolicy, bytesPerSecond: number): RatePolicy {
+export function shapeRate(
+  p: RatePolicy,
+  bytesPerSecond: number,
+  minPacketBytes = MIN_SHAPED_PACKET_BYTES,
+): RatePolicy {
   if (bytesPerSecond >= policyBytesPerSecond(p)) return p;
-  const perPacket = bytesPerSecond / p.packetsPerSecond - UDP_IPV4_OVERHEAD;
-  const packetBytes = Math.min(
-    p.packetBytes,
-    Math.max(MIN_SHAPED_PACKET_BYTES, Math.floor(perPacket)),
-  );
-  const packetsPerSecond = Math.max(
-    1,
-    Math.min(p.packetsPerSecond, Math.floor(bytesPerSecond / (packetBytes + UDP_IPV4_OVERHEAD))),
-  );
-  return { packetsPerSecond, packetBytes };
+  const perPacket = Math.floor(bytesPerSecond / p.packetsPerSecond - UDP_IPV4_OVERHEAD);
+  const packetBytes = Math.min(p.packetBytes, Math.max(minPacketBytes, perPacket));
+  return { packetsPerSecond: p.packetsPerSecond, packetBytes, bytesPerSecond };
 }
 
 const SCHEDULER = 'scheduler';
@@ -170,7 +170,11 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   /** The fixed policy (min of ours and the peer's), shaped to the adaptive rate and any ceiling. */
   get effectiveRate(): RatePolicy {
     const fixed = minRate(this.localRate, this.peerRate);
-    return shapeRate(fixed, Math.min(this.controller?.bytesPerSecond ?? Infinity, this.ceiling));
+    return shapeRate(
+      fixed,
+      Math.min(this.controller?.bytesPerSecond ?? Infinity, this.ceiling),
+      this.options.minPacketBytes,
+    );
   }
 
   /** The adaptive controller's recent rounds (empty with a fixed rate). */

@@ -25,6 +25,7 @@ export interface EventStackOptions {
   /** Managers written after the events (TRIBES order: events, then ghosts). */
   readonly after?: readonly StreamManager<unknown>[];
   readonly onClosed?: StreamConnectionOptions['onClosed'];
+  readonly minPacketBytes?: number;
 }
 
 export interface EventStack {
@@ -50,6 +51,7 @@ export function createEventStack(conn: SchedulerConnection, o: EventStackOptions
     rate: o.rate,
     ...(o.initialPeerRate === undefined ? {} : { initialPeerRate: o.initialPeerRate }),
     ...(o.onClosed === undefined ? {} : { onClosed: o.onClosed }),
+    ...(o.minPacketBytes === undefined ? {} : { minPacketBytes: o.minPacketBytes }),
   });
   return { scheduler, rpc, strings };
 }

@@ -1,0 +1,78 @@
+// One connection's whiteboard stack: the event manager (RPCs), a presence ghost manager written before the
+// events (pointers must never wait behind a board download) and a board ghost manager after them.
+// Knows nothing of what the host or a peer does with what arrives.
+import type { Connection } from '../net/connection';
+import type { GhostEvents } from '../net/ghost/ghost-receiver';
+import type { GhostScopeFn } from '../net/ghost/ghost-sender';
+import { GhostManager } from '../net/ghost/ghost-manager';
+import type { GhostDomain } from '../net/ghost/ghost-source';
+import type { RatePolicy } from '../net/stream/rate';
+import type { PacketRecord } from '../net/stream/scheduler';
+import type { EventStack } from '../net/stream/stack';
+import { createEventStack } from '../net/stream/stack';
+import type { CloseInfo } from '../net/close-reason';
+import { BOARD_REGISTRY, PRESENCE_REGISTRY } from './ghost-classes';
+import type { Protocol } from './protocol';
+
+/** Session packets are full-size so one create or edit (up to ~1,100 B) always fits; rate adapts by packet count. */
+export const SESSION_PACKET_BYTES = 1200;
+export const SESSION_MAX_EVENT_BITS = 8800;
+
+/** Receiver-set rates in the spirit of TRIBES, in full-size packets. */
+export const SESSION_RATES = {
+  modem: { packetsPerSecond: 10, packetBytes: SESSION_PACKET_BYTES },
+  broadband: { packetsPerSecond: 30, packetBytes: SESSION_PACKET_BYTES },
+  lan: { packetsPerSecond: 60, packetBytes: SESSION_PACKET_BYTES },
+} as const satisfies Record<string, RatePolicy>;
+
+export interface LinkOptions {
+  readonly proto: Protocol;
+  readonly rate: RatePolicy;
+  readonly presenceDomain: GhostDomain;
+  readonly presenceScope?: GhostScopeFn;
+  readonly presenceEvents: GhostEvents;
+  /** Host: the board it ghosts. Peers only receive the board. */
+  readonly boardDomain?: GhostDomain;
+  readonly boardScope?: GhostScopeFn;
+  readonly boardEvents?: GhostEvents;
+  readonly onClosed: (now: number, info: CloseInfo) => void;
+}
+
+export interface Link {
+  readonly conn: Connection<PacketRecord>;
+  readonly stack: EventStack;
+  readonly presence: GhostManager;
+  readonly board: GhostManager;
+}
+
+export function buildLink(conn: Connection<PacketRecord>, o: LinkOptions): Link {
+  const presence = new GhostManager({
+    name: 'presence',
+    registry: PRESENCE_REGISTRY,
+    domain: o.presenceDomain,
+    ...(o.presenceScope === undefined ? {} : { scope: o.presenceScope }),
+    events: o.presenceEvents,
+    maxGhosts: 1024,
+  });
+  const board = new GhostManager({
+    name: 'board',
+    registry: BOARD_REGISTRY,
+    ...(o.boardDomain === undefined ? {} : { domain: o.boardDomain }),
+    ...(o.boardScope === undefined ? {} : { scope: o.boardScope }),
+    ...(o.boardEvents === undefined ? {} : { events: o.boardEvents }),
+  });
+  const stack = createEventStack(conn, {
+    registry: o.proto.registry,
+    rate: o.rate,
+    maxEventBits: SESSION_MAX_EVENT_BITS,
+    minPacketBytes: SESSION_PACKET_BYTES,
+    before: [presence],
+    after: [board],
+    onClosed: (now, info) => {
+      presence.dispose();
+      board.dispose();
+      o.onClosed(now, info);
+    },
+  });
+  return { conn, stack, presence, board };
+}

@@ -1,0 +1,331 @@
+// A participant that joins a host: sends its presence as a ghost, edits as RPCs, and mirrors the host's board
+// and everyone's presence. Sans-IO (time passed in, an Endpoint driven from outside); knows nothing of the UI.
+import type { Tool } from '../../shared/api';
+import { TOOLS } from '../../shared/api';
+import type { NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
+import type { PeerAddress } from '../net/address';
+import type { CloseInfo } from '../net/close-reason';
+import type { Connection } from '../net/connection';
+import { Endpoint } from '../net/endpoint';
+import type { GhostSource } from '../net/ghost/ghost-source';
+import { GhostDomain } from '../net/ghost/ghost-source';
+import type { RatePolicy } from '../net/stream/rate';
+import type { PacketRecord } from '../net/stream/scheduler';
+import { PROTOCOL_VERSION } from '../../shared/version';
+import { Board } from './board';
+import type { BoardGhost, PresenceState } from './ghost-classes';
+import { blankPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
+import type { Link } from './link';
+import { buildLink, SESSION_RATES } from './link';
+import { presenceMaskToPointer } from './presence';
+import type { Protocol, Role } from './protocol';
+import { buildRegistry, EDIT_FIELDS, LEAVE_REASONS, REFUSABLE } from './protocol';
+import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
+
+export interface PeerSessionOptions {
+  readonly name: string;
+  readonly joinCode: string;
+  readonly viewer?: boolean;
+  readonly rate?: RatePolicy;
+  /** Upstream cap, bytes/s (manual --kbps). */
+  readonly uplinkBytesPerSecond?: number;
+}
+
+export class PeerSession {
+  readonly proto: Protocol = buildRegistry();
+  readonly endpoint: Endpoint<PacketRecord>;
+  readonly board = new Board();
+  private link: Link | undefined;
+  private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
+  private readonly self: GhostSource<PresenceState>;
+  private readonly listeners = new Set<SessionListener>();
+  private readonly people = new Map<PeerId, ParticipantInfo>();
+  /** Received presence ghosts by their ghost object, for deletes. */
+  private readonly ghostPeers = new Map<unknown, PeerId>();
+  private you: PeerId | undefined;
+  private total = 0;
+  private received = 0;
+  private nextReq = 1;
+  private hostName = '';
+  private ended = false;
+
+  constructor(
+    readonly options: PeerSessionOptions,
+    now: number,
+  ) {
+    this.self = this.presence.add(Presence, blankPresence(0), { always: true, alwaysPriority: 10 });
+    this.endpoint = new Endpoint<PacketRecord>(
+      'client',
+      { joinCode: options.joinCode, protocolVersion: PROTOCOL_VERSION },
+      (conn) => this.adopt(conn).stack.scheduler,
+      now,
+    );
+  }
+
+  on(listener: SessionListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: SessionEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  get peerId(): PeerId | undefined {
+    return this.you;
+  }
+
+  get host(): string {
+    return this.hostName;
+  }
+
+  get participants(): ParticipantInfo[] {
+    return [...this.people.values()];
+  }
+
+  get joinProgress(): { received: number; total: number } {
+    return { received: this.received, total: this.total };
+  }
+
+  get connection(): Link | undefined {
+    return this.link;
+  }
+
+  connect(now: number, to: PeerAddress): void {
+    this.endpoint.connect(now, to);
+  }
+
+  private adopt(conn: Connection<PacketRecord>): Link {
+    const link = buildLink(conn, {
+      proto: this.proto,
+      rate: this.options.rate ?? SESSION_RATES.broadband,
+      presenceDomain: this.presence,
+      presenceEvents: {
+        created: (_now, g) => this.onPresence(g as PresenceState, 0xffffffff),
+        updated: (_now, g, mask) => this.onPresence(g as PresenceState, mask),
+        deleted: (_now, g) => this.ghostPeers.delete(g),
+      },
+      boardEvents: {
+        created: (_now, g) => this.onObject(g as BoardGhost, true),
+        updated: (_now, g) => this.onObject(g as BoardGhost, false),
+        deleted: (_now, g) => {
+          const id = (g as BoardGhost).id;
+          if (this.board.delete(id)) this.emit({ type: 'deleted', id });
+        },
+      },
+      onClosed: (now, info) => this.onClosed(now, info),
+    });
+    this.link = link;
+    this.register(link);
+    if (this.options.uplinkBytesPerSecond !== undefined) {
+      link.stack.scheduler.setCeiling(0, this.options.uplinkBytesPerSecond);
+    }
+    link.stack.rpc.send(this.proto.hello, {
+      name: this.options.name,
+      viewer: this.options.viewer ?? false,
+    });
+    return link;
+  }
+
+  private register(link: Link): void {
+    const rpc = link.stack.rpc;
+    const pr = this.proto;
+    rpc.on(pr.welcome, (a) => {
+      this.you = a.you;
+      this.total = a.objects;
+      this.hostName = a.hostName;
+      this.self.obj.peer = a.you;
+      this.self.markDirty(Presence.maskOf('peer'));
+      const addr = link.conn.peer;
+      this.emit({ type: 'ready', you: a.you, address: addr, port: 0 });
+      this.emit({ type: 'progress', received: this.received, total: this.total });
+    });
+    rpc.on(pr.peerJoined, (a) => {
+      const info: ParticipantInfo = {
+        peer: a.peer,
+        name: a.name,
+        color: a.color,
+        role: a.viewer ? 'viewer' : 'editor',
+        isHost: a.peer === 0,
+      };
+      this.people.set(a.peer, info);
+      this.emit({ type: 'joined', participant: info });
+    });
+    rpc.on(pr.peerLeft, (a) => {
+      this.people.delete(a.peer);
+      this.emit({
+        type: 'left',
+        peer: a.peer,
+        reason: LEAVE_REASONS[a.reason] ?? 'left',
+        detail: a.detail,
+      });
+    });
+    rpc.on(pr.refused, (a) =>
+      this.emit({ type: 'refused', cmd: REFUSABLE[a.cmd] ?? 'create', reason: a.reason }),
+    );
+    rpc.on(pr.created, (a) => this.emit({ type: 'created', req: a.req, id: a.id }));
+    rpc.on(pr.grabbed, (a) => this.emit({ type: 'grabbed', id: a.id, peer: a.peer }));
+    rpc.on(pr.dropped, (a) =>
+      this.emit({ type: 'dropped', id: a.id, peer: a.peer, x: a.x, y: a.y }),
+    );
+    rpc.on(pr.chatFrom, (a) => this.emit({ type: 'chat', peer: a.peer, text: a.text }));
+  }
+
+  private onPresence(g: PresenceState, mask: number): void {
+    this.ghostPeers.set(g, g.peer);
+    if (g.peer === this.you) return;
+    const pointer = presenceMaskToPointer(g, mask);
+    if (pointer) this.emit({ type: 'pointer', pointer });
+  }
+
+  private onObject(g: BoardGhost, created: boolean): void {
+    const object = { ...g, points: [...g.points] };
+    this.board.mirror(object);
+    if (created) {
+      this.received++;
+      if (this.received <= this.total)
+        this.emit({ type: 'progress', received: this.received, total: this.total });
+    }
+    this.emit({ type: 'object', object });
+  }
+
+  private onClosed(_now: number, info: CloseInfo): void {
+    if (this.ended) return;
+    this.ended = true;
+    const reason =
+      info.reason === 'kicked' ? 'kicked' : info.reason === 'timeout' ? 'timeout' : 'host-left';
+    this.emit({ type: 'ended', reason, detail: info.detail });
+  }
+
+  /** Gives the scheduler the time (paced scoping); call every ~100 ms and after commands. */
+  tick(now: number): void {
+    this.link?.stack.scheduler.touch(now);
+  }
+
+  /** Drains endpoint events: a refused or failed join ends the session. */
+  afterIo(_now: number): void {
+    for (let e = this.endpoint.pollEvent(); e !== undefined; e = this.endpoint.pollEvent()) {
+      if (e.type === 'connect-failed' && !this.ended) {
+        this.ended = true;
+        this.emit({ type: 'ended', reason: e.reason, detail: '' });
+      }
+    }
+  }
+
+  private get rpc(): Link['stack']['rpc'] | undefined {
+    return this.link?.conn.isOpen === true ? this.link.stack.rpc : undefined;
+  }
+
+  // Commands.
+
+  pointer(x: number, y: number, visible = true): void {
+    Object.assign(this.self.obj, { x, y, visible });
+    this.self.markDirty(Presence.maskOf('pointer'));
+  }
+
+  tool(t: Tool): void {
+    this.self.obj.tool = TOOLS.indexOf(t);
+    this.self.markDirty(Presence.maskOf('tool'));
+  }
+
+  viewport(x: number, y: number, w: number, h: number): void {
+    this.rpc?.send(this.proto.viewport, { x, y, w, h });
+  }
+
+  /** Returns the request id the 'created' event will carry. */
+  create(fields: NewObject): number {
+    const req = this.nextReq;
+    this.nextReq = (this.nextReq % 65535) + 1;
+    this.rpc?.send(this.proto.create, { req, ...fields, points: [...fields.points] });
+    return req;
+  }
+
+  edit(id: ObjectId, patch: ObjectPatch): void {
+    const rpc = this.rpc;
+    if (rpc === undefined) return;
+    const cur = this.board.get(id);
+    let mask = 0;
+    EDIT_FIELDS.forEach((f, i) => {
+      if (patch[f] !== undefined) mask |= 1 << i;
+    });
+    if (mask !== 0 && cur !== undefined) {
+      rpc.send(this.proto.edit, { id, mask, ...pick(cur), ...stripUndefined(patch) });
+    }
+    if (patch.points !== undefined)
+      rpc.send(this.proto.setPoints, { id, points: [...patch.points] });
+    if (patch.text !== undefined && cur !== undefined) {
+      rpc.send(this.proto.text, { id, at: 0, remove: cur.text.length, insert: patch.text });
+    }
+  }
+
+  text(id: ObjectId, at: number, remove: number, insert: string): void {
+    this.rpc?.send(this.proto.text, { id, at, remove, insert });
+  }
+
+  remove(id: ObjectId): void {
+    this.rpc?.send(this.proto.remove, { id });
+  }
+
+  restack(id: ObjectId, front: boolean): void {
+    this.rpc?.send(this.proto.restack, { id, front });
+  }
+
+  grab(id: ObjectId): void {
+    this.rpc?.send(this.proto.grab, { id });
+  }
+
+  /** A live drag travels in the presence ghost (current state, never resent stale). */
+  drag(id: ObjectId, x: number, y: number): void {
+    Object.assign(this.self.obj, { dragId: id, dragX: x, dragY: y });
+    this.self.markDirty(Presence.maskOf('drag'));
+  }
+
+  drop(id: ObjectId, x: number, y: number): void {
+    this.self.obj.dragId = 0;
+    this.self.markDirty(Presence.maskOf('drag'));
+    this.rpc?.send(this.proto.drop, { id, x, y });
+  }
+
+  chat(text: string): void {
+    this.rpc?.send(this.proto.chat, { text });
+  }
+
+  role(): Role | undefined {
+    return this.you === undefined ? undefined : this.people.get(this.you)?.role;
+  }
+
+  leave(now: number): void {
+    if (this.link) {
+      this.link.conn.close(now, 'closed', 'left');
+      this.endpoint.touch(this.link.conn);
+    }
+  }
+}
+
+function pick(o: {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  rotation: number;
+  stroke: number | null;
+  fill: number | null;
+  strokeWidth: number;
+}) {
+  return {
+    x: o.x,
+    y: o.y,
+    w: o.w,
+    h: o.h,
+    rotation: o.rotation,
+    stroke: o.stroke,
+    fill: o.fill,
+    strokeWidth: o.strokeWidth,
+  };
+}
+
+function stripUndefined(p: ObjectPatch): Partial<ReturnType<typeof pick>> {
+  const out: Record<string, unknown> = {};
+  for (const f of EDIT_FIELDS) if (p[f] !== undefined) out[f] = p[f];
+  return out;
+}

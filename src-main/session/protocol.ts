@@ -1,0 +1,227 @@
+// The whiteboard's RPCs (DESIGN.md §5, after Table 1 of the groupware paper): each message's delivery policy,
+// channel and priority, and its bit-packed params. Both ends build the registry the same way. Knows nothing of
+// sockets or of how the host or a peer reacts to a call.
+import { MAX_TEXT_BYTES } from '../../shared/board';
+import { bool, ranged, string, tableString, uint, varUint } from '../net/stream/params';
+import { RpcRegistry } from '../net/stream/rpc';
+import {
+  color,
+  kind,
+  objectId,
+  peerId,
+  points,
+  rotation,
+  size,
+  strokeWidth,
+  worldCoord,
+} from './fields';
+
+/** Independent ordered channels: a lost chat line never holds up a drop. */
+export const Channel = { session: 0, drawing: 1, text: 2, chat: 3 } as const;
+
+export const MAX_NAME_BYTES = 48;
+export const MAX_CHAT_BYTES = 1000;
+export const MAX_REASON_BYTES = 160;
+/** Commands a refusal can name. */
+export const REFUSABLE = [
+  'create',
+  'edit',
+  'delete',
+  'restack',
+  'text',
+  'grab',
+  'drag',
+  'drop',
+  'chat',
+  'join',
+] as const;
+export type RefusableCommand = (typeof REFUSABLE)[number];
+export const ROLES = ['editor', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+export const LEAVE_REASONS = ['left', 'timeout', 'kicked', 'error'] as const;
+export type LeaveReason = (typeof LEAVE_REASONS)[number];
+
+const objectFields = {
+  kind: kind(),
+  x: worldCoord(),
+  y: worldCoord(),
+  w: size(),
+  h: size(),
+  rotation: rotation(),
+  stroke: color(),
+  fill: color(),
+  strokeWidth: strokeWidth(),
+  text: string(MAX_TEXT_BYTES),
+  points: points(),
+};
+
+/** Which fields an edit carries (bit i = i-th of EDIT_FIELDS). */
+export const EDIT_FIELDS = [
+  'x',
+  'y',
+  'w',
+  'h',
+  'rotation',
+  'stroke',
+  'fill',
+  'strokeWidth',
+] as const;
+
+export function buildRegistry() {
+  const r = new RpcRegistry();
+  return {
+    registry: r,
+    // Session channel: who is here (reliable ordered, low priority).
+    hello: r.register('hello', {
+      policy: 'reliableOrdered',
+      channel: Channel.session,
+      priority: 5,
+      params: { name: string(MAX_NAME_BYTES), viewer: bool() },
+    }),
+    welcome: r.register('welcome', {
+      policy: 'reliableOrdered',
+      channel: Channel.session,
+      priority: 5,
+      params: { you: peerId(), objects: varUint(), hostName: tableString(MAX_NAME_BYTES) },
+    }),
+    peerJoined: r.register('peerJoined', {
+      policy: 'reliableOrdered',
+      channel: Channel.session,
+      priority: 2,
+      params: {
+        peer: peerId(),
+        name: tableString(MAX_NAME_BYTES),
+        color: uint(24),
+        viewer: bool(),
+      },
+    }),
+    peerLeft: r.register('peerLeft', {
+      policy: 'reliableOrdered',
+      channel: Channel.session,
+      priority: 2,
+      params: {
+        peer: peerId(),
+        reason: ranged(0, LEAVE_REASONS.length - 1),
+        detail: string(MAX_REASON_BYTES),
+      },
+    }),
+    refused: r.register('refused', {
+      policy: 'reliableOrdered',
+      channel: Channel.session,
+      priority: 4,
+      params: { cmd: ranged(0, REFUSABLE.length - 1), reason: string(MAX_REASON_BYTES) },
+    }),
+    // Where the peer looks: the host scopes and prioritizes board ghosts by it (only the newest matters).
+    viewport: r.register('viewport', {
+      policy: 'reliableSequenced',
+      channel: Channel.session,
+      priority: 3,
+      params: { x: worldCoord(), y: worldCoord(), w: size(), h: size() },
+    }),
+    // Drawing channel: edits in order (reliable ordered, medium priority).
+    create: r.register('create', {
+      policy: 'reliableOrdered',
+      channel: Channel.drawing,
+      priority: 4,
+      params: { req: uint(16), ...objectFields },
+    }),
+    created: r.register('created', {
+      policy: 'reliableOrdered',
+      channel: Channel.drawing,
+      priority: 4,
+      params: { req: uint(16), id: objectId() },
+    }),
+    edit: r.register('edit', {
+      policy: 'reliableOrdered',
+      channel: Channel.drawing,
+      priority: 4,
+      params: {
+        id: objectId(),
+        mask: uint(EDIT_FIELDS.length),
+        x: worldCoord(),
+        y: worldCoord(),
+        w: size(),
+        h: size(),
+        rotation: rotation(),
+        stroke: color(),
+        fill: color(),
+        strokeWidth: strokeWidth(),
+      },
+    }),
+    remove: r.register('remove', {
+      policy: 'reliableOrdered',
+      channel: Channel.drawing,
+      priority: 4,
+      params: { id: objectId() },
+    }),
+    restack: r.register('restack', {
+      policy: 'reliableOrdered',
+      channel: Channel.drawing,
+      priority: 4,
+      params: { id: objectId(), front: bool() },
+    }),
+    setPoints: r.register('setPoints', {
+      policy: 'reliableOrdered',
+      channel: Channel.drawing,
+      priority: 4,
+      params: { id: objectId(), points: points() },
+    }),
+    // Text channel: typing, one event per edit (a splice), in order.
+    text: r.register('text', {
+      policy: 'reliableOrdered',
+      channel: Channel.text,
+      priority: 4,
+      params: {
+        id: objectId(),
+        at: varUint(MAX_TEXT_BYTES),
+        remove: varUint(MAX_TEXT_BYTES),
+        insert: string(MAX_TEXT_BYTES),
+      },
+    }),
+    // Grab and drop: quickest (in every packet until acked), highest priority, sent at once.
+    grab: r.register('grab', {
+      policy: 'quickest',
+      channel: Channel.drawing,
+      priority: 7,
+      urgent: true,
+      params: { id: objectId() },
+    }),
+    drop: r.register('drop', {
+      policy: 'quickest',
+      channel: Channel.drawing,
+      priority: 7,
+      urgent: true,
+      params: { id: objectId(), x: worldCoord(), y: worldCoord() },
+    }),
+    // Host to everyone: who holds what, and where it landed (the lock also shows in the object's ghost).
+    grabbed: r.register('grabbed', {
+      policy: 'quickest',
+      channel: Channel.drawing,
+      priority: 7,
+      urgent: true,
+      params: { id: objectId(), peer: peerId() },
+    }),
+    dropped: r.register('dropped', {
+      policy: 'quickest',
+      channel: Channel.drawing,
+      priority: 7,
+      urgent: true,
+      params: { id: objectId(), peer: peerId(), x: worldCoord(), y: worldCoord() },
+    }),
+    // Chat channel: reliable ordered, low priority; the host relays with the sender's id.
+    chat: r.register('chat', {
+      policy: 'reliableOrdered',
+      channel: Channel.chat,
+      priority: 1,
+      params: { text: string(MAX_CHAT_BYTES) },
+    }),
+    chatFrom: r.register('chatFrom', {
+      policy: 'reliableOrdered',
+      channel: Channel.chat,
+      priority: 1,
+      params: { peer: peerId(), text: string(MAX_CHAT_BYTES) },
+    }),
+  };
+}
+
+export type Protocol = ReturnType<typeof buildRegistry>;

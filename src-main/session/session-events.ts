@@ -1,0 +1,59 @@
+// What a session reports to whoever runs it (CLI script mode, the app core, tests). Plain data; knows nothing
+// of the network below or of the UI above.
+import type { BoardObject, ObjectId, PeerId } from '../../shared/board';
+import type { Tool } from '../../shared/api';
+import type { LeaveReason, RefusableCommand, Role } from './protocol';
+
+export interface ParticipantInfo {
+  readonly peer: PeerId;
+  readonly name: string;
+  readonly color: number;
+  readonly role: Role;
+  readonly isHost: boolean;
+}
+
+export interface PointerInfo {
+  readonly peer: PeerId;
+  readonly x: number;
+  readonly y: number;
+  readonly visible: boolean;
+  readonly tool: Tool;
+  readonly drag: { readonly id: ObjectId; readonly x: number; readonly y: number } | null;
+}
+
+export type SessionEvent =
+  /** Hosting: the socket is bound. Joining: welcomed by the host. */
+  | {
+      readonly type: 'ready';
+      readonly you: PeerId;
+      readonly address: string;
+      readonly port: number;
+      readonly code?: string;
+    }
+  | { readonly type: 'joined'; readonly participant: ParticipantInfo }
+  | {
+      readonly type: 'left';
+      readonly peer: PeerId;
+      readonly reason: LeaveReason;
+      readonly detail: string;
+    }
+  /** This side's session ended (peer: host left, kicked, timed out; either side: rejected before joining). */
+  | { readonly type: 'ended'; readonly reason: string; readonly detail: string }
+  | { readonly type: 'pointer'; readonly pointer: PointerInfo }
+  | { readonly type: 'chat'; readonly peer: PeerId; readonly text: string }
+  | { readonly type: 'object'; readonly object: BoardObject }
+  | { readonly type: 'deleted'; readonly id: ObjectId }
+  | { readonly type: 'grabbed'; readonly id: ObjectId; readonly peer: PeerId }
+  | {
+      readonly type: 'dropped';
+      readonly id: ObjectId;
+      readonly peer: PeerId;
+      readonly x: number;
+      readonly y: number;
+    }
+  | { readonly type: 'refused'; readonly cmd: RefusableCommand; readonly reason: string }
+  | { readonly type: 'created'; readonly req: number; readonly id: ObjectId }
+  /** Joining: board objects received so far of those the host announced. */
+  | { readonly type: 'progress'; readonly received: number; readonly total: number };
+
+export type SessionListener = (event: SessionEvent) => void;

@@ -1,0 +1,190 @@
+import { describe, expect, it } from 'vitest';
+import type { NewObject } from '../../shared/board';
+import { PERFECT_LINK } from '../net/sim/link';
+import { isRefusal } from './board';
+import type { SessionEvent } from './session-events';
+import { makeSimSession } from './sim-session';
+
+const rect = (x: number, y: number): NewObject => ({
+  kind: 'rect',
+  x,
+  y,
+  w: 100,
+  h: 60,
+  rotation: 0,
+  stroke: 0x222222,
+  fill: null,
+  strokeWidth: 2,
+  text: '',
+  points: [],
+});
+
+const lossy = { ...PERFECT_LINK, loss: 0.1, delayMs: 40, jitterMs: 10 };
+
+function ofType<T extends SessionEvent['type']>(
+  events: SessionEvent[],
+  t: T,
+): Extract<SessionEvent, { type: T }>[] {
+  return events.filter((e): e is Extract<SessionEvent, { type: T }> => e.type === t);
+}
+
+describe('whiteboard session over a simulated network', () => {
+  it('peers join, learn each other, and see the board the host already had', () => {
+    const s = makeSimSession({ seed: 1, conditions: lossy });
+    for (let i = 0; i < 20; i++) s.host.create(0, rect(i * 150, 0), 0);
+    for (const name of ['Ana', 'Ben', 'Cy']) s.addPeer(name);
+    s.sim.runUntil(5000);
+    for (const [i, p] of s.peers.entries()) {
+      expect(p.peerId, `peer ${i}`).toBe(i + 1);
+      expect(p.participants.map((x) => x.name).sort()).toEqual(['Ana', 'Ben', 'Cy', 'Host']);
+      expect(p.board.hash()).toBe(s.host.board.hash());
+      expect(ofType(s.peerEvents[i] ?? [], 'progress').at(-1)).toEqual({
+        type: 'progress',
+        received: 20,
+        total: 20,
+      });
+    }
+    expect(s.host.participants).toHaveLength(4);
+  });
+
+  it('delivers chat exactly once and in one order to everyone at 10 % loss', () => {
+    const s = makeSimSession({ seed: 2, conditions: lossy });
+    for (const name of ['Ana', 'Ben', 'Cy']) s.addPeer(name);
+    s.sim.runUntil(3000);
+    s.sim.every(50, () => {
+      const i = s.rng.int(4);
+      const n = s.sim.now;
+      if (n > 8000) return;
+      if (i === 3) s.host.chat(0, `host ${n}`);
+      else s.peers[i]?.chat(`peer${i} ${n}`);
+    });
+    s.sim.runUntil(15_000);
+    const hostOrder = ofType(s.hostEvents, 'chat').map((e) => `${e.peer}:${e.text}`);
+    expect(hostOrder.length).toBeGreaterThan(100);
+    for (const [i, events] of s.peerEvents.entries()) {
+      expect(
+        ofType(events, 'chat').map((e) => `${e.peer}:${e.text}`),
+        `peer ${i}`,
+      ).toEqual(hostOrder);
+    }
+  });
+
+  it('concurrent grabs: exactly one winner everyone agrees on; the loser is told who holds it', () => {
+    const s = makeSimSession({ seed: 3, conditions: lossy });
+    const o = s.host.create(0, rect(0, 0), 0);
+    if (isRefusal(o)) throw new Error(o.refused);
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    s.sim.runUntil(3000);
+    s.peers[0]?.grab(o.id);
+    s.peers[1]?.grab(o.id);
+    s.sim.runUntil(6000);
+    const winners = ofType(s.hostEvents, 'grabbed').map((e) => e.peer);
+    expect(winners).toHaveLength(1);
+    const winner = winners[0] ?? -1;
+    for (const events of s.peerEvents)
+      expect(ofType(events, 'grabbed').map((e) => e.peer)).toEqual([winner]);
+    const loser = winner === 1 ? 1 : 0;
+    const winnerName = winner === 1 ? 'Ana' : 'Ben';
+    expect(ofType(s.peerEvents[loser] ?? [], 'refused')).toEqual([
+      { type: 'refused', cmd: 'grab', reason: `held by ${winnerName}` },
+    ]);
+    for (const p of s.peers) expect(p.board.get(o.id)?.lockedBy).toBe(winner);
+  });
+
+  it('a drag is seen live by others and lands exactly where dropped', () => {
+    const s = makeSimSession({ seed: 4, conditions: lossy });
+    const o = s.host.create(0, rect(0, 0), 0);
+    if (isRefusal(o)) throw new Error(o.refused);
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    s.sim.runUntil(3000);
+    const ana = s.peers[0];
+    if (!ana) throw new Error('no peer');
+    ana.grab(o.id);
+    s.sim.runUntil(3500);
+    for (let k = 1; k <= 60; k++) {
+      ana.drag(o.id, k * 10, k * 5);
+      s.sim.runUntil(3500 + k * 16);
+    }
+    ana.drop(o.id, 612, 301);
+    s.sim.runUntil(6000);
+    const seenDrags = ofType(s.peerEvents[1] ?? [], 'pointer').filter(
+      (e) => e.pointer.peer === 1 && e.pointer.drag,
+    );
+    expect(seenDrags.length).toBeGreaterThan(20);
+    for (const b of [s.host.board, ...s.peers.map((p) => p.board)]) {
+      expect(b.get(o.id)).toMatchObject({ x: 612, y: 301, lockedBy: null });
+    }
+    expect(ofType(s.peerEvents[1] ?? [], 'dropped')).toEqual([
+      { type: 'dropped', id: o.id, peer: 1, x: 612, y: 301 },
+    ]);
+  });
+
+  it('an edit storm from everyone under loss converges: every board hashes like the host’s', () => {
+    for (const seed of [5, 6, 7]) {
+      const s = makeSimSession({ seed, conditions: lossy });
+      for (const name of ['Ana', 'Ben', 'Cy']) s.addPeer(name);
+      s.sim.runUntil(3000);
+      s.sim.every(40, () => {
+        if (s.sim.now > 10_000) return;
+        const p = s.rng.pick(s.peers);
+        const ids = [...p.board.all().map((x) => x.id)];
+        const r = s.rng.int(10);
+        if (r < 4 || ids.length === 0)
+          p.create(rect(s.rng.range(-5000, 5000), s.rng.range(-5000, 5000)));
+        else if (r < 8)
+          p.edit(s.rng.pick(ids), { x: s.rng.range(-5000, 5000), fill: s.rng.int(0xffffff) });
+        else p.remove(s.rng.pick(ids));
+        p.pointer(s.rng.range(-1000, 1000), s.rng.range(-1000, 1000));
+      });
+      s.sim.runUntil(10_000);
+      s.net.setDefaults(PERFECT_LINK);
+      s.sim.runUntil(16_000);
+      expect(s.host.board.size, `seed ${seed}`).toBeGreaterThan(20);
+      for (const [i, p] of s.peers.entries())
+        expect(p.board.hash(), `seed ${seed} peer ${i}`).toBe(s.host.board.hash());
+    }
+  });
+
+  it('refuses a viewer’s edits and rejects a wrong code', () => {
+    const s = makeSimSession({ seed: 8 });
+    s.addPeer('Viv', { viewer: true });
+    s.addPeer('Mal', { code: 'WRONG-CODE9' });
+    s.sim.runUntil(3000);
+    s.peers[0]?.create(rect(0, 0));
+    s.sim.runUntil(4000);
+    expect(ofType(s.peerEvents[0] ?? [], 'refused')).toEqual([
+      { type: 'refused', cmd: 'create', reason: 'viewers cannot edit the board' },
+    ]);
+    expect(s.host.board.size).toBe(0);
+    expect(ofType(s.peerEvents[1] ?? [], 'ended')).toEqual([
+      { type: 'ended', reason: 'wrong-code', detail: '' },
+    ]);
+  });
+
+  it('survives a peer that vanishes mid-drag and releases its lock', () => {
+    const s = makeSimSession({ seed: 9 });
+    const o = s.host.create(0, rect(0, 0), 0);
+    if (isRefusal(o)) throw new Error(o.refused);
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    s.sim.runUntil(2000);
+    s.peers[0]?.grab(o.id);
+    s.peers[0]?.drag(o.id, 50, 50);
+    s.sim.runUntil(2500);
+    expect(s.host.board.get(o.id)?.lockedBy).toBe(1);
+    // Ana's machine disappears: nothing of hers arrives any more.
+    s.net.setConditions(
+      { address: '127.0.1.1', port: 9000 },
+      { address: '127.0.0.1', port: 7350 },
+      { ...PERFECT_LINK, loss: 1 },
+    );
+    s.sim.runUntil(14_000);
+    expect(s.host.board.get(o.id)?.lockedBy).toBe(null);
+    expect(ofType(s.hostEvents, 'left').map((e) => e.reason)).toEqual(['timeout']);
+    s.peers[1]?.grab(o.id);
+    s.sim.runUntil(15_000);
+    expect(s.host.board.get(o.id)?.lockedBy).toBe(2);
+  });
+});

@@ -1,0 +1,84 @@
+// Test and benchmark fixture: a host and peers running whiteboard sessions over the simulated network, with
+// every event they report recorded. Knows nothing of the CLI or the UI.
+import type { PeerAddress } from '../net/address';
+import { Rng } from '../net/rng';
+import { SimHarness } from '../net/sim/harness';
+import type { LinkConditions } from '../net/sim/link';
+import { PERFECT_LINK, SimNetwork } from '../net/sim/link';
+import type { Board } from './board';
+import { HostSession } from './host';
+import { PeerSession } from './peer';
+import type { SessionEvent } from './session-events';
+
+export const SIM_HOST_ADDRESS: PeerAddress = { address: '127.0.0.1', port: 7350 };
+export const SIM_CODE = 'SIMUL-ATION1';
+
+export interface SimSession {
+  readonly net: SimNetwork;
+  readonly sim: SimHarness;
+  readonly rng: Rng;
+  readonly host: HostSession;
+  readonly hostEvents: SessionEvent[];
+  readonly peers: PeerSession[];
+  readonly peerEvents: SessionEvent[][];
+  /** Adds a peer that joins now; returns its index. */
+  addPeer(name: string, o?: { code?: string; viewer?: boolean }): number;
+}
+
+export function makeSimSession(o: {
+  seed: number;
+  conditions?: LinkConditions;
+  board?: Board;
+  lockTimeoutMs?: number;
+}): SimSession {
+  const rng = new Rng(o.seed);
+  const net = new SimNetwork(rng, o.conditions ?? PERFECT_LINK);
+  net.logging = false;
+  const sim = new SimHarness(net);
+  const host = new HostSession(
+    {
+      name: 'Host',
+      joinCode: SIM_CODE,
+      ...(o.board ? { board: o.board } : {}),
+      lockTimeoutMs: o.lockTimeoutMs ?? 15_000,
+    },
+    0,
+  );
+  const hostEvents: SessionEvent[] = [];
+  host.on((e) => hostEvents.push(e));
+  sim.add(SIM_HOST_ADDRESS, host.endpoint);
+  const peers: PeerSession[] = [];
+  const peerEvents: SessionEvent[][] = [];
+  sim.every(5, (now) => {
+    host.afterIo(now);
+    for (const p of peers) p.afterIo(now);
+  });
+  sim.every(100, (now) => {
+    host.tick(now);
+    for (const p of peers) p.tick(now);
+  });
+  const s: SimSession = {
+    net,
+    sim,
+    rng,
+    host,
+    hostEvents,
+    peers,
+    peerEvents,
+    addPeer(name, po = {}) {
+      const p = new PeerSession(
+        { name, joinCode: po.code ?? SIM_CODE, viewer: po.viewer ?? false },
+        sim.now,
+      );
+      const events: SessionEvent[] = [];
+      p.on((e) => events.push(e));
+      const i = peers.length;
+      peers.push(p);
+      peerEvents.push(events);
+      sim.add({ address: `127.0.1.${i + 1}`, port: 9000 + i }, p.endpoint);
+      p.connect(sim.now, SIM_HOST_ADDRESS);
+      return i;
+    },
+  };
+  return s;
+}
