@@ -1,70 +1,155 @@
-// The `ghostboard` command line: parses arguments and runs a headless host, a joining peer or a loopback demo.
-// Knows nothing of Electron.
+// The `ghostboard` command line: a headless host or peer (with the --script JSON-lines contract) and a loopback
+// demo of the bare link. Knows nothing of Electron.
 import { parseArgs } from 'node:util';
+import { networkInterfaces } from 'node:os';
 import { generateJoinCode, joinCodeStrengthBits } from '../net/join-code';
 import { parseAddress } from '../net/address';
-import type { Print } from './link-demo';
+import type { RatePolicy } from '../net/stream/rate';
+import { SESSION_PACKET_BYTES, SESSION_RATES } from '../session/link';
+import { SessionRunner } from '../session/runner';
+import { emitLine, runScript, sessionEventLine, statsEvent } from './script';
 import { LinkPeer } from './link-demo';
+import { monotonicNow } from '../net/transport';
 
 const USAGE = `usage:
-  ghostboard host [--port N] [--bind ADDR] [--code CODE]
-  ghostboard join HOST:PORT --code CODE
-  ghostboard demo [--seconds N]     a host and a client on loopback, printing what the link costs
+  ghostboard host [--port N] [--bind ADDR] [--name NAME] [--code CODE] [--board FILE] [--script]
+  ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
+  ghostboard demo [--seconds N]     a bare-link host and client on loopback, printing what the link costs
+link options (host and join): --rate modem|broadband|lan|PACKETS_PER_SECOND   --kbps N (upstream cap)
 
-Each prints one JSON object per line on stdout; logs go to stderr.`;
+stdout carries one JSON object per line (events); with --script, stdin takes one JSON command per line.
+Logs go to stderr.`;
 
-const print: Print = (line) => {
-  process.stdout.write(JSON.stringify(line) + '\n');
-};
+type Values = Record<string, string | boolean | undefined>;
 
 function fail(message: string): never {
   process.stderr.write(`ghostboard: ${message}\n${USAGE}\n`);
   process.exit(2);
 }
 
-async function host(values: Record<string, string | boolean | undefined>): Promise<void> {
-  const code = typeof values.code === 'string' ? values.code : generateJoinCode();
-  if (joinCodeStrengthBits(code) < 40)
-    process.stderr.write('warning: a short join code can be guessed\n');
-  const bind = typeof values.bind === 'string' ? values.bind : '0.0.0.0';
-  const port = Number(values.port ?? 7350);
-  const peer = await LinkPeer.open('host', code, bind, port, print);
-  print({ ev: 'ready', address: peer.address.address, port: peer.address.port, code });
-  peer.start(30);
-  await untilSignal(peer);
+function rateOf(v: Values): RatePolicy | undefined {
+  const r = v.rate;
+  if (typeof r !== 'string') return undefined;
+  if (r in SESSION_RATES) return SESSION_RATES[r as keyof typeof SESSION_RATES];
+  const pps = Number(r);
+  if (!Number.isInteger(pps) || pps < 1 || pps > 120)
+    fail(`--rate ${r}: a preset or 1..120 packets/s`);
+  return { packetsPerSecond: pps, packetBytes: SESSION_PACKET_BYTES };
 }
 
-async function join(
-  target: string | undefined,
-  values: Record<string, string | boolean | undefined>,
-): Promise<void> {
+function uplinkOf(v: Values): number | undefined {
+  if (typeof v.kbps !== 'string') return undefined;
+  const k = Number(v.kbps);
+  if (!(k > 0)) fail(`--kbps ${v.kbps}: a positive number`);
+  return (k * 1000) / 8;
+}
+
+function shareableAddress(bind: string): string {
+  if (bind !== '0.0.0.0' && bind !== '::') return bind;
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (!a.internal && a.family === 'IPv4') return a.address;
+  }
+  return '127.0.0.1';
+}
+
+async function host(v: Values): Promise<void> {
+  const code = typeof v.code === 'string' ? v.code : generateJoinCode();
+  if (joinCodeStrengthBits(code) < 40)
+    process.stderr.write('warning: a short join code can be guessed\n');
+  const bind = typeof v.bind === 'string' ? v.bind : '0.0.0.0';
+  const rate = rateOf(v);
+  const uplink = uplinkOf(v);
+  const runner = await SessionRunner.host({
+    name: typeof v.name === 'string' ? v.name : 'Host',
+    code,
+    port: Number(v.port ?? 7350),
+    bind,
+    ...(typeof v.board === 'string' ? { boardFile: v.board } : {}),
+    ...(rate ? { rate } : {}),
+    ...(uplink === undefined ? {} : { uplinkBytesPerSecond: uplink }),
+  });
+  runner.controls.on((e) => {
+    const line = sessionEventLine(e);
+    if (line) emitLine(line);
+  });
+  emitLine({
+    ev: 'ready',
+    peer: 0,
+    address: shareableAddress(bind),
+    port: runner.address.port,
+    code,
+  });
+  await serve(runner, v.script === true);
+}
+
+async function join(target: string | undefined, v: Values): Promise<void> {
   const to = target === undefined ? undefined : parseAddress(target);
   if (to === undefined) fail('join needs HOST:PORT');
-  if (typeof values.code !== 'string') fail('join needs --code');
-  const peer = await LinkPeer.open(
-    'client',
-    values.code,
-    to.address.includes(':') ? '::' : '0.0.0.0',
-    0,
-    (line) => {
-      print(line);
-      if (line.ev === 'rejected' || line.ev === 'left') process.exit(1);
-    },
-  );
-  peer.connect(to);
-  peer.start(30);
-  await untilSignal(peer);
+  if (typeof v.code !== 'string') fail('join needs --code');
+  const rate = rateOf(v);
+  const uplink = uplinkOf(v);
+  const runner = await SessionRunner.join({
+    name: typeof v.name === 'string' ? v.name : 'Guest',
+    code: v.code,
+    host: to,
+    viewer: v.viewer === true,
+    ...(rate ? { rate } : {}),
+    ...(uplink === undefined ? {} : { uplinkBytesPerSecond: uplink }),
+  });
+  runner.controls.on((e) => {
+    if (e.type === 'ready') {
+      emitLine({ ev: 'ready', peer: e.you, address: to.address, port: to.port });
+      return;
+    }
+    if (e.type === 'ended') {
+      const rejected = [
+        'wrong-code',
+        'version-mismatch',
+        'full',
+        'rate-limited',
+        'banned',
+        'unreachable',
+      ];
+      emitLine(
+        rejected.includes(e.reason)
+          ? { ev: 'rejected', reason: e.reason }
+          : { ev: 'left', peer: 0, reason: e.reason },
+      );
+      void runner.close().then(() => process.exit(1));
+      return;
+    }
+    const line = sessionEventLine(e);
+    if (line) emitLine(line);
+  });
+  await serve(runner, v.script === true);
+}
+
+/** Runs until quit / end of stdin (script mode) or a signal. */
+async function serve(runner: SessionRunner, script: boolean): Promise<void> {
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await runner.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  if (!script) return new Promise(() => undefined);
+  await runScript(runner.controls, emitLine, () => runner.flush());
+  emitLine(statsEvent(runner.controls, monotonicNow()));
+  await stop();
 }
 
 async function demo(seconds: number): Promise<void> {
   const code = generateJoinCode();
-  const hostPeer = await LinkPeer.open('host', code, '127.0.0.1', 0, (l) => {
-    print({ side: 'host', ...l });
-  });
-  const clientPeer = await LinkPeer.open('client', code, '127.0.0.1', 0, (l) => {
-    print({ side: 'client', ...l });
-  });
-  print({ ev: 'ready', address: hostPeer.address.address, port: hostPeer.address.port, code });
+  const hostPeer = await LinkPeer.open('host', code, '127.0.0.1', 0, (l) =>
+    emitLine({ side: 'host', ...l }),
+  );
+  const clientPeer = await LinkPeer.open('client', code, '127.0.0.1', 0, (l) =>
+    emitLine({ side: 'client', ...l }),
+  );
+  emitLine({ ev: 'ready', address: hostPeer.address.address, port: hostPeer.address.port, code });
   clientPeer.connect(hostPeer.address);
   hostPeer.start(30);
   clientPeer.start(30);
@@ -74,16 +159,6 @@ async function demo(seconds: number): Promise<void> {
   await hostPeer.close();
 }
 
-function untilSignal(peer: LinkPeer): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      void peer.close().then(resolve);
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-}
-
 export async function main(argv: readonly string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: [...argv],
@@ -91,7 +166,13 @@ export async function main(argv: readonly string[]): Promise<void> {
     options: {
       port: { type: 'string' },
       bind: { type: 'string' },
+      name: { type: 'string' },
       code: { type: 'string' },
+      board: { type: 'string' },
+      rate: { type: 'string' },
+      kbps: { type: 'string' },
+      viewer: { type: 'boolean' },
+      script: { type: 'boolean' },
       seconds: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -25,7 +25,8 @@ import type { Protocol, RefusableCommand, Role } from './protocol';
 import { buildRegistry, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
-import { presenceMaskToPointer } from './presence';
+import { POINTER_MASK, presenceMaskToPointer } from './presence';
+import { fairShares } from '../net/stream/congestion';
 
 export interface HostSessionOptions {
   readonly name: string;
@@ -254,7 +255,7 @@ export class HostSession {
     p.lastActiveAt = now;
     if (g.dragId !== 0) this.rules.touch(p.peerId, now);
     const pointer = presenceMaskToPointer(relay.obj, mask);
-    if (pointer) this.emit({ type: 'pointer', pointer });
+    if (pointer) this.emit({ type: 'pointer', pointer, moved: (mask & POINTER_MASK) !== 0 });
   }
 
   private onClosed(p: PeerLink, now: number, info: CloseInfo): void {
@@ -438,7 +439,17 @@ export class HostSession {
   tick(now: number): void {
     this.now = now;
     for (const p of this.links.values()) p.link.stack.scheduler.touch(now);
+    this.shareUplink(now);
     for (const { id, peer } of this.rules.expire(now)) this.announceDrop(id, peer, now);
+  }
+
+  /** A manual uplink cap is split max-min fairly among peers by what each currently can use (TRIBES future work 4). */
+  private shareUplink(now: number): void {
+    const total = this.options.uplinkBytesPerSecond;
+    if (total === undefined) return;
+    const links = [...this.links.values()].map((p) => p.link.stack.scheduler);
+    const wants = links.map((s) => s.stats(now).adaptiveBytesPerSecond ?? total);
+    fairShares(total, wants).forEach((share, i) => links[i]?.setCeiling(now, Math.max(1, share)));
   }
 
   close(now: number): void {

@@ -17,7 +17,7 @@ import type { BoardGhost, PresenceState } from './ghost-classes';
 import { blankPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
 import type { Link } from './link';
 import { buildLink, SESSION_RATES } from './link';
-import { presenceMaskToPointer } from './presence';
+import { POINTER_MASK, presenceMaskToPointer } from './presence';
 import type { Protocol, Role } from './protocol';
 import { buildRegistry, EDIT_FIELDS, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
@@ -173,9 +173,12 @@ export class PeerSession {
 
   private onPresence(g: PresenceState, mask: number): void {
     this.ghostPeers.set(g, g.peer);
-    if (g.peer === this.you) return;
+    // Presence is written before events, so it can arrive in the packet that welcomes us: report it once we
+    // know who we are, and never our own.
+    if (this.you === undefined || g.peer === this.you) return;
     const pointer = presenceMaskToPointer(g, mask);
-    if (pointer) this.emit({ type: 'pointer', pointer });
+    if (pointer)
+      this.emit({ type: 'pointer', pointer, moved: (mask & POINTER_MASK) !== 0 && g.visible });
   }
 
   private onObject(g: BoardGhost, created: boolean): void {

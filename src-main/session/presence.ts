@@ -5,6 +5,7 @@ import { Presence } from './ghost-classes';
 import type { PointerInfo } from './session-events';
 
 const SEEN = Presence.maskOf('pointer', 'drag', 'tool');
+export const POINTER_MASK = Presence.maskOf('pointer');
 
 /** The pointer as it now stands, when this update touched what a viewer sees; undefined otherwise. */
 export function presenceMaskToPointer(s: PresenceState, mask: number): PointerInfo | undefined {

@@ -39,7 +39,8 @@ export type SessionEvent =
     }
   /** This side's session ended (peer: host left, kicked, timed out; either side: rejected before joining). */
   | { readonly type: 'ended'; readonly reason: string; readonly detail: string }
-  | { readonly type: 'pointer'; readonly pointer: PointerInfo }
+  /** A presence update: `moved` when it carried the pointer position (not only a tool or drag change). */
+  | { readonly type: 'pointer'; readonly pointer: PointerInfo; readonly moved: boolean }
   | { readonly type: 'chat'; readonly peer: PeerId; readonly text: string }
   | { readonly type: 'object'; readonly object: BoardObject }
   | { readonly type: 'deleted'; readonly id: ObjectId }

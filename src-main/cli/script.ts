@@ -1,0 +1,234 @@
+// The --script contract: one JSON command per stdin line, one JSON event per stdout line (flushed per line),
+// nothing else on stdout. A bad line gets an `error` event and the process carries on. Knows nothing of Electron.
+import { createInterface } from 'node:readline';
+import type { BoardObject, NewObject, ObjectKind } from '../../shared/board';
+import { parseColor } from '../../shared/board';
+import type { Controls } from '../session/controls';
+import { linkFigures } from '../session/figures';
+import type { SessionEvent } from '../session/session-events';
+import { monotonicNow } from '../net/transport';
+
+export type Emit = (event: Record<string, unknown>) => void;
+
+export const emitLine: Emit = (event) => {
+  process.stdout.write(JSON.stringify(event) + '\n');
+};
+
+const KINDS: Record<string, ObjectKind> = {
+  rect: 'rect',
+  ellipse: 'ellipse',
+  line: 'line',
+  arrow: 'arrow',
+  stroke: 'stroke',
+  text: 'text',
+  note: 'note',
+};
+
+export function objectEvent(o: BoardObject): Record<string, unknown> {
+  return {
+    ev: 'object',
+    id: o.id,
+    kind: o.kind,
+    x: o.x,
+    y: o.y,
+    w: o.w,
+    h: o.h,
+    rotation: o.rotation,
+    text: o.text,
+    z: o.z,
+    lockedBy: o.lockedBy,
+  };
+}
+
+/** Maps session events to the contract's events. */
+export function sessionEventLine(e: SessionEvent): Record<string, unknown> | undefined {
+  switch (e.type) {
+    case 'ready':
+      return {
+        ev: 'ready',
+        peer: e.you,
+        address: e.address,
+        port: e.port,
+        ...(e.code ? { code: e.code } : {}),
+      };
+    case 'joined':
+      return { ev: 'joined', peer: e.participant.peer, name: e.participant.name };
+    case 'left':
+      return { ev: 'left', peer: e.peer, reason: e.reason };
+    case 'ended':
+      return { ev: 'left', peer: 0, reason: e.reason };
+    case 'pointer':
+      return e.moved
+        ? { ev: 'pointer', peer: e.pointer.peer, x: e.pointer.x, y: e.pointer.y }
+        : undefined;
+    case 'chat':
+      return { ev: 'chat', peer: e.peer, text: e.text };
+    case 'object':
+      return objectEvent(e.object);
+    case 'deleted':
+      return { ev: 'deleted', id: e.id };
+    case 'grabbed':
+      return { ev: 'grabbed', id: e.id, peer: e.peer };
+    case 'dropped':
+      return { ev: 'dropped', id: e.id, peer: e.peer, x: e.x, y: e.y };
+    case 'refused':
+      return { ev: 'refused', cmd: e.cmd, reason: e.reason };
+    case 'created':
+    case 'progress':
+      return undefined;
+  }
+}
+
+function int(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+}
+
+function toNewObject(c: Record<string, unknown>): NewObject | string {
+  const kind = typeof c.kind === 'string' ? KINDS[c.kind] : undefined;
+  const [x, y, w, h] = [int(c.x), int(c.y), int(c.w), int(c.h)];
+  if (
+    kind === undefined ||
+    x === undefined ||
+    y === undefined ||
+    w === undefined ||
+    h === undefined
+  ) {
+    return 'create needs kind, x, y, w, h';
+  }
+  const color = typeof c.color === 'string' ? parseColor(c.color) : 0x1e1e1e;
+  if (color === undefined) return 'bad color';
+  const pts: number[] = [];
+  if (Array.isArray(c.points)) {
+    for (const p of c.points as unknown[]) {
+      const px = Array.isArray(p) ? int(p[0]) : undefined;
+      const py = Array.isArray(p) ? int(p[1]) : undefined;
+      if (px === undefined || py === undefined) return 'points are [[x, y], ...]';
+      pts.push(px - x, py - y); // script points are board coordinates; objects keep them relative
+    }
+  }
+  return {
+    kind,
+    x,
+    y,
+    w,
+    h,
+    rotation: 0,
+    stroke: color,
+    fill: kind === 'note' ? 0xfff3a3 : null,
+    strokeWidth: 2,
+    text: typeof c.text === 'string' ? c.text : '',
+    points: pts,
+  };
+}
+
+/** Runs one command line. Returns 'quit' for the quit command. */
+export async function runCommand(
+  line: string,
+  s: Controls,
+  emit: Emit,
+): Promise<'quit' | undefined> {
+  let c: unknown;
+  try {
+    c = JSON.parse(line);
+  } catch {
+    emit({ ev: 'error', message: 'not JSON' });
+    return undefined;
+  }
+  if (typeof c !== 'object' || c === null || Array.isArray(c)) {
+    emit({ ev: 'error', message: 'a command is a JSON object' });
+    return undefined;
+  }
+  const cmd = c as Record<string, unknown>;
+  const now = monotonicNow();
+  const id = int(cmd.id);
+  const x = int(cmd.x);
+  const y = int(cmd.y);
+  const bad = (m: string): 'error' => {
+    emit({ ev: 'error', message: m });
+    return 'error';
+  };
+  switch (cmd.cmd) {
+    case 'pointer':
+      if (x === undefined || y === undefined) return bad('pointer needs integer x, y');
+      s.pointer(now, x, y, true);
+      return undefined;
+    case 'chat':
+      if (typeof cmd.text !== 'string' || cmd.text === '') return bad('chat needs text');
+      s.chat(now, cmd.text);
+      return undefined;
+    case 'create': {
+      const o = toNewObject(cmd);
+      if (typeof o === 'string') return bad(o);
+      const r = await s.create(now, o);
+      if (typeof r === 'object') emit({ ev: 'refused', cmd: 'create', reason: r.refused });
+      return undefined;
+    }
+    case 'grab':
+    case 'delete':
+      if (id === undefined) return bad(`${cmd.cmd} needs an id`);
+      if (cmd.cmd === 'grab') s.grab(now, id);
+      else s.remove(now, id);
+      return undefined;
+    case 'drag':
+    case 'drop':
+      if (id === undefined || x === undefined || y === undefined)
+        return bad(`${cmd.cmd} needs id, x, y`);
+      if (cmd.cmd === 'drag') s.drag(now, id, x, y);
+      else s.drop(now, id, x, y);
+      return undefined;
+    case 'stats':
+      emit(statsEvent(s, now));
+      return undefined;
+    case 'hash':
+      emit({ ev: 'hash', hash: s.board.hash(), objects: s.board.size });
+      return undefined;
+    case 'quit':
+      return 'quit';
+    default:
+      return bad(`unknown command ${JSON.stringify(cmd.cmd)}`);
+  }
+}
+
+export function statsEvent(s: Controls, now: number): Record<string, unknown> {
+  return {
+    ev: 'stats',
+    connections: s.links().map(({ peer, name, link }) => {
+      const f = linkFigures(now, peer, name, link);
+      const c = link.conn.stats(now);
+      return {
+        peer,
+        rttMs: f.rttMs,
+        lossPct: f.lossPct,
+        sendKbps: f.kbpsOut,
+        recvKbps: f.kbpsIn,
+        packetsSent: c.packetsSent,
+        packetsReceived: c.packetsReceived,
+        bytesSent: c.bytesSent,
+        bytesReceived: c.bytesReceived,
+        byKind: Object.fromEntries(
+          f.byKind.map((k) => [k.kind, { sendKbps: k.kbpsOut, recvKbps: k.kbpsIn }]),
+        ),
+      };
+    }),
+  };
+}
+
+/** Reads commands until stdin ends or `quit`; `flush` runs after each command so urgent data leaves at once. */
+export async function runScript(s: Controls, emit: Emit, flush: () => void): Promise<void> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (line.trim() === '') continue;
+    if (line.length > 100_000) {
+      emit({ ev: 'error', message: 'line too long' });
+      continue;
+    }
+    try {
+      const r = await runCommand(line, s, emit);
+      flush();
+      if (r === 'quit') break;
+    } catch (e) {
+      emit({ ev: 'error', message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+  rl.close();
+}

@@ -1,0 +1,140 @@
+// One interface for what the local user does, whether this side hosts or joined: the CLI's script mode and the
+// app core drive a session through it. Knows nothing of stdin, IPC or the UI.
+import type { Tool, Viewport } from '../../shared/api';
+import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
+import type { Board, Refusal } from './board';
+import { isRefusal } from './board';
+import type { HostSession } from './host';
+import type { Link } from './link';
+import type { PeerSession } from './peer';
+import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
+
+export interface Controls {
+  readonly role: 'host' | 'peer';
+  /** Our participant id (undefined until a peer is welcomed). */
+  readonly you: PeerId | undefined;
+  readonly board: Board;
+  readonly participants: readonly ParticipantInfo[];
+  on(listener: SessionListener): () => void;
+  pointer(now: number, x: number, y: number, visible: boolean): void;
+  tool(now: number, tool: Tool): void;
+  viewport(now: number, v: Viewport): void;
+  /** Resolves with the new object's id, or a refusal (a peer waits for the host's answer). */
+  create(now: number, fields: NewObject): Promise<ObjectId | Refusal>;
+  edit(now: number, id: ObjectId, patch: ObjectPatch): void;
+  text(now: number, id: ObjectId, at: number, remove: number, insert: string): void;
+  remove(now: number, id: ObjectId): void;
+  restack(now: number, id: ObjectId, front: boolean): void;
+  grab(now: number, id: ObjectId): void;
+  drag(now: number, id: ObjectId, x: number, y: number): void;
+  drop(now: number, id: ObjectId, x: number, y: number): void;
+  chat(now: number, text: string): void;
+  /** Each connection's link with the participant at its other end. */
+  links(): { peer: PeerId; name: string; link: Link }[];
+  tick(now: number): void;
+  afterIo(now: number): void;
+  close(now: number): void;
+}
+
+export function hostControls(h: HostSession): Controls {
+  const refuse = (
+    cmd: Extract<SessionEvent, { type: 'refused' }>['cmd'],
+    r: BoardObject | Refusal | boolean,
+  ): void => {
+    if (typeof r === 'object' && isRefusal(r))
+      emitLocal({ type: 'refused', cmd, reason: r.refused });
+  };
+  const local = new Set<SessionListener>();
+  const emitLocal = (e: SessionEvent): void => {
+    for (const l of local) l(e);
+  };
+  return {
+    role: 'host',
+    you: 0,
+    board: h.board,
+    get participants() {
+      return h.participants;
+    },
+    on(listener) {
+      local.add(listener);
+      const off = h.on(listener);
+      return () => {
+        local.delete(listener);
+        off();
+      };
+    },
+    pointer: (now, x, y, visible) => h.setPresence(now, { x, y, visible }),
+    tool: (now, tool) => h.setPresence(now, {}, tool),
+    viewport: () => undefined,
+    create: (now, fields) => {
+      const r = h.create(0, fields, now);
+      refuse('create', r);
+      return Promise.resolve(isRefusal(r) ? r : r.id);
+    },
+    edit: (now, id, patch) => refuse('edit', h.edit(0, id, patch, now)),
+    text: (now, id, at, remove, insert) => refuse('text', h.text(0, id, at, remove, insert, now)),
+    remove: (now, id) => refuse('delete', h.remove(0, id, now)),
+    restack: (now, id, front) => refuse('restack', h.restack(0, id, front, now)),
+    grab: (now, id) => refuse('grab', h.grab(0, id, now)),
+    drag: (now, id, x, y) => h.setPresence(now, { dragId: id, dragX: x, dragY: y }),
+    drop: (now, id, x, y) => {
+      h.setPresence(now, { dragId: 0 });
+      refuse('drop', h.drop(0, id, x, y, now));
+    },
+    chat: (_now, text) => h.chat(0, text),
+    links: () => h.peerLinks(),
+    tick: (now) => h.tick(now),
+    afterIo: (now) => h.afterIo(now),
+    close: (now) => h.close(now),
+  };
+}
+
+export function peerControls(p: PeerSession): Controls {
+  const pending = new Map<number, (r: ObjectId | Refusal) => void>();
+  p.on((e) => {
+    if (e.type === 'created') {
+      pending.get(e.req)?.(e.id);
+      pending.delete(e.req);
+    } else if (e.type === 'refused' && e.cmd === 'create') {
+      // Refusals come back in order on the same channel: the oldest pending create is the one refused.
+      const first = pending.keys().next();
+      if (first.done !== true) {
+        pending.get(first.value)?.({ refused: e.reason });
+        pending.delete(first.value);
+      }
+    }
+  });
+  return {
+    role: 'peer',
+    get you() {
+      return p.peerId;
+    },
+    board: p.board,
+    get participants() {
+      return p.participants;
+    },
+    on: (listener) => p.on(listener),
+    pointer: (_now, x, y, visible) => p.pointer(x, y, visible),
+    tool: (_now, tool) => p.tool(tool),
+    viewport: (_now, v) => p.viewport(v.x, v.y, v.w, v.h),
+    create: (_now, fields) =>
+      new Promise((resolve) => {
+        pending.set(p.create(fields), resolve);
+      }),
+    edit: (_now, id, patch) => p.edit(id, patch),
+    text: (_now, id, at, remove, insert) => p.text(id, at, remove, insert),
+    remove: (_now, id) => p.remove(id),
+    restack: (_now, id, front) => p.restack(id, front),
+    grab: (_now, id) => p.grab(id),
+    drag: (_now, id, x, y) => p.drag(id, x, y),
+    drop: (_now, id, x, y) => p.drop(id, x, y),
+    chat: (_now, text) => p.chat(text),
+    links: () => {
+      const link = p.connection;
+      return link ? [{ peer: 0, name: p.host, link }] : [];
+    },
+    tick: (now) => p.tick(now),
+    afterIo: (now) => p.afterIo(now),
+    close: (now) => p.leave(now),
+  };
+}
