@@ -126,7 +126,7 @@ export async function runCommand(
   line: string,
   s: Controls,
   emit: Emit,
-): Promise<'quit' | undefined> {
+): Promise<'quit' | 'error' | undefined> {
   let c: unknown;
   try {
     c = JSON.parse(line);
