@@ -14,4 +14,6 @@ export interface AppCore {
 export interface AppCoreOptions {
   /** Where the core keeps autosaves and settings. */
   readonly dataDir: string;
+  /** Address a hosted session binds (default all interfaces; tests use loopback). */
+  readonly bind?: string;
 }

@@ -3,6 +3,11 @@
 import dgram from 'node:dgram';
 import type { PeerAddress } from './address';
 import type { Endpoint } from './endpoint';
+import { Rng } from './rng';
+import type { LinkConditions } from './sim/link';
+import type { Bottleneck } from './sim/shaper';
+import { shapeDatagram } from './sim/shaper';
+import { UDP_IPV4_OVERHEAD } from './stats';
 
 export interface UdpTransportOptions {
   readonly port: number;
@@ -24,6 +29,10 @@ export class UdpTransport<R> {
   lastError: unknown;
   /** Called after every batch of work (datagram or timer), e.g. to drain endpoint events. */
   onActivity: (() => void) | undefined;
+  /** Impairment added to this app's own outgoing traffic (a user-facing demo control), if any. */
+  private impair: Bottleneck | undefined;
+  private readonly impairRng = new Rng(Math.floor(Math.random() * 2 ** 32));
+  private readonly delayed = new Set<NodeJS.Timeout>();
 
   private constructor(
     readonly endpoint: Endpoint<R>,
@@ -71,15 +80,49 @@ export class UdpTransport<R> {
   pump(): void {
     if (this.closed) return;
     for (let t = this.endpoint.pollTransmit(); t !== undefined; t = this.endpoint.pollTransmit()) {
-      this.socket.send(t.bytes, t.to.port, t.to.address, (err) => {
-        if (err) {
-          this.errors++;
-          this.lastError = err;
-        }
-      });
+      this.impaired(t.bytes, t.to);
     }
     this.onActivity?.();
     this.arm();
+  }
+
+  /**
+   * Adds loss, delay and a bandwidth cap to what this app sends, with the simulator's semantics, so a user can
+   * watch pointers, drags and chat degrade; undefined removes them.
+   */
+  setConditions(c: LinkConditions | undefined): void {
+    this.impair = c === undefined ? undefined : { conditions: c, busyUntil: 0 };
+  }
+
+  private impaired(bytes: Uint8Array, to: PeerAddress): void {
+    const link = this.impair;
+    if (link === undefined) {
+      this.sendNow(bytes, to);
+      return;
+    }
+    const now = monotonicNow();
+    const verdict = shapeDatagram(link, this.impairRng, now, bytes.length + UDP_IPV4_OVERHEAD);
+    if (verdict.kind !== 'deliver') return;
+    for (const at of verdict.at) {
+      if (at <= now) {
+        this.sendNow(bytes, to);
+        continue;
+      }
+      const timer = setTimeout(() => {
+        this.delayed.delete(timer);
+        if (!this.closed) this.sendNow(bytes, to);
+      }, at - now);
+      this.delayed.add(timer);
+    }
+  }
+
+  private sendNow(bytes: Uint8Array, to: PeerAddress): void {
+    this.socket.send(bytes, to.port, to.address, (err) => {
+      if (err) {
+        this.errors++;
+        this.lastError = err;
+      }
+    });
   }
 
   private arm(): void {
@@ -128,6 +171,8 @@ export class UdpTransport<R> {
     }
     this.closed = true;
     if (this.timer !== undefined) clearTimeout(this.timer);
+    for (const t of this.delayed) clearTimeout(t);
+    this.delayed.clear();
     await new Promise<void>((resolve) => {
       this.socket.close(() => {
         resolve();

@@ -29,6 +29,9 @@ export interface Controls {
   drag(now: number, id: ObjectId, x: number, y: number): void;
   drop(now: number, id: ObjectId, x: number, y: number): void;
   chat(now: number, text: string): void;
+  /** Host only: removes a peer, or changes its role. */
+  kick?(now: number, peer: PeerId): boolean;
+  setRole?(peer: PeerId, role: 'editor' | 'viewer'): boolean;
   /** Each connection's link with the participant at its other end. */
   links(): { peer: PeerId; name: string; link: Link }[];
   tick(now: number): void;
@@ -82,6 +85,8 @@ export function hostControls(h: HostSession): Controls {
       refuse('drop', h.drop(0, id, x, y, now));
     },
     chat: (_now, text) => h.chat(0, text),
+    kick: (now, peer) => h.kick(now, peer),
+    setRole: (peer, role) => h.setRole(peer, role),
     links: () => h.peerLinks(),
     tick: (now) => h.tick(now),
     afterIo: (now) => h.afterIo(now),

@@ -7,8 +7,8 @@ import type { LinkConditions } from '../../src-main/net/sim/link';
 import { UDP_IPV4_OVERHEAD } from '../../src-main/net/stats';
 import { DueHeap } from './due-heap';
 import { assertLoopback, closeSocket, familyOf } from './loopback';
-import type { Bottleneck } from './shaper';
-import { assertConditions, shapeDatagram } from './shaper';
+import type { Bottleneck } from '../../src-main/net/sim/shaper';
+import { assertConditions, shapeDatagram } from '../../src-main/net/sim/shaper';
 import type { LinkStats, ProxyStats } from './stats';
 import { count, newLinkStats, newTally } from './stats';
 

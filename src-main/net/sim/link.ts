@@ -4,6 +4,8 @@ import type { PeerAddress } from '../address';
 import { addressKey } from '../address';
 import type { Rng } from '../rng';
 import { UDP_IPV4_OVERHEAD } from '../stats';
+import type { Bottleneck } from './shaper';
+import { shapeDatagram } from './shaper';
 
 export interface LinkConditions {
   /** Probability a datagram is lost, 0..1. */
@@ -56,11 +58,7 @@ interface InFlight {
   readonly logId: number;
 }
 
-interface Direction {
-  conditions: LinkConditions;
-  /** When the bottleneck finishes sending what it already holds. */
-  busyUntil: number;
-}
+type Direction = Bottleneck;
 
 export class SimNetwork {
   private readonly queue: InFlight[] = [];
@@ -91,7 +89,6 @@ export class SimNetwork {
   send(now: number, datagram: Datagram): void {
     const key = `${addressKey(datagram.from)}>${addressKey(datagram.to)}`;
     const dir = this.direction(datagram.from, datagram.to);
-    const c = dir.conditions;
     const size = datagram.bytes.length + UDP_IPV4_OVERHEAD;
     const counts = this.wireBytes.get(key) ?? { offered: 0, delivered: 0 };
     this.wireBytes.set(key, counts);
@@ -105,19 +102,10 @@ export class SimNetwork {
       deliveredAt: [],
     };
     if (this.logging) this.log.push(entry);
-    let departAt = now;
-    if (c.bandwidthBps > 0) {
-      const start = Math.max(now, dir.busyUntil);
-      if (start - now > c.maxQueueMs) return; // tail drop at a full bottleneck queue
-      departAt = start + (size * 8 * 1000) / c.bandwidthBps;
-      dir.busyUntil = departAt;
-    }
-    if (this.rng.bool(c.loss)) return;
+    const verdict = shapeDatagram(dir, this.rng, now, size);
+    if (verdict.kind !== 'deliver') return;
     counts.delivered += size;
-    const copies = this.rng.bool(c.duplicate) ? 2 : 1;
-    for (let i = 0; i < copies; i++) {
-      let at = departAt + c.delayMs + (c.jitterMs > 0 ? this.rng.next() * c.jitterMs : 0);
-      if (this.rng.bool(c.reorder)) at += c.delayMs * (1 + this.rng.next() * 2) + 1;
+    for (const at of verdict.at) {
       entry.deliveredAt.push(at);
       this.push({
         at,

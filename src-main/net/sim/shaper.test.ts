@@ -1,9 +1,9 @@
 // The shaper must decide exactly as SimNetwork.send does for the same seed and inputs; knows nothing of sockets.
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src-main/net/rng';
-import type { LinkConditions } from '../../src-main/net/sim/link';
-import { SimNetwork } from '../../src-main/net/sim/link';
-import { UDP_IPV4_OVERHEAD } from '../../src-main/net/stats';
+import { Rng } from '../rng';
+import type { LinkConditions } from './link';
+import { SimNetwork } from './link';
+import { UDP_IPV4_OVERHEAD } from '../stats';
 import type { Bottleneck } from './shaper';
 import { shapeDatagram } from './shaper';
 

@@ -1,6 +1,6 @@
 // One direction's impairment verdict for one datagram, with SimNetwork.send's semantics and RNG draw order; sans-IO: knows nothing of sockets or clocks.
-import type { Rng } from '../../src-main/net/rng';
-import type { LinkConditions } from '../../src-main/net/sim/link';
+import type { Rng } from '../rng';
+import type { LinkConditions } from './link';
 
 /** One direction's bottleneck: its conditions and when it finishes sending what it already holds (ms). */
 export interface Bottleneck {

@@ -1,0 +1,128 @@
+// Turns session events into renderer API events (objects, pointers, participants, notices) and assembles the
+// stats snapshot. Pure over the session's state; knows nothing of Electron or sockets.
+import type {
+  ApiEvent,
+  ChatMessage,
+  NetworkConditions,
+  Participant,
+  StatsSnapshot,
+} from '../../shared/api';
+import type { PeerId } from '../../shared/board';
+import type { Controls } from '../session/controls';
+import { linkFigures } from '../session/figures';
+import type { SessionEvent } from '../session/session-events';
+
+export class EventTranslator {
+  /** Board objects received of those announced (joining). */
+  progress = { received: 0, total: 0 };
+  private readonly activeAt = new Map<PeerId, number>();
+
+  constructor(
+    private readonly s: Controls,
+    private readonly emit: (e: ApiEvent) => void,
+    private readonly clock: () => number,
+  ) {}
+
+  translate(e: SessionEvent): void {
+    switch (e.type) {
+      case 'object':
+        this.emit({ type: 'objects', upserts: [e.object], deletes: [] });
+        return;
+      case 'deleted':
+        this.emit({ type: 'objects', upserts: [], deletes: [e.id] });
+        return;
+      case 'joined':
+        this.touch(e.participant.peer);
+        this.emitParticipants();
+        return;
+      case 'left':
+        this.activeAt.delete(e.peer);
+        this.emit({ type: 'pointers', pointers: [], gone: [e.peer] });
+        this.emitParticipants();
+        this.emit({
+          type: 'notice',
+          level: 'info',
+          text: `${this.nameOf(e.peer)} left (${e.reason})`,
+        });
+        return;
+      case 'pointer':
+        if (e.moved) this.touch(e.pointer.peer);
+        this.emit({ type: 'pointers', pointers: [e.pointer], gone: [] });
+        return;
+      case 'refused':
+        this.emit({ type: 'notice', level: 'warn', text: `Couldn't ${e.cmd}: ${e.reason}` });
+        return;
+      case 'progress':
+        this.progress = { received: e.received, total: e.total };
+        return;
+      case 'grabbed':
+      case 'dropped':
+        this.touch(e.peer);
+        return;
+      case 'chat':
+      case 'ready':
+      case 'ended':
+      case 'created':
+        return;
+    }
+  }
+
+  private touch(peer: PeerId): void {
+    this.activeAt.set(peer, this.clock());
+  }
+
+  private nameOf(peer: PeerId): string {
+    return this.s.participants.find((p) => p.peer === peer)?.name ?? `peer ${peer}`;
+  }
+
+  chatMessage(peer: PeerId, text: string, seq: number): ChatMessage {
+    this.touch(peer);
+    const p = this.s.participants.find((x) => x.peer === peer);
+    return {
+      seq,
+      peer,
+      name: p?.name ?? `peer ${peer}`,
+      color: p?.color ?? 0x666666,
+      text,
+      at: Date.now(),
+    };
+  }
+
+  participants(): Participant[] {
+    const now = this.clock();
+    const now2 = this.s.links();
+    const rttOf = (peer: PeerId, isHost: boolean): number | null => {
+      const link =
+        this.s.role === 'host' ? now2.find((l) => l.peer === peer) : isHost ? now2[0] : undefined;
+      return link ? Math.round(link.link.conn.rtt.smoothed) : null;
+    };
+    return this.s.participants.map((p) => ({
+      id: p.peer,
+      name: p.name,
+      color: p.color,
+      role: p.role,
+      isHost: p.isHost,
+      isSelf: p.peer === this.s.you,
+      rttMs: p.peer === this.s.you ? null : rttOf(p.peer, p.isHost),
+      idleMs: Math.max(0, Math.round(now - (this.activeAt.get(p.peer) ?? now))),
+    }));
+  }
+
+  emitParticipants(): void {
+    this.emit({ type: 'participants', list: this.participants() });
+  }
+
+  stats(at: number, conditions: NetworkConditions): StatsSnapshot {
+    const now = this.clock();
+    const peers = this.s.links().map(({ peer, name, link }) => linkFigures(now, peer, name, link));
+    const sum = (f: (p: (typeof peers)[number]) => number): number =>
+      Math.round(peers.reduce((a, p) => a + f(p), 0) * 10) / 10;
+    return {
+      at,
+      totalKbpsIn: sum((p) => p.kbpsIn),
+      totalKbpsOut: sum((p) => p.kbpsOut),
+      peers,
+      conditions,
+    };
+  }
+}
