@@ -81,6 +81,9 @@ const EPSILON = 1e-9;
  */
 export class SendCredit {
   private bytes: number;
+  /** Packets earned at the policy's packet rate: urgent sends between ticks spend these too, so the receiver's
+   * packet rate holds on average (a second's worth saved up absorbs a burst). */
+  private packets: number;
   private at: number;
 
   constructor(
@@ -88,6 +91,7 @@ export class SendCredit {
     private rate: RatePolicy,
   ) {
     this.bytes = this.perSecond;
+    this.packets = rate.packetsPerSecond;
     this.at = now;
   }
 
@@ -110,13 +114,15 @@ export class SendCredit {
 
   canSend(now: number): boolean {
     this.accrue(now);
-    return this.bytes >= -EPSILON;
+    return this.bytes >= -EPSILON && this.packets >= 1 - EPSILON;
   }
 
   /** The earliest time canSend holds (now if it already does). */
   readyAt(now: number): number {
     this.accrue(now);
-    const wait = (Math.max(0, -this.bytes) / this.perSecond) * 1000;
+    const byteWait = (Math.max(0, -this.bytes) / this.perSecond) * 1000;
+    const packetWait = (Math.max(0, 1 - this.packets) / this.rate.packetsPerSecond) * 1000;
+    const wait = Math.max(byteWait, packetWait);
     return wait <= EPSILON ? now : now + wait;
   }
 
@@ -124,11 +130,14 @@ export class SendCredit {
   charge(now: number, payloadBytes: number): void {
     this.accrue(now);
     this.bytes -= payloadBytes + PACKET_OVERHEAD_BYTES + UDP_IPV4_OVERHEAD;
+    this.packets -= 1;
   }
 
   private accrue(now: number): void {
     const dt = Math.max(0, now - this.at) / 1000;
     this.at = Math.max(this.at, now);
     this.bytes = Math.min(this.perSecond, this.bytes + dt * this.perSecond);
+    const pps = this.rate.packetsPerSecond;
+    this.packets = Math.min(pps, this.packets + dt * pps);
   }
 }

@@ -106,18 +106,31 @@ describe('packet scheduler', () => {
     expect(conn.packets.length).toBe(before + 1);
   });
 
-  it('send credit: one second of bytes for a burst, then rate x size', () => {
+  it('send credit: one second of packets and bytes for a burst, then rate x size', () => {
     const c = new SendCredit(0, { packetsPerSecond: 10, packetBytes: 200 }); // 2280 B/s with IP/UDP
     let sent = 0;
     while (c.canSend(0)) {
       c.charge(0, 180); // a full packet: 180 + 20 + 28 = 228 B
       sent++;
     }
-    expect(sent).toBe(11); // the 11th overdraws
-    expect(c.readyAt(0)).toBeCloseTo(100, 9);
+    expect(sent).toBe(10); // a second's worth of packets (and of bytes)
+    expect(c.readyAt(0)).toBeCloseTo(100, 9); // the next packet's credit
     expect(c.canSend(100)).toBe(true);
-    c.charge(100, 2280 - 48); // a second's worth at once
-    expect(c.readyAt(100)).toBeCloseTo(1100, 9);
+    c.charge(100, 2280 - 48); // a second's worth of bytes at once: bytes now -2052
+    expect(c.readyAt(100)).toBeCloseTo(1000, 9);
+  });
+
+  it('send credit: small packets are limited by the packet rate, not only by bytes', () => {
+    const c = new SendCredit(0, { packetsPerSecond: 30, packetBytes: 1200 });
+    let sent = 0;
+    for (let t = 0; t < 10_000; t += 1) {
+      if (!c.canSend(t)) continue;
+      c.charge(t, 10);
+      sent++;
+    }
+    // 30 saved up, then 30 per second for ten seconds (±1 for the boundary).
+    expect(sent).toBeGreaterThanOrEqual(329);
+    expect(sent).toBeLessThanOrEqual(331);
   });
 
   it("honors the receiver's rate: a lan host sending to a modem client keeps to 10 x 200 B", () => {
