@@ -124,8 +124,8 @@ export class HostSession {
   }
 
   private adopt(conn: Connection<PacketRecord>): PeerLink {
-    const p: PeerLink = {
-      link: undefined as unknown as Link,
+    // The link's callbacks need the peer's state, and the state holds the link: build the state first.
+    const state: Omit<PeerLink, 'link'> = {
       peerId: 0,
       name: '',
       color: 0,
@@ -135,7 +135,15 @@ export class HostSession {
       relay: undefined,
       lastActiveAt: this.now,
     };
-    (p as { link: Link }).link = buildLink(conn, {
+    const p = state as PeerLink;
+    Object.assign(p, { link: this.linkFor(conn, p) });
+    this.links.set(conn, p);
+    this.register(p);
+    return p;
+  }
+
+  private linkFor(conn: Connection<PacketRecord>, p: PeerLink): Link {
+    return buildLink(conn, {
       proto: this.proto,
       rate: this.options.rate ?? SESSION_RATES.broadband,
       presenceDomain: this.presence,
@@ -155,9 +163,6 @@ export class HostSession {
       },
       onClosed: (now, info) => this.onClosed(p, now, info),
     });
-    this.links.set(conn, p);
-    this.register(p);
-    return p;
   }
 
   private register(p: PeerLink): void {
