@@ -6,6 +6,7 @@ import type { Rng } from '../rng';
 import { UDP_IPV4_OVERHEAD } from '../stats';
 import type { Bottleneck } from './shaper';
 import { shapeDatagram } from './shaper';
+import { DueHeap } from './due-heap';
 
 export interface LinkConditions {
   /** Probability a datagram is lost, 0..1. */
@@ -61,7 +62,7 @@ interface InFlight {
 type Direction = Bottleneck;
 
 export class SimNetwork {
-  private readonly queue: InFlight[] = [];
+  private readonly queue = new DueHeap<InFlight>();
   private order = 0;
   private readonly directions = new Map<string, Direction>();
   readonly log: LinkLogEntry[] = [];
@@ -107,7 +108,7 @@ export class SimNetwork {
     counts.delivered += size;
     for (const at of verdict.at) {
       entry.deliveredAt.push(at);
-      this.push({
+      this.queue.push({
         at,
         order: this.order++,
         datagram: { ...datagram, bytes: datagram.bytes.slice() },
@@ -118,14 +119,14 @@ export class SimNetwork {
 
   /** When the next datagram arrives, or Infinity. */
   nextDeliveryAt(): number {
-    return this.queue[0]?.at ?? Infinity;
+    return this.queue.peek()?.at ?? Infinity;
   }
 
   /** Removes and returns the next datagram due at or before `now`, in arrival order. */
   popDue(now: number): (Datagram & { readonly logId: number }) | undefined {
-    const head = this.queue[0];
+    const head = this.queue.peek();
     if (head === undefined || head.at > now) return undefined;
-    this.pop();
+    this.queue.pop();
     return { ...head.datagram, logId: head.logId };
   }
 
@@ -138,50 +139,4 @@ export class SimNetwork {
     }
     return d;
   }
-
-  // A binary heap ordered by (at, order): deterministic for equal times.
-  private push(item: InFlight): void {
-    const q = this.queue;
-    q.push(item);
-    let i = q.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      const p = q[parent];
-      if (p === undefined || !before(item, p)) break;
-      q[i] = p;
-      i = parent;
-    }
-    q[i] = item;
-  }
-
-  private pop(): void {
-    const q = this.queue;
-    const last = q.pop();
-    if (last === undefined || q.length === 0) return;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let smallest = last;
-      let at = -1;
-      const lv = q[l];
-      const rv = q[r];
-      if (lv !== undefined && before(lv, smallest)) {
-        smallest = lv;
-        at = l;
-      }
-      if (rv !== undefined && before(rv, smallest)) {
-        smallest = rv;
-        at = r;
-      }
-      if (at < 0) break;
-      q[i] = smallest;
-      i = at;
-    }
-    q[i] = last;
-  }
-}
-
-function before(a: InFlight, b: InFlight): boolean {
-  return a.at < b.at || (a.at === b.at && a.order < b.order);
 }
