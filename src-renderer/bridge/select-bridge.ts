@@ -1,0 +1,33 @@
+// Picks the bridge to the app core: Electron's preload, else the web host's WebSocket, else (only with ?fake=1
+// and no real bridge) the dev fake. Knows nothing of React or the store.
+import type { GhostboardBridge } from '../../shared/api';
+import { apiUrl, createWsBridge, type LinkState } from './ws-bridge';
+
+declare global {
+  interface Window {
+    ghostboard?: GhostboardBridge;
+  }
+}
+
+export interface ChosenBridge {
+  readonly bridge: GhostboardBridge;
+  readonly kind: 'electron' | 'web' | 'fake';
+  /** The link state now and on every change (web host only: IPC to the preload cannot be lost). */
+  readonly onLink: ((listener: (s: LinkState) => void) => () => void) | null;
+}
+
+export async function selectBridge(): Promise<ChosenBridge> {
+  const existing = window.ghostboard;
+  if (existing) return { bridge: existing, kind: 'electron', onLink: null };
+  if (new URLSearchParams(location.search).get('fake') === '1') {
+    const { createFakeBridge } = await import('../dev/fake-bridge');
+    return { bridge: createFakeBridge(), kind: 'fake', onLink: null };
+  }
+  const ws = createWsBridge({ url: apiUrl(location) });
+  window.ghostboard = ws;
+  const onLink = (listener: (s: LinkState) => void): (() => void) => {
+    listener(ws.link());
+    return ws.onLink(listener);
+  };
+  return { bridge: ws, kind: 'web', onLink };
+}

@@ -1,0 +1,137 @@
+// Unit tests of the WebSocket bridge against a fake socket and a manual timer.
+import { describe, expect, it } from 'vitest';
+import type { ApiEvent } from '../../shared/api';
+import { apiUrl, createWsBridge, LOST_REASON, type SocketLike } from './ws-bridge';
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  sent: string[] = [];
+  onopen: ((ev: unknown) => void) | null = null;
+  onclose: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  constructor(readonly url: string) {}
+  send(data: string): void {
+    this.sent.push(data);
+  }
+  close(): void {
+    this.drop();
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  drop(): void {
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+  receive(msg: unknown): void {
+    this.onmessage?.({ data: typeof msg === 'string' ? msg : JSON.stringify(msg) });
+  }
+}
+
+function setup() {
+  const sockets: FakeSocket[] = [];
+  const timers: { fn: () => void; ms: number }[] = [];
+  const bridge = createWsBridge({
+    url: 'ws://x/api?token=t',
+    openSocket: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    setTimer: (fn, ms) => timers.push({ fn, ms }),
+    initialBackoffMs: 100,
+    maxBackoffMs: 400,
+  });
+  const last = (): FakeSocket => {
+    const s = sockets.at(-1);
+    if (!s) throw new Error('no socket');
+    return s;
+  };
+  return { bridge, sockets, timers, last };
+}
+
+describe('apiUrl', () => {
+  const loc = { protocol: 'http:', host: '127.0.0.1:5173', hash: '', search: '' };
+  it('takes the token from the hash or the query', () => {
+    expect(apiUrl({ ...loc, hash: '#token=a%2Fb' })).toBe('ws://127.0.0.1:5173/api?token=a%2Fb');
+    expect(apiUrl({ ...loc, hash: '#abc' })).toBe('ws://127.0.0.1:5173/api?token=abc');
+    expect(apiUrl({ ...loc, search: '?fake=0&token=q' })).toBe('ws://127.0.0.1:5173/api?token=q');
+    expect(apiUrl({ ...loc, protocol: 'https:' })).toBe('wss://127.0.0.1:5173/api?token=');
+  });
+});
+
+describe('createWsBridge', () => {
+  it('sends commands with ids and resolves each with its reply', async () => {
+    const { bridge, last } = setup();
+    last().open();
+    const a = bridge.invoke({ cmd: 'sync' });
+    const b = bridge.invoke({ cmd: 'leave' });
+    expect(last().sent.map((s) => JSON.parse(s) as unknown)).toEqual([
+      { id: 1, command: { cmd: 'sync' } },
+      { id: 2, command: { cmd: 'leave' } },
+    ]);
+    last().receive({ id: 2, reply: { ok: false, reason: 'no' } });
+    last().receive({ id: 1, reply: { ok: true, id: 5 } });
+    expect(await a).toEqual({ ok: true, id: 5 });
+    expect(await b).toEqual({ ok: false, reason: 'no' });
+  });
+
+  it('delivers events to subscribers and ignores garbage', () => {
+    const { bridge, last } = setup();
+    last().open();
+    const got: ApiEvent[] = [];
+    const off = bridge.subscribe((e) => got.push(e));
+    last().receive('not json {');
+    last().receive({ nonsense: true });
+    last().receive({ event: { type: 'notice', level: 'info', text: 'x' } });
+    off();
+    last().receive({ event: { type: 'notice', level: 'info', text: 'y' } });
+    expect(got).toEqual([{ type: 'notice', level: 'info', text: 'x' }]);
+  });
+
+  it('refuses commands while not connected', async () => {
+    const { bridge } = setup();
+    expect(await bridge.invoke({ cmd: 'sync' })).toEqual({ ok: false, reason: LOST_REASON });
+  });
+});
+
+describe('createWsBridge reconnect', () => {
+  it('fails pending commands, reports the loss and reconnects with growing backoff', async () => {
+    const { bridge, sockets, timers, last } = setup();
+    const states: string[] = [];
+    bridge.onLink((s) => states.push(s));
+    last().open();
+    const p = bridge.invoke({ cmd: 'sync' });
+    last().drop();
+    expect(await p).toEqual({ ok: false, reason: LOST_REASON });
+    expect(bridge.link()).toBe('lost');
+    for (let i = 0; i < 4; i++) {
+      timers.shift()?.fn();
+      last().drop();
+    }
+    expect(sockets).toHaveLength(5);
+    expect(timers.map((t) => t.ms)).toEqual([400]);
+    timers.shift()?.fn();
+    last().open();
+    expect(states).toEqual(['open', 'lost', 'open']);
+    last().drop();
+    expect(timers.map((t) => t.ms)).toEqual([100]);
+  });
+
+  it('stays "connecting" (not "lost") until it has been open once', () => {
+    const { bridge, timers, last } = setup();
+    last().drop();
+    expect(bridge.link()).toBe('connecting');
+    timers.shift()?.fn();
+    last().open();
+    expect(bridge.link()).toBe('open');
+  });
+
+  it('stops reconnecting once closed', () => {
+    const { bridge, timers } = setup();
+    bridge.close();
+    expect(timers).toHaveLength(0);
+  });
+});

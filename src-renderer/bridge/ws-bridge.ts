@@ -1,0 +1,166 @@
+// The web host's bridge: `window.ghostboard` over the local WebSocket (JSON text frames), with reconnect and
+// a link state for the "connection lost" banner. Knows the wire protocol only; nothing of React or the store.
+//   client → server  {"id": number, "command": ApiCommand}
+//   server → client  {"id": number, "reply": ApiReply}  |  {"event": ApiEvent}
+import type { ApiCommand, ApiEvent, ApiReply, GhostboardBridge } from '../../shared/api';
+import { WS_PATH } from '../../shared/api';
+
+export type LinkState = 'connecting' | 'open' | 'lost';
+
+/** What this module needs of a WebSocket (the browser's, or a fake in tests). */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(): void;
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+}
+
+export interface WsBridgeOptions {
+  readonly url: string;
+  readonly openSocket?: (url: string) => SocketLike;
+  readonly setTimer?: (fn: () => void, ms: number) => void;
+  readonly initialBackoffMs?: number;
+  readonly maxBackoffMs?: number;
+}
+
+export interface WsBridge extends GhostboardBridge {
+  link(): LinkState;
+  /** Called on every link change; returns the unsubscribe function. */
+  onLink(listener: (state: LinkState) => void): () => void;
+  close(): void;
+}
+
+const OPEN = 1;
+export const LOST_REASON = 'The connection to the app was lost.';
+
+/** `ws://<host>/api?token=…` from the page's location (token in `#token=…`, `#…` or `?token=…`). */
+export function apiUrl(loc: Pick<Location, 'protocol' | 'host' | 'hash' | 'search'>): string {
+  const hash = loc.hash.replace(/^#/, '');
+  const fromHash =
+    new URLSearchParams(hash).get('token') ?? (hash === '' || hash.includes('=') ? null : hash);
+  const token = fromHash ?? new URLSearchParams(loc.search).get('token') ?? '';
+  const scheme = loc.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${loc.host}${WS_PATH}?token=${encodeURIComponent(token)}`;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null;
+}
+
+class WsBridgeImpl implements WsBridge {
+  private readonly listeners = new Set<(e: ApiEvent) => void>();
+  private readonly linkListeners = new Set<(s: LinkState) => void>();
+  private readonly pending = new Map<number, (r: ApiReply) => void>();
+  private state: LinkState = 'connecting';
+  private socket: SocketLike | null = null;
+  private nextId = 1;
+  private backoff: number;
+  private closed = false;
+  /** Until the first open, a failure is "still connecting", not "lost". */
+  private everOpen = false;
+
+  constructor(private readonly opts: WsBridgeOptions) {
+    this.backoff = opts.initialBackoffMs ?? 250;
+    this.connect();
+  }
+
+  invoke(command: ApiCommand): Promise<ApiReply> {
+    const ws = this.socket;
+    if (ws?.readyState !== OPEN) return Promise.resolve({ ok: false, reason: LOST_REASON });
+    const id = this.nextId++;
+    return new Promise<ApiReply>((resolve) => {
+      this.pending.set(id, resolve);
+      ws.send(JSON.stringify({ id, command }));
+    });
+  }
+
+  subscribe(listener: (e: ApiEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  link(): LinkState {
+    return this.state;
+  }
+
+  onLink(listener: (s: LinkState) => void): () => void {
+    this.linkListeners.add(listener);
+    return () => {
+      this.linkListeners.delete(listener);
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+    this.socket?.close();
+  }
+
+  private setState(s: LinkState): void {
+    if (s === this.state) return;
+    this.state = s;
+    for (const l of this.linkListeners) l(s);
+  }
+
+  private connect(): void {
+    const open =
+      this.opts.openSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
+    const ws = open(this.opts.url);
+    this.socket = ws;
+    ws.onopen = () => {
+      this.backoff = this.opts.initialBackoffMs ?? 250;
+      this.everOpen = true;
+      this.setState('open');
+    };
+    ws.onmessage = (ev) => {
+      this.onMessage(ev.data);
+    };
+    ws.onerror = () => {
+      /* onclose follows and handles it */
+    };
+    ws.onclose = () => {
+      if (this.socket === ws) this.onClose();
+    };
+  }
+
+  private onClose(): void {
+    this.socket = null;
+    for (const resolve of this.pending.values()) resolve({ ok: false, reason: LOST_REASON });
+    this.pending.clear();
+    if (this.closed) return;
+    this.setState(this.everOpen ? 'lost' : 'connecting');
+    const setTimer =
+      this.opts.setTimer ?? ((fn: () => void, ms: number) => void setTimeout(fn, ms));
+    setTimer(() => {
+      this.connect();
+    }, this.backoff);
+    this.backoff = Math.min(this.opts.maxBackoffMs ?? 5000, this.backoff * 2);
+  }
+
+  private onMessage(data: unknown): void {
+    let msg: unknown;
+    try {
+      msg = typeof data === 'string' ? JSON.parse(data) : null;
+    } catch {
+      return; // Not ours to crash on; the server speaks JSON only.
+    }
+    if (!isRecord(msg)) return;
+    if ('event' in msg && isRecord(msg.event)) {
+      const event = msg.event as unknown as ApiEvent;
+      for (const l of this.listeners) l(event);
+    } else if (typeof msg.id === 'number' && isRecord(msg.reply)) {
+      const resolve = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      resolve?.(msg.reply as unknown as ApiReply);
+    }
+  }
+}
+
+/** Connects at once and keeps reconnecting (250 ms doubling to 5 s) until closed. */
+export function createWsBridge(opts: WsBridgeOptions): WsBridge {
+  return new WsBridgeImpl(opts);
+}

@@ -1,0 +1,105 @@
+// Remote telepointers and ghosts of objects others are dragging, on their own layer, moved every animation frame
+// from the interpolated tracks (interp/). React re-renders it only when who is shown changes, never per frame.
+import type Konva from 'konva';
+import { type ReactElement, useEffect, useRef, useState } from 'react';
+import { Group, Layer } from 'react-konva';
+import type { ObjectId, PeerId } from '../../shared/board';
+import { colorToCss } from '../../shared/board';
+import type { LiveFrame } from '../interp/remote-live';
+import { useAppState, useController } from '../ui/context';
+import { Ghost, Pointer } from './LiveShapes';
+
+interface Shown {
+  readonly pointers: readonly PeerId[];
+  readonly drags: readonly { peer: PeerId; id: ObjectId; dropped: boolean }[];
+}
+
+const keyOf = (s: Shown): string =>
+  `${s.pointers.join(',')}|${s.drags.map((d) => `${d.peer}:${d.id}:${d.dropped ? 1 : 0}`).join(',')}`;
+
+function shownOf(f: LiveFrame): Shown {
+  return {
+    pointers: f.pointers.map((p) => p.peer),
+    drags: f.drags.map((d) => ({ peer: d.peer, id: d.id, dropped: d.dropped })),
+  };
+}
+
+/** Runs the per-frame loop: positions nodes imperatively, and reports structure changes to React. */
+function useLiveFrames(layerRef: React.RefObject<Konva.Layer | null>): Shown {
+  const controller = useController();
+  const [shown, setShown] = useState<Shown>({ pointers: [], drags: [] });
+  const shownKey = useRef(keyOf(shown));
+  useEffect(() => {
+    let raf = 0;
+    const tick = (): void => {
+      const now = performance.now();
+      const frame = controller.live.frame(now);
+      const next = shownOf(frame);
+      const key = keyOf(next);
+      if (key !== shownKey.current) {
+        shownKey.current = key;
+        setShown(next);
+      }
+      controller.store.dispatch({ type: 'ghosted', ids: controller.live.ghosted(now) });
+      const layer = layerRef.current;
+      if (layer) {
+        for (const p of frame.pointers) layer.findOne(`#ptr-${p.peer}`)?.position(p);
+        for (const d of frame.drags) layer.findOne(`#ghost-${d.peer}`)?.position(d);
+        layer.batchDraw();
+      }
+      raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
+    return () => {
+      cancelAnimationFrame(raf);
+    };
+  }, [controller, layerRef]);
+  return shown;
+}
+
+export function LiveLayer(): ReactElement {
+  const controller = useController();
+  const participants = useAppState((s) => s.participants);
+  const board = useAppState((s) => s.board);
+  const scale = useAppState((s) => s.camera.scale);
+  const layerRef = useRef<Konva.Layer>(null);
+  const shown = useLiveFrames(layerRef);
+
+  const who = (peer: PeerId): { name: string; color: string } => {
+    const p = participants.find((q) => q.id === peer);
+    return { name: p?.name ?? `Peer ${peer}`, color: p ? colorToCss(p.color) : '#868e96' };
+  };
+  const dragging = new Set(shown.drags.filter((d) => !d.dropped).map((d) => d.peer));
+
+  return (
+    <Layer ref={layerRef}>
+      {shown.drags.map(({ peer, id }) => {
+        const o = board.get(id);
+        if (!o) return null;
+        const { name, color } = who(peer);
+        return (
+          <Group
+            key={`ghost-${peer}`}
+            id={`ghost-${peer}`}
+            x={o.x}
+            y={o.y}
+            rotation={o.rotation / 10}
+            onPointerDown={() => {
+              controller.toast('info', `${name} is moving this right now.`);
+            }}
+          >
+            <Ghost o={o} name={name} color={color} scale={scale} />
+          </Group>
+        );
+      })}
+      {shown.pointers.map((peer) => {
+        const { name, color } = who(peer);
+        return (
+          <Group key={`ptr-${peer}`} id={`ptr-${peer}`} listening={false}>
+            <Pointer name={name} color={color} scale={scale} labelled={!dragging.has(peer)} />
+          </Group>
+        );
+      })}
+    </Layer>
+  );
+}

@@ -1,0 +1,80 @@
+// The board's own content: objects culled to the view (bottom to top), drafts awaiting their id, the shape
+// being drawn, and the selection's Transformer. Renders the store; draws only (events go to the handlers).
+import type Konva from 'konva';
+import { type ReactElement, useMemo, useRef } from 'react';
+import { Layer } from 'react-konva';
+import type { BoardObject, NewObject } from '../../shared/board';
+import { cullToView } from '../board/bounds';
+import { type Size, visibleWorld } from '../board/camera';
+import { canEdit, shownObject } from '../store/selectors';
+import { useAppState, useController } from '../ui/context';
+import { ObjectShape } from './ObjectShape';
+import { SelectionTransformer } from './SelectionTransformer';
+import { useObjectHandlers } from './use-object-handlers';
+
+/** Screen px beyond the view edge still drawn, so panning doesn't reveal pop-in. */
+const CULL_MARGIN_PX = 200;
+
+const NONE: readonly number[] = [];
+
+const asObject = (o: NewObject, id: number): BoardObject => ({
+  ...o,
+  id,
+  z: Infinity,
+  lockedBy: null,
+});
+
+export function StaticLayer({
+  size,
+  preview,
+}: {
+  size: Size;
+  preview: NewObject | null;
+}): ReactElement {
+  const controller = useController();
+  const board = useAppState((s) => s.board);
+  const moves = useAppState((s) => s.moves);
+  const edits = useAppState((s) => s.edits);
+  const camera = useAppState((s) => s.camera);
+  const tool = useAppState((s) => s.tool);
+  const selection = useAppState((s) => s.selection);
+  const editing = useAppState((s) => s.editing);
+  const ghosted = useAppState((s) => s.ghosted);
+  const drafts = useAppState((s) => s.drafts);
+  const editable = useAppState(canEdit);
+  const handlers = useObjectHandlers(controller);
+  const layerRef = useRef<Konva.Layer>(null);
+
+  const visible = useMemo(() => {
+    const shown = [...board.values()].map((o) => shownObject({ moves, edits }, o));
+    return cullToView(shown, visibleWorld(camera, size), CULL_MARGIN_PX / camera.scale);
+  }, [board, moves, edits, camera, size]);
+
+  const selecting = tool === 'select';
+  const transformable = selecting && editable && editing === null ? selection : NONE;
+  return (
+    <Layer ref={layerRef}>
+      {visible.map((o) => (
+        <ObjectShape
+          key={o.id}
+          o={o}
+          draggable={selecting && editable}
+          listening={selecting}
+          opacity={ghosted.has(o.id) ? 0.25 : 1}
+          editing={editing === o.id}
+          handlers={handlers}
+        />
+      ))}
+      {drafts.map((d) => (
+        <ObjectShape
+          key={`draft-${d.key}`}
+          o={asObject(d.object, -d.key)}
+          listening={false}
+          opacity={0.7}
+        />
+      ))}
+      {preview && <ObjectShape o={asObject(preview, 0)} listening={false} />}
+      <SelectionTransformer layerRef={layerRef} ids={transformable} version={visible} />
+    </Layer>
+  );
+}

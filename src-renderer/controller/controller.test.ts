@@ -1,0 +1,106 @@
+// Unit tests of the drag and text sessions against a scripted invoke.
+import { describe, expect, it } from 'vitest';
+import type { ApiCommand, ApiReply } from '../../shared/api';
+import type { Clock } from '../board/throttle';
+import { DragSession } from './drag-session';
+import { TextSession } from './text-session';
+
+function scripted() {
+  const sent: ApiCommand[] = [];
+  const waiting: ((r: ApiReply) => void)[] = [];
+  const invoke = (c: ApiCommand): Promise<ApiReply> => {
+    sent.push(c);
+    if (c.cmd !== 'grab') return Promise.resolve({ ok: true });
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const answerGrab = async (r: ApiReply): Promise<void> => {
+    waiting.shift()?.(r);
+    await Promise.resolve();
+    await Promise.resolve();
+  };
+  return { sent, invoke, answerGrab };
+}
+
+const frozen: Clock = { now: () => 0, setTimeout: () => 1, clearTimeout: () => undefined };
+
+describe('DragSession', () => {
+  it('grabs, sends the latest position once held, and drops', async () => {
+    const { sent, invoke, answerGrab } = scripted();
+    const d = new DragSession(5, invoke, { refused: () => undefined }, frozen);
+    const started = d.start();
+    d.move(10.4, 20.6);
+    d.move(11, 21);
+    expect(sent).toEqual([{ cmd: 'grab', id: 5 }]);
+    await answerGrab({ ok: true });
+    await started;
+    expect(d.state).toBe('held');
+    expect(sent.at(-1)).toEqual({ cmd: 'drag', id: 5, x: 11, y: 21 });
+    expect(d.end(30, 40)).toBe(true);
+    expect(sent.at(-1)).toEqual({ cmd: 'drop', id: 5, x: 30, y: 40 });
+  });
+
+  it('sends the drop after the grab when the user let go first', async () => {
+    const { sent, invoke, answerGrab } = scripted();
+    const d = new DragSession(5, invoke, { refused: () => undefined }, frozen);
+    const started = d.start();
+    d.move(1, 1);
+    expect(d.end(2, 3)).toBe(true);
+    await answerGrab({ ok: true });
+    await started;
+    expect(sent).toEqual([
+      { cmd: 'grab', id: 5 },
+      { cmd: 'drop', id: 5, x: 2, y: 3 },
+    ]);
+  });
+
+  it('reports a refused grab with the reason and sends nothing more', async () => {
+    const { sent, invoke, answerGrab } = scripted();
+    const reasons: string[] = [];
+    const d = new DragSession(5, invoke, { refused: (r) => reasons.push(r) }, frozen);
+    const started = d.start();
+    await answerGrab({ ok: false, reason: 'Ada has it' });
+    await started;
+    d.move(5, 5);
+    expect(d.end(6, 6)).toBe(false);
+    expect(reasons).toEqual(['Ada has it']);
+    expect(sent).toEqual([{ cmd: 'grab', id: 5 }]);
+  });
+});
+
+describe('TextSession', () => {
+  it('sends one splice per change', () => {
+    const sent: ApiCommand[] = [];
+    const t = new TextSession(3, 'helo', (c) => {
+      sent.push(c);
+      return Promise.resolve({ ok: true });
+    });
+    t.change('hello');
+    t.change('hello!');
+    t.change('hello!');
+    expect(sent).toEqual([
+      { cmd: 'text', id: 3, at: 3, remove: 0, insert: 'l' },
+      { cmd: 'text', id: 3, at: 5, remove: 0, insert: '!' },
+    ]);
+  });
+
+  it('holds typing until the object has an id, then sends it as one splice', () => {
+    const sent: ApiCommand[] = [];
+    const t = new TextSession(null, '', (c) => {
+      sent.push(c);
+      return Promise.resolve({ ok: true });
+    });
+    t.change('a');
+    t.change('ab');
+    expect(sent).toEqual([]);
+    t.setId(9);
+    expect(sent).toEqual([{ cmd: 'text', id: 9, at: 0, remove: 0, insert: 'ab' }]);
+  });
+
+  it('refuses text longer than the board allows', () => {
+    const t = new TextSession(1, '', () => Promise.resolve({ ok: true }));
+    expect(t.change('x'.repeat(1001))).toBe(false);
+    expect(t.change('é'.repeat(500))).toBe(true);
+    expect(t.change('é'.repeat(501))).toBe(false);
+    expect(t.text).toBe('é'.repeat(500));
+  });
+});

@@ -1,0 +1,154 @@
+// The renderer's one door to the core: wires bridge events into the store and the live pointers, and turns UI
+// intents into (throttled) commands. Knows nothing of React or Konva.
+import type {
+  ApiCommand,
+  ApiEvent,
+  ApiReply,
+  GhostboardBridge,
+  Tool,
+  Viewport,
+} from '../../shared/api';
+import type { NewObject, ObjectId, ObjectPatch } from '../../shared/board';
+import { Throttle } from '../board/throttle';
+import type { Style } from '../board/shapes';
+import { RemoteLive } from '../interp/remote-live';
+import { canEdit, selfId } from '../store/selectors';
+import type { Store } from '../store/store';
+import { DragSession } from './drag-session';
+
+/** ~60 Hz for the pointer; the viewport changes less often and matters less. */
+const POINTER_INTERVAL_MS = 16;
+const VIEWPORT_INTERVAL_MS = 150;
+
+export class Controller {
+  readonly live = new RemoteLive();
+  private nextDraftKey = 1;
+  private lastPointer = { x: 0, y: 0 };
+  private readonly pointer = new Throttle<{ x: number; y: number }>(POINTER_INTERVAL_MS, (p) => {
+    void this.invoke({ cmd: 'pointer', ...p, visible: true });
+  });
+  private readonly viewportThrottle = new Throttle<Viewport>(VIEWPORT_INTERVAL_MS, (viewport) => {
+    void this.invoke({ cmd: 'viewport', viewport });
+  });
+
+  constructor(
+    private readonly bridge: GhostboardBridge,
+    readonly store: Store,
+  ) {}
+
+  /** Starts listening to the core and asks it for the current state; returns the stop function. */
+  attach(): () => void {
+    const off = this.bridge.subscribe((e) => {
+      this.onEvent(e);
+    });
+    this.sync();
+    return off;
+  }
+
+  sync(): void {
+    void this.invoke({ cmd: 'sync' });
+  }
+
+  private onEvent(e: ApiEvent): void {
+    if (e.type === 'pointers') {
+      // Our own pointer is drawn by the OS; never show it as a remote one.
+      const me = selfId(this.store.getState().status);
+      const others = e.pointers.filter((p) => p.peer !== me);
+      this.live.update(others, e.gone, performance.now());
+    }
+    if (e.type === 'objects')
+      for (const o of e.upserts) if (o.lockedBy === null) this.live.release(o.id);
+    this.store.dispatch({ type: 'event', event: e });
+  }
+
+  /** Runs a command; a bridge that throws becomes a refused reply (nothing escapes to the UI unhandled). */
+  async invoke(command: ApiCommand): Promise<ApiReply> {
+    try {
+      return await this.bridge.invoke(command);
+    } catch (err) {
+      return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  toast(level: 'info' | 'warn' | 'error', text: string): void {
+    this.store.dispatch({ type: 'toast', level, text });
+  }
+
+  pointerMoved(x: number, y: number): void {
+    this.lastPointer = { x: Math.round(x), y: Math.round(y) };
+    this.pointer.push(this.lastPointer);
+  }
+
+  pointerLeft(): void {
+    this.pointer.cancel();
+    void this.invoke({ cmd: 'pointer', ...this.lastPointer, visible: false });
+  }
+
+  viewport(v: Viewport): void {
+    this.viewportThrottle.push(v);
+  }
+
+  setTool(tool: Tool): void {
+    if (tool !== 'select' && !canEdit(this.store.getState())) {
+      this.toast('info', 'You can look but not draw: the host made you a viewer.');
+      return;
+    }
+    this.store.dispatch({ type: 'tool', tool });
+    void this.invoke({ cmd: 'tool', tool });
+  }
+
+  /** Creates an object, drawn at once as a draft; resolves to its id, or null if the host refused it. */
+  async create(object: NewObject): Promise<ObjectId | null> {
+    const key = this.nextDraftKey++;
+    this.store.dispatch({ type: 'draft', key, object });
+    const reply = await this.invoke({ cmd: 'create', object });
+    if (reply.ok && reply.id !== undefined) {
+      this.store.dispatch({ type: 'created', key, id: reply.id });
+      return reply.id;
+    }
+    this.store.dispatch({ type: 'draftFailed', key });
+    this.toast('error', `Could not create it: ${reply.ok ? 'no id in the reply' : reply.reason}`);
+    return null;
+  }
+
+  /** Sends an edit, shown at once (prediction) and undone if the host refuses it. */
+  edit(id: ObjectId, patch: ObjectPatch): void {
+    this.store.dispatch({ type: 'edited', id, patch });
+    void this.invoke({ cmd: 'edit', id, patch }).then((r) => {
+      if (r.ok) return;
+      this.store.dispatch({ type: 'editUndone', id });
+      this.toast('warn', r.reason);
+    });
+  }
+
+  deleteSelection(): void {
+    const ids = this.store.getState().selection;
+    if (ids.length === 0) return;
+    this.store.dispatch({ type: 'select', ids: [] });
+    void this.invoke({ cmd: 'delete', ids }).then((r) => {
+      if (!r.ok) this.toast('warn', r.reason);
+    });
+  }
+
+  /** Sets the style for new objects and applies it to the selection. */
+  applyStyle(style: Partial<Style>): void {
+    this.store.dispatch({ type: 'style', style });
+    for (const id of this.store.getState().selection) this.edit(id, style);
+  }
+
+  restack(id: ObjectId, front: boolean): void {
+    void this.invoke({ cmd: 'restack', id, front });
+  }
+
+  startDrag(id: ObjectId, refused: (reason: string) => void): DragSession {
+    const session = new DragSession(id, (c) => this.invoke(c), { refused });
+    void session.start();
+    return session;
+  }
+
+  async chat(text: string): Promise<boolean> {
+    const r = await this.invoke({ cmd: 'chat', text });
+    if (!r.ok) this.toast('warn', `Message not sent: ${r.reason}`);
+    return r.ok;
+  }
+}

@@ -1,0 +1,252 @@
+// Dev only (?fake=1): a simulated core — hosting or joining, a board, two remote participants, chat and stats —
+// for visual checks without the app. Never used by the real app path (see bridge/select-bridge.ts).
+import type {
+  ApiCommand,
+  ApiEvent,
+  ApiReply,
+  GhostboardBridge,
+  NetworkConditions,
+} from '../../shared/api';
+import type { BoardObject, ObjectId } from '../../shared/board';
+import { applySplice } from '../board/text-splice';
+import { fakePointers, fakeStats, linusDropped } from './fake-peers';
+import { ADA, fakeParticipants, LINUS, materialize, seedObjects, SELF } from './fake-seed';
+
+class FakeCore {
+  private readonly listeners = new Set<(e: ApiEvent) => void>();
+  private board = new Map<ObjectId, BoardObject>();
+  private nextId = 1;
+  private name = 'You';
+  private joined = false;
+  private seq = 1;
+  private conditions: NetworkConditions = { lossPct: 0, delayMs: 0, kbps: 0 };
+  private readonly started = performance.now();
+  private timers: ReturnType<typeof setInterval>[] = [];
+  private dropping = false;
+
+  subscribe(l: (e: ApiEvent) => void): () => void {
+    this.listeners.add(l);
+    return () => {
+      this.listeners.delete(l);
+    };
+  }
+
+  private emit(e: ApiEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+
+  private upsert(o: BoardObject): void {
+    this.board.set(o.id, o);
+    this.emit({ type: 'objects', upserts: [o], deletes: [] });
+  }
+
+  handle(c: ApiCommand): ApiReply {
+    switch (c.cmd) {
+      case 'host':
+        this.name = c.options.name;
+        this.start(false);
+        return { ok: true };
+      case 'join':
+        this.name = c.options.name;
+        this.join(c.options.address, c.options.code);
+        return { ok: true };
+      case 'leave':
+        this.stop();
+        this.emit({ type: 'status', status: { phase: 'ended', reason: 'left', detail: '' } });
+        return { ok: true };
+      case 'sync':
+        this.emit({ type: 'status', status: { phase: 'idle' } });
+        return { ok: true };
+      case 'create': {
+        const o = materialize(c.object, this.nextId++, this.nextId);
+        this.upsert(o);
+        return { ok: true, id: o.id };
+      }
+      case 'edit':
+      case 'text':
+      case 'delete':
+      case 'grab':
+      case 'drop':
+      case 'chat':
+      case 'conditions':
+        return this.handleBoard(c);
+      case 'drag':
+      case 'pointer':
+      case 'tool':
+      case 'viewport':
+      case 'restack':
+      case 'kick':
+      case 'role':
+        return { ok: true };
+    }
+  }
+
+  private handleBoard(
+    c: Extract<
+      ApiCommand,
+      { cmd: 'edit' | 'text' | 'delete' | 'grab' | 'drop' | 'chat' | 'conditions' }
+    >,
+  ): ApiReply {
+    const o = 'id' in c ? this.board.get(c.id) : undefined;
+    switch (c.cmd) {
+      case 'edit':
+        if (o) this.upsert({ ...o, ...c.patch });
+        return o ? { ok: true } : { ok: false, reason: 'no such object' };
+      case 'text':
+        if (o) this.upsert({ ...o, text: applySplice(o.text, c) });
+        return { ok: true };
+      case 'delete':
+        for (const id of c.ids) this.board.delete(id);
+        this.emit({ type: 'objects', upserts: [], deletes: c.ids });
+        return { ok: true };
+      case 'grab':
+        if (o?.lockedBy === LINUS) return { ok: false, reason: 'Linus is moving this object.' };
+        if (o) this.upsert({ ...o, lockedBy: SELF });
+        return { ok: true };
+      case 'drop':
+        if (o) this.upsert({ ...o, x: c.x, y: c.y, lockedBy: null });
+        return { ok: true };
+      case 'chat':
+        this.chat(SELF, this.name, 0x1971c2, c.text);
+        if (/\?$/.test(c.text.trim()))
+          setTimeout(() => {
+            this.chat(ADA, 'Ada', 0xe8590c, 'Good question — trying it now.');
+          }, 1200);
+        return { ok: true };
+      case 'conditions':
+        this.conditions = c.conditions;
+        return { ok: true };
+    }
+  }
+
+  private chat(peer: number, name: string, color: number, text: string): void {
+    this.emit({
+      type: 'chat',
+      message: { seq: this.seq++, peer, name, color, text, at: Date.now() },
+    });
+  }
+
+  private join(address: string, code: string): void {
+    this.emit({ type: 'status', status: { phase: 'connecting', address } });
+    setTimeout(() => {
+      if (code === 'wrong') {
+        this.emit({
+          type: 'status',
+          status: { phase: 'ended', reason: 'wrong-code', detail: 'handshake refused' },
+        });
+      } else if (address.startsWith('nowhere')) {
+        this.emit({
+          type: 'status',
+          status: { phase: 'ended', reason: 'unreachable', detail: `no answer from ${address}` },
+        });
+      } else this.start(true, address);
+    }, 700);
+  }
+
+  private start(joined: boolean, address = ''): void {
+    this.stop();
+    this.joined = joined;
+    this.board = new Map(seedObjects().map((o, i) => [i + 1, materialize(o, i + 1, i + 1)]));
+    this.nextId = this.board.size + 1;
+    const status: ApiEvent = joined
+      ? {
+          type: 'status',
+          status: {
+            phase: 'joined',
+            address,
+            hostName: 'Ada',
+            you: SELF,
+            received: this.board.size,
+            total: this.board.size,
+          },
+        }
+      : {
+          type: 'status',
+          status: {
+            phase: 'hosting',
+            name: this.name,
+            addresses: ['192.168.1.24', '10.8.0.3'],
+            port: 47810,
+            code: 'otter-maple-4821',
+            you: SELF,
+          },
+        };
+    this.emit(status);
+    this.emit({ type: 'board', objects: [...this.board.values()] });
+    this.emit({ type: 'participants', list: fakeParticipants(this.name, joined) });
+    this.chat(ADA, 'Ada', 0xe8590c, 'Hi! I moved the plan to the right.');
+    this.chat(LINUS, 'Linus', 0x2f9e44, 'Looks good. Testing drags on a lossy link.');
+    this.timers = [
+      setInterval(() => {
+        this.tickPointers();
+      }, 50),
+      setInterval(() => {
+        this.tickStats();
+      }, 250),
+    ];
+  }
+
+  private stop(): void {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+  }
+
+  private t(): number {
+    return (performance.now() - this.started) / 1000;
+  }
+
+  private tickPointers(): void {
+    if (Math.random() * 100 < this.conditions.lossPct) return;
+    const t = this.t();
+    const pointers = fakePointers(t, this.board);
+    for (const p of pointers) this.syncLinusLock(p.drag?.id ?? null, p.peer, t);
+    const delay = this.conditions.delayMs + Math.random() * 20;
+    setTimeout(() => {
+      this.emit({ type: 'pointers', pointers, gone: [] });
+    }, delay);
+  }
+
+  /** Locks the note while Linus drags it, and moves it where he dropped it. */
+  private syncLinusLock(dragId: ObjectId | null, peer: number, t: number): void {
+    if (peer !== LINUS) return;
+    const note = [...this.board.values()].find((o) => o.lockedBy === LINUS);
+    if (dragId !== null && !note) {
+      const o = this.board.get(dragId);
+      if (o && o.lockedBy === null) this.upsert({ ...o, lockedBy: LINUS });
+    } else if (note && linusDropped(t) && !this.dropping) {
+      this.dropping = true;
+      setTimeout(() => {
+        this.dropping = false;
+        this.upsert({ ...note, x: 700, y: 320, lockedBy: null });
+      }, 150 + this.conditions.delayMs);
+    }
+  }
+
+  private tickStats(): void {
+    const t = this.t();
+    this.emit({ type: 'stats', stats: fakeStats(t, this.conditions) });
+    if (Math.round(t * 4) % 4 === 0) {
+      const list = fakeParticipants(this.name, this.joined).map((p) => ({
+        ...p,
+        rttMs: p.isSelf
+          ? null
+          : Math.round((p.id === ADA ? 38 : 112) + 2 * this.conditions.delayMs),
+        idleMs: p.id === LINUS ? 0 : p.isSelf ? 0 : Math.round((t % 90) * 1000),
+      }));
+      this.emit({ type: 'participants', list });
+    }
+  }
+}
+
+export function createFakeBridge(): GhostboardBridge {
+  const core = new FakeCore();
+  return {
+    invoke: (command) =>
+      new Promise((resolve) => {
+        setTimeout(() => {
+          resolve(core.handle(command));
+        }, 15);
+      }),
+    subscribe: (listener) => core.subscribe(listener),
+  };
+}

@@ -1,0 +1,102 @@
+// Folds one ApiEvent from the core into the state. Pure; knows nothing of the bridge, React or Konva.
+import type { ApiEvent, SessionStatus } from '../../shared/api';
+import type { BoardObject, ObjectId } from '../../shared/board';
+import { selfId } from './selectors';
+import type { AppState, Panel } from './state';
+import { INITIAL_STATE } from './state';
+import { appendStats } from './stats-history';
+
+const MAX_CHAT = 500;
+const MAX_TOASTS = 5;
+
+export function reduceEvent(s: AppState, e: ApiEvent): AppState {
+  switch (e.type) {
+    case 'status':
+      return reduceStatus(s, e.status);
+    case 'board':
+      return settleBoard(s, new Map(e.objects.map((o) => [o.id, o])), e.objects, null);
+    case 'objects': {
+      const board = new Map(s.board);
+      for (const id of e.deletes) board.delete(id);
+      for (const o of e.upserts) board.set(o.id, o);
+      return settleBoard(s, board, e.upserts, new Set(e.deletes));
+    }
+    case 'participants':
+      return { ...s, participants: e.list };
+    case 'pointers':
+      return s; // High-rate: interpolated outside the store (interp/remote-live.ts), never re-renders React.
+    case 'chat': {
+      const chat = [...s.chat, e.message].slice(-MAX_CHAT);
+      const mine = e.message.peer === selfId(s.status);
+      const unread = s.panels.has('chat') || mine ? s.unread : s.unread + 1;
+      return { ...s, chat, unread };
+    }
+    case 'notice':
+      return addToast(s, e.level, e.text);
+    case 'stats':
+      return { ...s, stats: e.stats, history: appendStats(s.history, e.stats) };
+  }
+}
+
+export function addToast(
+  s: AppState,
+  level: AppState['toasts'][number]['level'],
+  text: string,
+): AppState {
+  const toasts = [...s.toasts, { id: s.nextToastId, level, text }].slice(-MAX_TOASTS);
+  return { ...s, toasts, nextToastId: s.nextToastId + 1 };
+}
+
+function inSession(st: SessionStatus): boolean {
+  return st.phase === 'hosting' || st.phase === 'joined';
+}
+
+function reduceStatus(s: AppState, status: SessionStatus): AppState {
+  const entering =
+    (status.phase === 'connecting' || status.phase === 'hosting') &&
+    s.status.phase !== status.phase;
+  const fresh = entering && !inSession(s.status);
+  const base: AppState = fresh ? freshSession(s) : s;
+  let panels = base.panels;
+  if (status.phase === 'hosting' && s.status.phase !== 'hosting')
+    panels = new Set([...panels, 'share']);
+  if (!inSession(status)) panels = new Set<Panel>();
+  return { ...base, status, panels };
+}
+
+/** Keeps what belongs to this user (tool, style, camera, toasts) and forgets the last session's data. */
+function freshSession(s: AppState): AppState {
+  const { tool, style, toasts, nextToastId, link } = s;
+  return { ...INITIAL_STATE, tool, style, toasts, nextToastId, link };
+}
+
+/**
+ * A new board (or part of it) arrived: drafts the board now holds and drops the host confirmed (or overrode)
+ * are done; the selection and the editor lose deleted objects.
+ */
+function settleBoard(
+  s: AppState,
+  board: Map<ObjectId, BoardObject>,
+  upserts: readonly BoardObject[],
+  deleted: ReadonlySet<ObjectId> | null,
+): AppState {
+  const me = selfId(s.status);
+  const moves = new Map(s.moves);
+  for (const o of upserts) {
+    const m = moves.get(o.id);
+    // The upsert that ends our drag carries the lock released (or someone else's); until then keep our drop.
+    if (m && (o.lockedBy !== me || (o.x === m.x && o.y === m.y))) moves.delete(o.id);
+  }
+  for (const id of moves.keys()) if (!board.has(id)) moves.delete(id);
+  const edits = new Map(s.edits);
+  for (const o of upserts) edits.delete(o.id);
+  for (const id of edits.keys()) if (!board.has(id)) edits.delete(id);
+  const drafts = s.drafts.filter((d) => d.id === null || !board.has(d.id));
+  const landed = s.drafts.flatMap((d) => (d.id !== null && board.has(d.id) ? [d.id] : []));
+  // A partial update only removes what it deletes (an id we were just given may not have arrived yet).
+  const gone = (id: ObjectId): boolean => (deleted ? deleted.has(id) : !board.has(id));
+  const kept = s.selection.filter((id) => !gone(id));
+  const selection = landed.length > 0 && s.tool === 'select' ? landed : kept;
+  const editing = s.editing !== null && gone(s.editing) ? null : s.editing;
+  return { ...s, board, moves, edits, drafts, selection, editing };
+}

@@ -1,0 +1,109 @@
+// The renderer's whole state as plain data, and the actions that change it. No framework, no DOM, no Konva.
+import type {
+  ApiEvent,
+  ChatMessage,
+  Participant,
+  SessionStatus,
+  StatsSnapshot,
+  Tool,
+} from '../../shared/api';
+import type { BoardObject, NewObject, ObjectId, ObjectPatch } from '../../shared/board';
+import type { Camera } from '../board/camera';
+import { INITIAL_CAMERA } from '../board/camera';
+import type { Style } from '../board/shapes';
+import { EMPTY_HISTORY, type StatsHistory } from './stats-history';
+
+export type Panel = 'chat' | 'bandwidth' | 'share' | 'presence';
+export type LinkState = 'connecting' | 'open' | 'lost';
+export type ToastLevel = 'info' | 'warn' | 'error';
+
+export interface Toast {
+  readonly id: number;
+  readonly level: ToastLevel;
+  readonly text: string;
+}
+
+/** An object being created: drawn locally until the board has it (prediction), keyed until the id is known. */
+export interface Draft {
+  readonly key: number;
+  readonly object: NewObject;
+  readonly id: ObjectId | null;
+}
+
+export interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+export interface AppState {
+  readonly status: SessionStatus;
+  readonly board: ReadonlyMap<ObjectId, BoardObject>;
+  readonly participants: readonly Participant[];
+  readonly chat: readonly ChatMessage[];
+  readonly unread: number;
+  readonly stats: StatsSnapshot | null;
+  readonly history: StatsHistory;
+  readonly toasts: readonly Toast[];
+  readonly nextToastId: number;
+  readonly tool: Tool;
+  readonly selection: readonly ObjectId[];
+  readonly style: Style;
+  readonly camera: Camera;
+  readonly panels: ReadonlySet<Panel>;
+  /** Where this user dropped objects, shown until the host's upsert confirms or corrects it. */
+  readonly moves: ReadonlyMap<ObjectId, Point>;
+  /** This user's edits (resize, rotate) shown until the next upsert of that object. */
+  readonly edits: ReadonlyMap<ObjectId, ObjectPatch>;
+  readonly drafts: readonly Draft[];
+  /** The text or note being edited in the overlay. */
+  readonly editing: ObjectId | null;
+  /** Objects others are dragging right now: the live layer draws them, the board hides the original. */
+  readonly ghosted: ReadonlySet<ObjectId>;
+  /** The link to the app core (only the web host's WebSocket can be lost). */
+  readonly link: LinkState;
+}
+
+export type Action =
+  | { readonly type: 'event'; readonly event: ApiEvent }
+  | { readonly type: 'tool'; readonly tool: Tool }
+  | { readonly type: 'select'; readonly ids: readonly ObjectId[] }
+  | { readonly type: 'style'; readonly style: Partial<Style> }
+  | { readonly type: 'camera'; readonly camera: Camera }
+  | { readonly type: 'panel'; readonly panel: Panel; readonly open: boolean }
+  | { readonly type: 'toast'; readonly level: ToastLevel; readonly text: string }
+  | { readonly type: 'dismissToast'; readonly id: number }
+  | { readonly type: 'moved'; readonly id: ObjectId; readonly x: number; readonly y: number }
+  | { readonly type: 'moveUndone'; readonly id: ObjectId }
+  | { readonly type: 'edited'; readonly id: ObjectId; readonly patch: ObjectPatch }
+  | { readonly type: 'editUndone'; readonly id: ObjectId }
+  | { readonly type: 'draft'; readonly key: number; readonly object: NewObject }
+  | { readonly type: 'created'; readonly key: number; readonly id: ObjectId }
+  | { readonly type: 'draftFailed'; readonly key: number }
+  | { readonly type: 'editing'; readonly id: ObjectId | null }
+  | { readonly type: 'ghosted'; readonly ids: ReadonlySet<ObjectId> }
+  | { readonly type: 'link'; readonly link: LinkState };
+
+export const DEFAULT_STYLE: Style = { stroke: 0x1e1e1e, fill: null, strokeWidth: 2 };
+
+export const INITIAL_STATE: AppState = {
+  status: { phase: 'idle' },
+  board: new Map(),
+  participants: [],
+  chat: [],
+  unread: 0,
+  stats: null,
+  history: EMPTY_HISTORY,
+  toasts: [],
+  nextToastId: 1,
+  tool: 'select',
+  selection: [],
+  style: DEFAULT_STYLE,
+  camera: INITIAL_CAMERA,
+  panels: new Set(),
+  moves: new Map(),
+  edits: new Map(),
+  drafts: [],
+  editing: null,
+  ghosted: new Set(),
+  link: 'open',
+};

@@ -1,0 +1,266 @@
+// Unit tests of the store's reducers: session lifecycle, board upserts and predictions, chat, stats, UI.
+import { describe, expect, it } from 'vitest';
+import type { ApiEvent, ChatMessage, Participant, StatsSnapshot } from '../../shared/api';
+import type { BoardObject, NewObject } from '../../shared/board';
+import { reduce } from './reduce-ui';
+import { endMessage, formatIdle, shownObject } from './selectors';
+import { type Action, type AppState, INITIAL_STATE } from './state';
+import { appendStats, HISTORY_SECONDS } from './stats-history';
+import { Store } from './store';
+
+const ME = 1;
+const hosting: ApiEvent = {
+  type: 'status',
+  status: {
+    phase: 'hosting',
+    name: 'Me',
+    addresses: ['10.0.0.2'],
+    port: 4000,
+    code: 'abcd',
+    you: ME,
+  },
+};
+
+function obj(id: number, more: Partial<BoardObject> = {}): BoardObject {
+  return {
+    id,
+    kind: 'rect',
+    x: 0,
+    y: 0,
+    w: 10,
+    h: 10,
+    rotation: 0,
+    stroke: 0,
+    fill: null,
+    strokeWidth: 2,
+    text: '',
+    points: [],
+    z: id,
+    lockedBy: null,
+    ...more,
+  };
+}
+
+function run(...actions: Action[]): AppState {
+  return actions.reduce(reduce, INITIAL_STATE);
+}
+const ev = (event: ApiEvent): Action => ({ type: 'event', event });
+const upsert = (...upserts: BoardObject[]): Action => ev({ type: 'objects', upserts, deletes: [] });
+
+function chat(seq: number, peer: number): ChatMessage {
+  return { seq, peer, name: `p${peer}`, color: 0xff0000, text: 'hi', at: 0 };
+}
+
+function stats(at: number, inK: number): StatsSnapshot {
+  return {
+    at,
+    totalKbpsIn: inK,
+    totalKbpsOut: 1,
+    peers: [],
+    conditions: { lossPct: 0, delayMs: 0, kbps: 0 },
+  };
+}
+
+describe('session lifecycle', () => {
+  it('opens the share panel once hosting starts', () => {
+    const s = run(ev(hosting));
+    expect(s.status.phase).toBe('hosting');
+    expect(s.panels.has('share')).toBe(true);
+  });
+
+  it('forgets the last session when a new one starts, keeping the tool and style', () => {
+    const s = run(
+      ev(hosting),
+      ev({ type: 'board', objects: [obj(1)] }),
+      { type: 'tool', tool: 'pen' },
+      ev({ type: 'status', status: { phase: 'ended', reason: 'host-left', detail: '' } }),
+      ev({ type: 'status', status: { phase: 'connecting', address: 'h:1' } }),
+    );
+    expect(s.board.size).toBe(0);
+    expect(s.tool).toBe('pen');
+    expect(s.panels.size).toBe(0);
+  });
+
+  it('explains why a session ended', () => {
+    expect(endMessage({ phase: 'ended', reason: 'wrong-code', detail: '' })).toMatchObject({
+      isError: true,
+    });
+    expect(endMessage({ phase: 'ended', reason: 'left', detail: '' })).toMatchObject({
+      isError: false,
+    });
+    expect(endMessage({ phase: 'idle' })).toBeNull();
+  });
+});
+
+describe('board', () => {
+  it('replaces the board, upserts and deletes, pruning the selection and editor', () => {
+    let s = run(ev(hosting), ev({ type: 'board', objects: [obj(1), obj(2)] }));
+    s = reduce(s, { type: 'select', ids: [1, 2, 99] });
+    expect(s.selection).toEqual([1, 2]);
+    s = reduce(s, { type: 'editing', id: 2 });
+    s = reduce(s, ev({ type: 'objects', upserts: [obj(3)], deletes: [2] }));
+    expect([...s.board.keys()]).toEqual([1, 3]);
+    expect(s.selection).toEqual([]);
+    expect(s.editing).toBeNull();
+  });
+
+  it('shows a local drop until the host releases the lock, then the host position', () => {
+    let s = run(ev(hosting), ev({ type: 'board', objects: [obj(1)] }));
+    s = reduce(s, { type: 'moved', id: 1, x: 50, y: 60 });
+    expect(shownObject(s, obj(1))).toMatchObject({ x: 50, y: 60 });
+    s = reduce(s, upsert(obj(1, { lockedBy: ME }))); // the grab's echo, still at the old place
+    expect(s.moves.get(1)).toEqual({ x: 50, y: 60 });
+    s = reduce(s, upsert(obj(1, { x: 50, y: 60 })));
+    expect(s.moves.size).toBe(0);
+  });
+
+  it('lets the host override a drop (someone else won)', () => {
+    let s = run(ev(hosting), ev({ type: 'board', objects: [obj(1)] }), {
+      type: 'moved',
+      id: 1,
+      x: 5,
+      y: 5,
+    });
+    s = reduce(s, upsert(obj(1, { x: 7, y: 7, lockedBy: 2 })));
+    expect(s.moves.size).toBe(0);
+    const undone = reduce(reduce(s, { type: 'moved', id: 1, x: 9, y: 9 }), {
+      type: 'moveUndone',
+      id: 1,
+    });
+    expect(undone.moves.size).toBe(0);
+  });
+
+  it('shows a local resize until the next upsert of the object', () => {
+    let s = run(ev(hosting), ev({ type: 'board', objects: [obj(1), obj(2)] }));
+    s = reduce(s, { type: 'edited', id: 1, patch: { w: 300 } });
+    s = reduce(s, { type: 'edited', id: 1, patch: { h: 200 } });
+    expect(shownObject(s, obj(1))).toMatchObject({ w: 300, h: 200 });
+    s = reduce(s, upsert(obj(2)));
+    expect(s.edits.size).toBe(1);
+    s = reduce(s, upsert(obj(1, { w: 300, h: 200 })));
+    expect(s.edits.size).toBe(0);
+  });
+});
+
+describe('drafts', () => {
+  it('keeps a draft drawn until the board holds the created object, and selects it', () => {
+    const draft: NewObject = { ...obj(0), kind: 'ellipse' };
+    let s = run(
+      ev(hosting),
+      { type: 'draft', key: 1, object: draft },
+      { type: 'draft', key: 2, object: draft },
+    );
+    s = reduce(s, { type: 'created', key: 1, id: 10 });
+    expect(s.drafts.map((d) => d.id)).toEqual([10, null]);
+    expect(s.selection).toEqual([]); // not on the board yet
+    s = reduce(s, upsert(obj(10)));
+    expect(s.drafts.map((d) => d.key)).toEqual([2]);
+    expect(s.selection).toEqual([10]);
+    s = reduce(s, { type: 'draftFailed', key: 2 });
+    expect(s.drafts).toEqual([]);
+  });
+
+  it('drops a draft at once when the object arrived before the reply', () => {
+    const draft: NewObject = { ...obj(0) };
+    const s = run(ev(hosting), { type: 'draft', key: 1, object: draft }, upsert(obj(4)), {
+      type: 'created',
+      key: 1,
+      id: 4,
+    });
+    expect(s.drafts).toEqual([]);
+    expect(s.selection).toEqual([4]);
+  });
+});
+
+describe('chat and notices', () => {
+  it('counts unread messages from others while the panel is closed', () => {
+    let s = run(
+      ev(hosting),
+      ev({ type: 'chat', message: chat(1, 2) }),
+      ev({ type: 'chat', message: chat(2, ME) }),
+    );
+    expect(s.unread).toBe(1);
+    s = reduce(s, { type: 'panel', panel: 'chat', open: true });
+    expect(s.unread).toBe(0);
+    s = reduce(s, ev({ type: 'chat', message: chat(3, 2) }));
+    expect(s.unread).toBe(0);
+    expect(s.chat.map((m) => m.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('turns notices into toasts, keeping the newest five', () => {
+    let s = INITIAL_STATE;
+    for (let i = 0; i < 7; i++) s = reduce(s, ev({ type: 'notice', level: 'warn', text: `n${i}` }));
+    expect(s.toasts.map((t) => t.text)).toEqual(['n2', 'n3', 'n4', 'n5', 'n6']);
+    const first = s.toasts[0];
+    if (first) s = reduce(s, { type: 'dismissToast', id: first.id });
+    expect(s.toasts).toHaveLength(4);
+  });
+});
+
+describe('stats', () => {
+  it('keeps the latest snapshot and a 60 s history', () => {
+    let s = INITIAL_STATE;
+    for (let t = 0; t <= 100_000; t += 250)
+      s = reduce(s, ev({ type: 'stats', stats: stats(t, t / 1000) }));
+    expect(s.stats?.at).toBe(100_000);
+    expect(s.history.t[0]).toBe(100 - HISTORY_SECONDS);
+    expect(s.history.t.at(-1)).toBe(100);
+    expect(s.history.kbpsIn).toHaveLength(s.history.t.length);
+  });
+
+  it('starts the history afresh if the core restarted', () => {
+    const h = appendStats(
+      appendStats(appendStats({ t: [], kbpsIn: [], kbpsOut: [] }, stats(5000, 1)), stats(6000, 1)),
+      stats(100, 1),
+    );
+    expect(h.t).toEqual([0.1]);
+  });
+});
+
+describe('ui', () => {
+  it('clears the selection when a drawing tool is picked', () => {
+    let s = run(ev(hosting), ev({ type: 'board', objects: [obj(1)] }), {
+      type: 'select',
+      ids: [1],
+    });
+    s = reduce(s, { type: 'tool', tool: 'rect' });
+    expect(s.selection).toEqual([]);
+    expect(s.tool).toBe('rect');
+  });
+
+  it('keeps the same state object for no-op ghost and link updates', () => {
+    const s = reduce(INITIAL_STATE, { type: 'ghosted', ids: new Set() });
+    expect(s).toBe(INITIAL_STATE);
+  });
+
+  it('notifies subscribers only on change', () => {
+    const store = new Store();
+    let calls = 0;
+    const off = store.subscribe(() => calls++);
+    store.dispatch({ type: 'link', link: 'open' });
+    store.dispatch({ type: 'link', link: 'lost' });
+    off();
+    store.dispatch({ type: 'link', link: 'open' });
+    expect(calls).toBe(1);
+  });
+
+  it('formats idle times', () => {
+    expect(formatIdle(500)).toBe('active');
+    expect(formatIdle(30_000)).toBe('idle 30 s');
+    expect(formatIdle(600_000)).toBe('idle 10 min');
+  });
+
+  it('keeps participants as sent', () => {
+    const p: Participant = {
+      id: 2,
+      name: 'Ada',
+      color: 1,
+      role: 'editor',
+      isHost: false,
+      isSelf: false,
+      rttMs: 20,
+      idleMs: 0,
+    };
+    expect(run(ev({ type: 'participants', list: [p] })).participants).toEqual([p]);
+  });
+});

@@ -1,0 +1,61 @@
+// The docked bandwidth panel: totals, the 60-second chart, each peer's link, and the network-conditions control.
+// Renders the store's latest 'stats'; knows nothing of Konva.
+import type { ReactElement } from 'react';
+import { BandwidthChart } from './BandwidthChart';
+import { ConditionsControl } from './ConditionsControl';
+import { useAppState, useController } from './context';
+import { Icon } from './icons';
+import { kbps, PeerStats } from './PeerStats';
+
+export function BandwidthPanel(): ReactElement {
+  const { store } = useController();
+  const stats = useAppState((s) => s.stats);
+  const participants = useAppState((s) => s.participants);
+  const packetsIn = stats?.peers.reduce((a, p) => a + p.packetsPerSecondIn, 0) ?? 0;
+  const packetsOut = stats?.peers.reduce((a, p) => a + p.packetsPerSecondOut, 0) ?? 0;
+  return (
+    <aside className="dock" aria-label="Bandwidth">
+      <header className="dock-head">
+        <h2>Bandwidth</h2>
+        <span className="live-dot" aria-hidden="true" />
+        <span className="muted small">live</span>
+        <button
+          type="button"
+          className="icon-btn small push-right"
+          aria-label="Close the bandwidth panel"
+          onClick={() => {
+            store.dispatch({ type: 'panel', panel: 'bandwidth', open: false });
+          }}
+        >
+          <Icon name="close" size={16} />
+        </button>
+      </header>
+      <div className="dock-body">
+        <div className="totals">
+          <div className="total in">
+            <span className="metric-label">Total in</span>
+            <span className="total-value">{kbps(stats?.totalKbpsIn ?? 0)}</span>
+            <span className="muted small">{Math.round(packetsIn)} packets/s</span>
+          </div>
+          <div className="total out">
+            <span className="metric-label">Total out</span>
+            <span className="total-value">{kbps(stats?.totalKbpsOut ?? 0)}</span>
+            <span className="muted small">{Math.round(packetsOut)} packets/s</span>
+          </div>
+        </div>
+        <BandwidthChart />
+        <h3 className="section-title">Peers · {stats?.peers.length ?? 0}</h3>
+        {stats === null && <p className="muted small">Waiting for the first measurement…</p>}
+        {stats?.peers.length === 0 && <p className="muted small">Nobody connected yet.</p>}
+        {stats?.peers.map((link) => (
+          <PeerStats
+            key={link.peer}
+            link={link}
+            who={participants.find((p) => p.id === link.peer) ?? null}
+          />
+        ))}
+        <ConditionsControl />
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,103 @@
+// The board screen's layout: canvas (with a dotted grid that follows the camera), floating tool bar, panels and
+// the docked bandwidth panel. Renders the store; knows nothing of Konva beyond mounting the canvas.
+import { type ReactElement, useEffect, useRef, useState } from 'react';
+import type { Size } from '../board/camera';
+import { BoardCanvas } from '../canvas/BoardCanvas';
+import { TextEditor } from '../canvas/TextEditor';
+import { BandwidthPanel } from './BandwidthPanel';
+import { ChatButton, ChatPanel } from './ChatPanel';
+import { useAppState, useController } from './context';
+import { PresenceList } from './PresenceList';
+import { SharePanel } from './SharePanel';
+import { StylePanel } from './StylePanel';
+import { Toolbar } from './Toolbar';
+import { StatusPill, TopRight } from './TopBar';
+import { useShortcuts } from './use-shortcuts';
+import { fitBoard } from './ZoomControls';
+import { ZoomControls } from './ZoomControls';
+
+function useSize(ref: React.RefObject<HTMLDivElement | null>): Size {
+  const [size, setSize] = useState<Size>({ width: 0, height: 0 });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => {
+      setSize({ width: el.clientWidth, height: el.clientHeight });
+    });
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+    };
+  }, [ref]);
+  return size;
+}
+
+function JoinProgress(): ReactElement | null {
+  const status = useAppState((s) => s.status);
+  if (status.phase !== 'joined' || status.received >= status.total) return null;
+  const pct = status.total > 0 ? (status.received / status.total) * 100 : 0;
+  return (
+    <div
+      className="join-progress"
+      role="progressbar"
+      aria-valuenow={Math.round(pct)}
+      aria-valuemin={0}
+      aria-valuemax={100}
+    >
+      <span>
+        Receiving the board… {status.received}/{status.total}
+      </span>
+      <span className="window-track">
+        <span className="window-fill" style={{ width: `${pct}%` }} />
+      </span>
+    </div>
+  );
+}
+
+export function BoardScreen(): ReactElement {
+  const controller = useController();
+  const stageRef = useRef<HTMLDivElement>(null);
+  const size = useSize(stageRef);
+  const space = useShortcuts(controller, size);
+  const camera = useAppState((s) => s.camera);
+  const panels = useAppState((s) => s.panels);
+  const fitted = useRef(false);
+
+  useEffect(() => {
+    if (fitted.current || size.width === 0) return;
+    fitted.current = true;
+    fitBoard(controller.store, size);
+  }, [controller, size]);
+
+  const grid = 24 * camera.scale;
+  return (
+    <div className="board-screen">
+      <div className="board-main">
+        <div
+          ref={stageRef}
+          className="board-canvas"
+          style={{
+            backgroundSize: `${grid}px ${grid}px`,
+            backgroundPosition: `${camera.x}px ${camera.y}px`,
+          }}
+        >
+          {size.width > 0 && <BoardCanvas size={size} spaceHeld={space} />}
+          <TextEditor />
+        </div>
+        <div className="top-left">
+          <StatusPill />
+        </div>
+        <Toolbar />
+        <TopRight />
+        <StylePanel />
+        <ZoomControls size={size} />
+        <JoinProgress />
+        {panels.has('share') && <SharePanel />}
+        {panels.has('presence') && <PresenceList />}
+        {panels.has('chat') && <ChatPanel />}
+        <ChatButton />
+      </div>
+      {panels.has('bandwidth') && <BandwidthPanel />}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+// A labelled text input with an optional hint. Pure presentation; knows nothing of the store.
+import type { ReactElement } from 'react';
+
+export interface FieldProps {
+  readonly label: string;
+  readonly value: string;
+  readonly onChange: (v: string) => void;
+  readonly placeholder?: string;
+  readonly hint?: string;
+  readonly mono?: boolean;
+  readonly autoFocus?: boolean;
+  readonly max?: number;
+}
+
+export function Field(p: FieldProps): ReactElement {
+  return (
+    <label className="field">
+      <span className="field-label">{p.label}</span>
+      <input
+        className={p.mono ? 'mono' : undefined}
+        value={p.value}
+        placeholder={p.placeholder}
+        maxLength={p.max ?? 300}
+        autoFocus={p.autoFocus}
+        spellCheck={false}
+        onChange={(e) => {
+          p.onChange(e.target.value);
+        }}
+      />
+      {p.hint !== undefined && <span className="field-hint">{p.hint}</span>}
+    </label>
+  );
+}

@@ -1,0 +1,98 @@
+// What a host shares to let others join: addresses with the port, and the join code, each with a copy button.
+// Renders the store's 'hosting' status; knows nothing of Konva or the bridge.
+import { type ReactElement, useState } from 'react';
+import { useAppState, useController } from './context';
+import { Icon } from './icons';
+
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function CopyButton({ text, label }: { text: string; label: string }): ReactElement {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  return (
+    <button
+      type="button"
+      className="icon-btn small"
+      aria-label={`Copy ${label}`}
+      data-tip={
+        state === 'copied'
+          ? 'Copied'
+          : state === 'failed'
+            ? 'Select and copy by hand'
+            : `Copy ${label}`
+      }
+      onClick={() => {
+        void copyText(text).then((ok) => {
+          setState(ok ? 'copied' : 'failed');
+          setTimeout(() => {
+            setState('idle');
+          }, 1500);
+        });
+      }}
+    >
+      <Icon name={state === 'copied' ? 'check' : 'copy'} size={16} />
+    </button>
+  );
+}
+
+function Row({
+  label,
+  value,
+  copyLabel,
+}: {
+  label: string;
+  value: string;
+  copyLabel: string;
+}): ReactElement {
+  return (
+    <div className="share-row">
+      <span className="share-label">{label}</span>
+      <code className="share-value">{value}</code>
+      <CopyButton text={value} label={copyLabel} />
+    </div>
+  );
+}
+
+export function SharePanel(): ReactElement | null {
+  const controller = useController();
+  const status = useAppState((s) => s.status);
+  if (status.phase !== 'hosting') return null;
+  const close = (): void => {
+    controller.store.dispatch({ type: 'panel', panel: 'share', open: false });
+  };
+  const invite = [
+    `Join my Ghostboard:`,
+    ...status.addresses.map((a) => `  address: ${a.includes(':') ? `[${a}]` : a}:${status.port}`),
+    `  code: ${status.code}`,
+  ].join('\n');
+  return (
+    <section className="popover share" aria-label="Invite people">
+      <header className="popover-head">
+        <h2>Invite people</h2>
+        <button type="button" className="icon-btn small" aria-label="Close" onClick={close}>
+          <Icon name="close" size={16} />
+        </button>
+      </header>
+      <p className="muted small">They pick “Join a board” and enter one address and the code.</p>
+      {status.addresses.length === 0 && (
+        <p className="callout warn">No network address found: only this machine can join.</p>
+      )}
+      {status.addresses.map((a) => {
+        const full = `${a.includes(':') ? `[${a}]` : a}:${status.port}`;
+        return <Row key={a} label="Address" value={full} copyLabel={`address ${full}`} />;
+      })}
+      <Row label="Port" value={String(status.port)} copyLabel="port" />
+      <Row label="Join code" value={status.code} copyLabel="join code" />
+      <div className="share-foot">
+        <CopyButton text={invite} label="the whole invitation" />
+        <span className="muted small">Copy the whole invitation</span>
+      </div>
+    </section>
+  );
+}

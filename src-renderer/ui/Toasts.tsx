@@ -1,0 +1,59 @@
+// Short-lived messages (refused grabs naming the holder, notices) and the "connection to the app lost" banner.
+// Renders the store; knows nothing of Konva or the bridge.
+import { type ReactElement, useEffect } from 'react';
+import type { Toast } from '../store/state';
+import { useAppState, useController } from './context';
+import { Icon } from './icons';
+
+const TOAST_MS = 4500;
+
+function ToastItem({ t }: { t: Toast }): ReactElement {
+  const { store } = useController();
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      store.dispatch({ type: 'dismissToast', id: t.id });
+    }, TOAST_MS);
+    return () => {
+      clearTimeout(timer);
+    };
+  }, [store, t.id]);
+  return (
+    <li className={`toast ${t.level}`} role={t.level === 'error' ? 'alert' : 'status'}>
+      <span>{t.text}</span>
+      <button
+        type="button"
+        className="icon-btn small"
+        aria-label="Dismiss"
+        onClick={() => {
+          store.dispatch({ type: 'dismissToast', id: t.id });
+        }}
+      >
+        <Icon name="close" size={14} />
+      </button>
+    </li>
+  );
+}
+
+export function Toasts(): ReactElement {
+  const toasts = useAppState((s) => s.toasts);
+  return (
+    <ol className="toasts">
+      {toasts.map((t) => (
+        <ToastItem key={t.id} t={t} />
+      ))}
+    </ol>
+  );
+}
+
+export function LinkBanner(): ReactElement | null {
+  const link = useAppState((s) => s.link);
+  if (link === 'open') return null;
+  return (
+    <div className="link-banner" role="alert">
+      <span className="spinner" aria-hidden="true" />
+      {link === 'lost'
+        ? 'Connection to the app lost. Reconnecting…'
+        : 'Connecting to the app… Is Ghostboard running?'}
+    </div>
+  );
+}

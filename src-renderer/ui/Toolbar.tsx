@@ -1,0 +1,48 @@
+// The floating tool bar (with shortcut tooltips). Renders the store's tool; sends tool changes via the controller.
+import type { ReactElement } from 'react';
+import type { Tool } from '../../shared/api';
+import { canEdit } from '../store/selectors';
+import { useAppState, useController } from './context';
+import { Icon } from './icons';
+
+export const TOOL_INFO: readonly { tool: Tool; label: string; key: string }[] = [
+  { tool: 'select', label: 'Select', key: 'V' },
+  { tool: 'rect', label: 'Rectangle', key: 'R' },
+  { tool: 'ellipse', label: 'Ellipse', key: 'O' },
+  { tool: 'line', label: 'Line', key: 'L' },
+  { tool: 'arrow', label: 'Arrow', key: 'A' },
+  { tool: 'pen', label: 'Pen', key: 'P' },
+  { tool: 'text', label: 'Text', key: 'T' },
+  { tool: 'note', label: 'Sticky note', key: 'N' },
+];
+
+export function Toolbar(): ReactElement {
+  const controller = useController();
+  const tool = useAppState((s) => s.tool);
+  const editable = useAppState(canEdit);
+  return (
+    <nav className="toolbar" aria-label="Tools">
+      {TOOL_INFO.map((t, i) => (
+        <span key={t.tool} className="tool-wrap">
+          {i === 1 && <span className="toolbar-sep" aria-hidden="true" />}
+          <button
+            type="button"
+            className={`tool${tool === t.tool ? ' active' : ''}`}
+            aria-pressed={tool === t.tool}
+            aria-label={`${t.label} (${t.key})`}
+            data-tip={`${t.label} · ${t.key}`}
+            disabled={!editable && t.tool !== 'select'}
+            onClick={() => {
+              controller.setTool(t.tool);
+            }}
+          >
+            <Icon name={t.tool} />
+            <span className="tool-key" aria-hidden="true">
+              {t.key}
+            </span>
+          </button>
+        </span>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,139 @@
+// Top corners: the session/connection status on the left; people, invite, bandwidth and leave on the right.
+// Renders the store; knows nothing of Konva or the bridge.
+import type { ReactElement } from 'react';
+import type { Participant, SessionStatus } from '../../shared/api';
+import type { LinkState, Panel } from '../store/state';
+import { useAppState, useController } from './context';
+import { cssColor } from './context';
+import { Icon } from './icons';
+import { Logo } from './Logo';
+
+function statusText(
+  st: SessionStatus,
+  link: LinkState,
+  people: number,
+  hostRtt: number | null,
+): [string, string] {
+  if (link !== 'open') return ['bad', 'App connection lost'];
+  switch (st.phase) {
+    case 'hosting':
+      return ['good', `Hosting · ${people} ${people === 1 ? 'person' : 'people'}`];
+    case 'joined':
+      if (st.received < st.total) return ['busy', `Loading board ${st.received}/${st.total}`];
+      return [
+        hostRtt !== null && hostRtt > 250 ? 'warn' : 'good',
+        `Connected to ${st.hostName}${hostRtt === null ? '' : ` · ${Math.round(hostRtt)} ms`}`,
+      ];
+    case 'connecting':
+      return ['busy', 'Connecting…'];
+    case 'ended':
+    case 'idle':
+      return ['bad', 'Not connected'];
+  }
+}
+
+export function StatusPill(): ReactElement {
+  const status = useAppState((s) => s.status);
+  const link = useAppState((s) => s.link);
+  const participants = useAppState((s) => s.participants);
+  const host = participants.find((p) => p.isHost && !p.isSelf);
+  const [tone, text] = statusText(status, link, participants.length, host?.rttMs ?? null);
+  return (
+    <div className="status-pill" role="status" aria-live="polite">
+      <Logo size={22} />
+      <span className={`dot ${tone}`} aria-hidden="true" />
+      <span>{text}</span>
+    </div>
+  );
+}
+
+function initials(name: string): string {
+  const parts = name.trim().split(/\s+/);
+  return ((parts[0]?.[0] ?? '?') + (parts[1]?.[0] ?? '')).toUpperCase();
+}
+
+export function Avatar({ p, size = 28 }: { p: Participant; size?: number }): ReactElement {
+  return (
+    <span
+      className="avatar"
+      style={{ background: cssColor(p.color), width: size, height: size }}
+      aria-hidden="true"
+    >
+      {initials(p.name)}
+    </span>
+  );
+}
+
+function TogglePanelButton(p: {
+  panel: Panel;
+  icon: 'share' | 'bandwidth' | 'chat';
+  label: string;
+  tip: string;
+}): ReactElement {
+  const { store } = useController();
+  const open = useAppState((s) => s.panels.has(p.panel));
+  return (
+    <button
+      type="button"
+      className={`icon-btn${open ? ' active' : ''}`}
+      aria-pressed={open}
+      aria-label={p.label}
+      data-tip={p.tip}
+      onClick={() => {
+        store.dispatch({ type: 'panel', panel: p.panel, open: !open });
+      }}
+    >
+      <Icon name={p.icon} />
+    </button>
+  );
+}
+
+export function TopRight(): ReactElement {
+  const controller = useController();
+  const participants = useAppState((s) => s.participants);
+  const hosting = useAppState((s) => s.status.phase === 'hosting');
+  const presenceOpen = useAppState((s) => s.panels.has('presence'));
+  const shown = participants.slice(0, 5);
+  return (
+    <div className="top-right">
+      <button
+        type="button"
+        className={`avatars${presenceOpen ? ' active' : ''}`}
+        aria-label={`${participants.length} people here; show the list`}
+        data-tip="People"
+        onClick={() => {
+          controller.store.dispatch({ type: 'panel', panel: 'presence', open: !presenceOpen });
+        }}
+      >
+        {shown.map((p) => (
+          <Avatar key={p.id} p={p} />
+        ))}
+        {participants.length > shown.length && (
+          <span className="avatar more">+{participants.length - shown.length}</span>
+        )}
+      </button>
+      <div className="bar">
+        {hosting && (
+          <TogglePanelButton panel="share" icon="share" label="Invite people" tip="Invite" />
+        )}
+        <TogglePanelButton
+          panel="bandwidth"
+          icon="bandwidth"
+          label="Bandwidth panel"
+          tip="Bandwidth · B"
+        />
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label="Leave the session"
+          data-tip="Leave"
+          onClick={() => {
+            void controller.invoke({ cmd: 'leave' });
+          }}
+        >
+          <Icon name="leave" />
+        </button>
+      </div>
+    </div>
+  );
+}

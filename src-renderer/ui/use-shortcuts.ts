@@ -1,0 +1,88 @@
+// Keyboard shortcuts: tools (V R O L A P T N), Delete/Backspace, Esc, zoom (+ − Shift+0 Shift+1), panels (C B),
+// Enter to edit a selected note; and whether Space is held (space-drag pans). No undo: the API has none yet.
+import { useEffect, useState } from 'react';
+import type { Tool } from '../../shared/api';
+import type { Size } from '../board/camera';
+import type { Controller } from '../controller/controller';
+import { fitBoard, zoomBy } from './ZoomControls';
+
+const TOOL_KEYS: Record<string, Tool> = {
+  v: 'select',
+  r: 'rect',
+  o: 'ellipse',
+  l: 'line',
+  a: 'arrow',
+  p: 'pen',
+  t: 'text',
+  n: 'note',
+};
+
+function typingIn(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+function handleKey(e: KeyboardEvent, controller: Controller, size: Size): boolean {
+  const { store } = controller;
+  const s = store.getState();
+  const key = e.key.toLowerCase();
+  if ((e.ctrlKey || e.metaKey) && (key === 'z' || key === 'y')) {
+    controller.toast('info', 'Undo is not available yet.');
+    return true;
+  }
+  if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  if (e.shiftKey && (e.code === 'Digit0' || e.code === 'Digit1')) {
+    if (e.code === 'Digit1') fitBoard(store, size);
+    else zoomBy(store, 1 / s.camera.scale, size);
+    return true;
+  }
+  const tool = TOOL_KEYS[key];
+  if (tool) controller.setTool(tool);
+  else if (key === 'delete' || key === 'backspace') controller.deleteSelection();
+  else if (key === 'escape') {
+    store.dispatch({ type: 'select', ids: [] });
+    if (s.tool !== 'select') controller.setTool('select');
+  } else if (key === '+' || key === '=') zoomBy(store, 1.25, size);
+  else if (key === '-' || key === '_') zoomBy(store, 1 / 1.25, size);
+  else if (key === 'c')
+    store.dispatch({ type: 'panel', panel: 'chat', open: !s.panels.has('chat') });
+  else if (key === 'b')
+    store.dispatch({ type: 'panel', panel: 'bandwidth', open: !s.panels.has('bandwidth') });
+  else if (key === 'enter' && s.selection.length === 1) {
+    const o = s.board.get(s.selection[0] ?? -1);
+    if (o?.kind !== 'text' && o?.kind !== 'note') return false;
+    store.dispatch({ type: 'editing', id: o.id });
+  } else return false;
+  return true;
+}
+
+/** Installs the shortcuts while the board shows; returns whether Space is held. */
+export function useShortcuts(controller: Controller, size: Size): boolean {
+  const [space, setSpace] = useState(false);
+  useEffect(() => {
+    const down = (e: KeyboardEvent): void => {
+      if (typingIn(e.target)) return;
+      if (e.code === 'Space') {
+        e.preventDefault();
+        setSpace(true);
+        return;
+      }
+      if (handleKey(e, controller, size)) e.preventDefault();
+    };
+    const up = (e: KeyboardEvent): void => {
+      if (e.code === 'Space') setSpace(false);
+    };
+    const blur = (): void => {
+      setSpace(false);
+    };
+    window.addEventListener('keydown', down);
+    window.addEventListener('keyup', up);
+    window.addEventListener('blur', blur);
+    return () => {
+      window.removeEventListener('keydown', down);
+      window.removeEventListener('keyup', up);
+      window.removeEventListener('blur', blur);
+    };
+  }, [controller, size]);
+  return space;
+}
