@@ -128,7 +128,7 @@ export interface StatsSnapshot {
 
 export interface HostOptions {
   readonly name: string;
-  /** UDP port; 0 or absent picks a free one. */
+  /** UDP port; absent: 7350 when free, else any free port; 0: any free port. */
   readonly port?: number;
   /** Join code; absent generates a strong one. */
   readonly code?: string;

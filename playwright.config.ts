@@ -1,0 +1,43 @@
+// End-to-end tests (test/e2e/*.spec.ts) in Debian's Chromium against the web host, and in Electron where a
+// binary exists. Each test starts its own hosts on free ports; nothing here serves the app.
+import { defineConfig } from '@playwright/test';
+
+const CHROMIUM = process.env.GB_CHROMIUM ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: 'test/e2e',
+  testMatch: '*.spec.ts',
+  // Screenshots, traces and failure artefacts (git-ignored).
+  outputDir: 'test-results',
+  // Hang guards only: each test waits on events, not on time.
+  timeout: 180_000,
+  expect: { timeout: 20_000 },
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  reporter: [['list']],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    // A missing element fails its step quickly instead of waiting out the test's hang guard.
+    actionTimeout: 20_000,
+    navigationTimeout: 30_000,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    // Playwright gives every launch a fresh temporary profile (user-data dir) of its own.
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});

@@ -1,0 +1,156 @@
+// The Electron main process: one hardened window on the built renderer, the IPC gate in front of the app core,
+// the menu, remembered window bounds, single instance. Knows nothing of sessions or the network.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, screen, session } from 'electron';
+import { IPC_EVENT, IPC_INVOKE } from '../../shared/api';
+import { createAppCore } from '../app/core';
+import type { AppCore } from '../app/core-api';
+import { registerAppScheme, serveAppProtocol } from './app-protocol';
+import { APP_START_URL, handleInvoke } from './ipc';
+import { buildMenuTemplate } from './menu';
+import { hardenSession, hardenWebContents } from './security';
+import {
+  fitToDisplays,
+  loadWindowState,
+  MIN_HEIGHT,
+  MIN_WIDTH,
+  saveWindowState,
+} from './window-state';
+
+/** dist/main/electron/ once bundled; the renderer is built to dist/renderer/. */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const RENDERER_DIR = join(HERE, '..', '..', 'renderer');
+const PRELOAD = join(HERE, 'preload.cjs');
+
+const log = (line: string): void => {
+  process.stderr.write(`ghostboard: ${line}\n`);
+};
+
+let mainWindow: BrowserWindow | null = null;
+
+function stateFile(): string {
+  return join(app.getPath('userData'), 'window-state.json');
+}
+
+function createWindow(): BrowserWindow {
+  const saved = fitToDisplays(
+    loadWindowState(stateFile()),
+    screen.getAllDisplays().map((d) => d.workArea),
+  );
+  const win = new BrowserWindow({
+    ...saved,
+    minWidth: MIN_WIDTH,
+    minHeight: MIN_HEIGHT,
+    show: false,
+    title: 'Ghostboard',
+    backgroundColor: '#ffffff',
+    webPreferences: {
+      preload: PRELOAD,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  if (saved.maximized) win.maximize();
+  win.once('ready-to-show', () => {
+    win.show();
+  });
+  win.on('close', () => {
+    saveWindowState(stateFile(), win.getNormalBounds(), win.isMaximized());
+  });
+  win.on('closed', () => {
+    if (mainWindow === win) mainWindow = null;
+  });
+  win.loadURL(APP_START_URL).catch((e: unknown) => {
+    log(`could not load the renderer from ${RENDERER_DIR}: ${String(e)}`);
+  });
+  return win;
+}
+
+function senderOf(event: IpcMainInvokeEvent) {
+  const win = mainWindow;
+  const frame = event.senderFrame;
+  return {
+    fromOurWindow: win !== null && !win.isDestroyed() && event.sender === win.webContents,
+    isMainFrame: frame !== null && frame.parent === null,
+    frameUrl: frame?.url,
+  };
+}
+
+function wireCore(core: AppCore): void {
+  ipcMain.handle(IPC_INVOKE, (event, payload: unknown) =>
+    handleInvoke(core, senderOf(event), payload, log),
+  );
+  core.subscribe((apiEvent) => {
+    const win = mainWindow;
+    if (win !== null && !win.isDestroyed()) win.webContents.send(IPC_EVENT, apiEvent);
+  });
+}
+
+/** Closes the core once before the process exits (quit waits for it). */
+function closeCoreOnQuit(core: AppCore): void {
+  let closed = false;
+  app.on('will-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    core
+      .close()
+      .catch((e: unknown) => {
+        log(`core did not close cleanly: ${String(e)}`);
+      })
+      .finally(() => {
+        closed = true;
+        app.quit();
+      });
+  });
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const isDev = !app.isPackaged;
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      buildMenuTemplate({ appName: app.name, isMac: process.platform === 'darwin', isDev }),
+    ),
+  );
+  hardenSession(session.defaultSession);
+  serveAppProtocol(session.defaultSession, RENDERER_DIR);
+  const core = createAppCore({ dataDir: app.getPath('userData') });
+  wireCore(core);
+  closeCoreOnQuit(core);
+  mainWindow = createWindow();
+  app.on('activate', () => {
+    mainWindow ??= createWindow();
+  });
+}
+
+app.setName('Ghostboard');
+// Tests and side-by-side instances: a separate profile (and so a separate single-instance lock).
+if (process.env.GHOSTBOARD_USER_DATA) app.setPath('userData', process.env.GHOSTBOARD_USER_DATA);
+registerAppScheme();
+app.on('web-contents-created', (_event, contents) => {
+  hardenWebContents(contents, log);
+});
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (mainWindow === null) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  start().catch((e: unknown) => {
+    log(`failed to start: ${String(e)}`);
+    app.exit(1);
+  });
+}

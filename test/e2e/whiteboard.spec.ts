@@ -1,0 +1,30 @@
+// Two users in Chromium, each on a web host of their own (two cores, real UDP on loopback between them):
+// one hosts and one joins through the UI; pointers, a live drag, chat and the bandwidth panel.
+import { test } from '@playwright/test';
+import type { RunningHost } from './harness/web-host';
+import { startWebHost } from './harness/web-host';
+import { runScenario } from './harness/scenario';
+
+const hosts: RunningHost[] = [];
+
+test.afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.stop()));
+});
+
+test('two users in the browser: host, join, pointer, drag, chat, bandwidth', async ({
+  browser,
+}, testInfo) => {
+  const [hostA, hostB] = await Promise.all([startWebHost(), startWebHost()]);
+  hosts.push(hostA, hostB);
+  const contextA = await browser.newContext();
+  const contextB = await browser.newContext();
+  try {
+    const a = await contextA.newPage();
+    const b = await contextB.newPage();
+    await Promise.all([a.goto(hostA.url), b.goto(hostB.url)]);
+    await runScenario({ a, b }, testInfo);
+  } finally {
+    await contextA.close();
+    await contextB.close();
+  }
+});
