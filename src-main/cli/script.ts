@@ -159,8 +159,8 @@ export async function runCommand(
     case 'create': {
       const o = toNewObject(cmd);
       if (typeof o === 'string') return bad(o);
-      const r = await s.create(now, o);
-      if (typeof r === 'object') emit({ ev: 'refused', cmd: 'create', reason: r.refused });
+      // A refusal arrives as the session's own `refused` event.
+      await s.create(now, o);
       return undefined;
     }
     case 'grab':

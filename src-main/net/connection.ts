@@ -60,6 +60,8 @@ const PROBE_HEADROOM = 24;
 /** Probe intervals double up to 16x the probe timeout while nothing is acked. */
 const MAX_PROBE_BACKOFF_EXPONENT = 4;
 const MAX_PROBE_INTERVAL_MS = 500;
+/** An owed ack waits at most this long for a data packet to ride on (a 30 packets/s tick is 33 ms). */
+const MAX_PIGGYBACK_WAIT_MS = 60;
 const MAX_CLOSE_DETAIL_BYTES = 200;
 /** Largest notify header: 2+8+8+3+7 bits, a 96-bit mask, a flag and a 15-bit ack delay. */
 const MAX_HEADER_BYTES = 18;
@@ -302,11 +304,7 @@ export class Connection<R> {
       if (!this.isOpen) return; // the layer above may have closed us
     }
     const ackOwedAt = this.window.ackOwedAt;
-    if (
-      ackOwedAt !== undefined &&
-      now >= ackOwedAt + this.options.maxAckDelayMs &&
-      this.hasControlRoom()
-    ) {
+    if (ackOwedAt !== undefined && now >= this.ackDeadline(ackOwedAt) && this.hasControlRoom()) {
       this.emit(now, PacketKind.ack, undefined);
     }
     // Only ack-eliciting packets are probed for: ack-only ones are acked by the peer's next packet, whenever
@@ -333,8 +331,18 @@ export class Connection<R> {
     // Acks and keepalives wait while even the control headroom is used up; the probe timer runs regardless.
     if (!this.hasControlRoom()) return t;
     const ackOwedAt = this.window.ackOwedAt;
-    if (ackOwedAt !== undefined) t = Math.min(t, ackOwedAt + this.options.maxAckDelayMs);
+    if (ackOwedAt !== undefined) t = Math.min(t, this.ackDeadline(ackOwedAt));
     return Math.min(t, this.lastSentAt + this.options.keepaliveMs);
+  }
+
+  /**
+   * When an owed ack goes out alone: after maxAckDelayMs, unless the layer above will send a packet a little
+   * later anyway (its next tick), in which case the ack rides on it instead of costing a packet of its own.
+   */
+  private ackDeadline(ackOwedAt: number): number {
+    const base = ackOwedAt + this.options.maxAckDelayMs;
+    const send = this.handler?.nextSendAt?.() ?? Infinity;
+    return send > base && send <= ackOwedAt + MAX_PIGGYBACK_WAIT_MS ? send : base;
   }
 
   private hasControlRoom(): boolean {

@@ -267,7 +267,7 @@ export class HostSession {
     this.links.delete(p.link.conn);
     p.relay?.destroy();
     if (!p.joined) return;
-    for (const id of this.rules.releaseAll(p.peerId)) this.announceDrop(id, p.peerId, now);
+    for (const id of this.rules.releaseAll(p.peerId)) this.announceRelease(id, p.peerId, now);
     const reason =
       info.reason === 'timeout'
         ? 'timeout'
@@ -373,6 +373,13 @@ export class HostSession {
     return r;
   }
 
+  /** A lock the host released (holder gone or quiet): the object changed too. */
+  private announceRelease(id: ObjectId, peer: PeerId, now: number): void {
+    const o = this.board.get(id);
+    if (o !== undefined) this.emit({ type: 'object', object: o });
+    this.announceDrop(id, peer, now);
+  }
+
   private announceDrop(id: ObjectId, peer: PeerId, now: number): void {
     this.now = now;
     const o = this.board.get(id);
@@ -445,7 +452,7 @@ export class HostSession {
     this.now = now;
     for (const p of this.links.values()) p.link.stack.scheduler.touch(now);
     this.shareUplink(now);
-    for (const { id, peer } of this.rules.expire(now)) this.announceDrop(id, peer, now);
+    for (const { id, peer } of this.rules.expire(now)) this.announceRelease(id, peer, now);
   }
 
   /** A manual uplink cap is split max-min fairly among peers by what each currently can use (TRIBES future work 4). */
