@@ -1,11 +1,12 @@
 // The Konva stage: applies the camera, reports the viewport, and hosts the board and live layers; input is
 // handled by use-stage-input. Store in, controller out.
-import { type ReactElement, useEffect } from 'react';
+import { type ReactElement, useEffect, useMemo } from 'react';
 import { Stage } from 'react-konva';
 import type { Tool } from '../../shared/api';
 import { type Size, visibleWorld } from '../board/camera';
 import { useAppState, useController } from '../ui/context';
 import { LiveLayer } from './LiveLayer';
+import { PositionMirror } from './position-mirror';
 import { StaticLayer } from './StaticLayer';
 import { useDrawGesture } from './use-draw-gesture';
 import { useStageInput } from './use-stage-input';
@@ -22,31 +23,36 @@ export function BoardCanvas({ size, spaceHeld }: { size: Size; spaceHeld: boolea
   const tool = useAppState((s) => s.tool);
   const draw = useDrawGesture(controller);
   const input = useStageInput(controller, draw, spaceHeld);
+  const mirror = useMemo(() => new PositionMirror(controller), [controller]);
+  useEffect(() => controller.onLocal(mirror.local), [controller, mirror]);
 
   useEffect(() => {
     if (size.width > 0) controller.viewport(visibleWorld(camera, size));
   }, [controller, camera, size]);
 
   return (
-    <Stage
-      width={size.width}
-      height={size.height}
-      x={camera.x}
-      y={camera.y}
-      scaleX={camera.scale}
-      scaleY={camera.scale}
-      style={{ cursor: cursorFor(tool, spaceHeld) }}
-      onPointerDown={input.onPointerDown}
-      onPointerMove={input.onPointerMove}
-      onPointerUp={input.onPointerUp}
-      onPointerLeave={input.onPointerLeave}
-      onWheel={input.onWheel}
-      onContextMenu={(e) => {
-        e.evt.preventDefault();
-      }}
-    >
-      <StaticLayer size={size} preview={draw.preview} />
-      <LiveLayer />
-    </Stage>
+    <>
+      <Stage
+        width={size.width}
+        height={size.height}
+        x={camera.x}
+        y={camera.y}
+        scaleX={camera.scale}
+        scaleY={camera.scale}
+        style={{ cursor: cursorFor(tool, spaceHeld) }}
+        onPointerDown={input.onPointerDown}
+        onPointerMove={input.onPointerMove}
+        onPointerUp={input.onPointerUp}
+        onPointerLeave={input.onPointerLeave}
+        onWheel={input.onWheel}
+        onContextMenu={(e) => {
+          e.evt.preventDefault();
+        }}
+      >
+        <StaticLayer size={size} preview={draw.preview} />
+        <LiveLayer mirror={mirror} />
+      </Stage>
+      <div className="position-mirror" aria-hidden="true" ref={mirror.attach} />
+    </>
   );
 }

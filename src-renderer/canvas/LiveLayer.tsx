@@ -8,6 +8,7 @@ import { colorToCss } from '../../shared/board';
 import type { LiveFrame } from '../interp/remote-live';
 import { useAppState, useController } from '../ui/context';
 import { Ghost, Pointer } from './LiveShapes';
+import type { PositionMirror } from './position-mirror';
 
 interface Shown {
   readonly pointers: readonly PeerId[];
@@ -25,7 +26,10 @@ function shownOf(f: LiveFrame): Shown {
 }
 
 /** Runs the per-frame loop: positions nodes imperatively, and reports structure changes to React. */
-function useLiveFrames(layerRef: React.RefObject<Konva.Layer | null>): Shown {
+function useLiveFrames(
+  layerRef: React.RefObject<Konva.Layer | null>,
+  mirror: PositionMirror,
+): Shown {
   const controller = useController();
   const [shown, setShown] = useState<Shown>({ pointers: [], drags: [] });
   const shownKey = useRef(keyOf(shown));
@@ -47,23 +51,24 @@ function useLiveFrames(layerRef: React.RefObject<Konva.Layer | null>): Shown {
         for (const d of frame.drags) layer.findOne(`#ghost-${d.peer}`)?.position(d);
         layer.batchDraw();
       }
+      mirror.frame(frame);
       raf = requestAnimationFrame(tick);
     };
     raf = requestAnimationFrame(tick);
     return () => {
       cancelAnimationFrame(raf);
     };
-  }, [controller, layerRef]);
+  }, [controller, layerRef, mirror]);
   return shown;
 }
 
-export function LiveLayer(): ReactElement {
+export function LiveLayer({ mirror }: { mirror: PositionMirror }): ReactElement {
   const controller = useController();
   const participants = useAppState((s) => s.participants);
   const board = useAppState((s) => s.board);
   const scale = useAppState((s) => s.camera.scale);
   const layerRef = useRef<Konva.Layer>(null);
-  const shown = useLiveFrames(layerRef);
+  const shown = useLiveFrames(layerRef, mirror);
 
   const who = (peer: PeerId): { name: string; color: string } => {
     const p = participants.find((q) => q.id === peer);

@@ -16,6 +16,7 @@ export interface ObjectHandlers {
   readonly onDragStart?: (id: number, node: Konva.Node) => void;
   readonly onDragMove?: (id: number, node: Konva.Node) => void;
   readonly onDragEnd?: (id: number, node: Konva.Node) => void;
+  readonly onTransform?: (id: number, node: Konva.Node) => void;
   readonly onTransformEnd?: (id: number, node: Konva.Node) => void;
 }
 
@@ -59,6 +60,7 @@ export const ObjectShape = memo(function ObjectShape(p: Props): ReactElement {
     onDragStart: on(h?.onDragStart, o.id, node),
     onDragMove: on(h?.onDragMove, o.id, node),
     onDragEnd: on(h?.onDragEnd, o.id, node),
+    onTransform: on(h?.onTransform, o.id, node),
     onTransformEnd: on(h?.onTransformEnd, o.id, node),
   };
   const defined = Object.fromEntries(Object.entries(events).filter(([, v]) => v !== undefined));

@@ -1,12 +1,11 @@
 // Select, move (grab/drag/drop with prediction and snap-back) and resize handlers for board objects.
 // Turns Konva node events into controller calls; draws nothing and keeps no board state of its own.
 import type Konva from 'konva';
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import type { ObjectId } from '../../shared/board';
 import { WORLD_EXTENT } from '../../shared/board';
 import { transformPatch } from '../board/shapes';
 import type { Controller } from '../controller/controller';
-import type { DragSession } from '../controller/drag-session';
 import { participantOf, selfId, shownObject } from '../store/selectors';
 import type { Store } from '../store/store';
 import type { ObjectHandlers } from './ObjectShape';
@@ -50,9 +49,17 @@ function selectionHandlers(
   };
 }
 
+/**
+ * Konva fires no stage pointer events while a node is dragged or transformed: report the pointer from the node's
+ * own events, so the others' telepointer keeps following the hand that moves the object.
+ */
+function reportPointer(controller: Controller, node: Konva.Node): void {
+  const at = node.getStage()?.getRelativePointerPosition();
+  if (at) controller.pointerMoved(at.x, at.y);
+}
+
 function dragHandlers(
   controller: Controller,
-  drags: Map<ObjectId, DragSession>,
 ): Pick<Handlers, 'onDragStart' | 'onDragMove' | 'onDragEnd'> {
   const { store } = controller;
   /** Puts the node back where the board has the object (the grab was refused). */
@@ -70,23 +77,20 @@ function dragHandlers(
         snapBack(id, node); // pointer-down already said who has it
         return;
       }
-      const session = controller.startDrag(id, (reason) => {
+      controller.startDrag(id, (reason) => {
         snapBack(id, node);
         controller.toast('warn', reason);
       });
-      drags.set(id, session);
     },
     onDragMove: (id, node) => {
-      drags.get(id)?.move(clampWorld(node.x()), clampWorld(node.y()));
+      reportPointer(controller, node);
+      controller.moveDrag(id, clampWorld(node.x()), clampWorld(node.y()));
     },
     onDragEnd: (id, node) => {
-      const session = drags.get(id);
-      drags.delete(id);
       const x = clampWorld(node.x());
       const y = clampWorld(node.y());
       node.position({ x, y });
-      // Prediction: show the drop at once; the host's upsert confirms or corrects it.
-      if (session?.end(x, y)) store.dispatch({ type: 'moved', id, x, y });
+      controller.endDrag(id, x, y);
     },
   };
 }
@@ -110,13 +114,15 @@ function transformHandler(controller: Controller): Handlers['onTransformEnd'] {
 }
 
 export function useObjectHandlers(controller: Controller): ObjectHandlers {
-  const drags = useRef(new Map<ObjectId, DragSession>());
   return useMemo<ObjectHandlers>(
     () => ({
       ...selectionHandlers(controller.store, (text) => {
         controller.toast('info', text);
       }),
-      ...dragHandlers(controller, drags.current),
+      ...dragHandlers(controller),
+      onTransform: (_id, node) => {
+        reportPointer(controller, node);
+      },
       onTransformEnd: transformHandler(controller),
     }),
     [controller],

@@ -20,10 +20,20 @@ import { DragSession } from './drag-session';
 const POINTER_INTERVAL_MS = 16;
 const VIEWPORT_INTERVAL_MS = 150;
 
+export interface LocalDrag {
+  readonly id: ObjectId;
+  readonly x: number;
+  readonly y: number;
+}
+
 export class Controller {
   readonly live = new RemoteLive();
   private nextDraftKey = 1;
   private lastPointer = { x: 0, y: 0 };
+  /** Whether this user's pointer is over the board (lastPointer is where). */
+  private pointerIn = false;
+  private readonly drags = new Map<ObjectId, DragSession>();
+  private readonly localListeners = new Set<() => void>();
   private readonly pointer = new Throttle<{ x: number; y: number }>(POINTER_INTERVAL_MS, (p) => {
     void this.invoke({ cmd: 'pointer', ...p, visible: true });
   });
@@ -76,12 +86,38 @@ export class Controller {
 
   pointerMoved(x: number, y: number): void {
     this.lastPointer = { x: Math.round(x), y: Math.round(y) };
+    this.pointerIn = true;
     this.pointer.push(this.lastPointer);
+    this.notifyLocal();
   }
 
   pointerLeft(): void {
     this.pointer.cancel();
+    this.pointerIn = false;
     void this.invoke({ cmd: 'pointer', ...this.lastPointer, visible: false });
+    this.notifyLocal();
+  }
+
+  /** This user's pointer on the board (world, as sent to the others), or null while it is off the board. */
+  localPointer(): { x: number; y: number } | null {
+    return this.pointerIn ? this.lastPointer : null;
+  }
+
+  /** Where this user's own drags hold objects right now. */
+  localDrags(): LocalDrag[] {
+    const out: LocalDrag[] = [];
+    for (const [id, d] of this.drags) if (d.position) out.push({ id, ...d.position });
+    return out;
+  }
+
+  /** Called synchronously after this user's pointer or drag moved (between animation frames). */
+  onLocal(listener: () => void): () => void {
+    this.localListeners.add(listener);
+    return () => this.localListeners.delete(listener);
+  }
+
+  private notifyLocal(): void {
+    for (const l of this.localListeners) l();
   }
 
   viewport(v: Viewport): void {
@@ -140,10 +176,24 @@ export class Controller {
     void this.invoke({ cmd: 'restack', id, front });
   }
 
-  startDrag(id: ObjectId, refused: (reason: string) => void): DragSession {
+  /** Grabs an object for a local drag; `refused` runs if the host says no (put it back). */
+  startDrag(id: ObjectId, refused: (reason: string) => void): void {
     const session = new DragSession(id, (c) => this.invoke(c), { refused });
+    this.drags.set(id, session);
     void session.start();
-    return session;
+  }
+
+  moveDrag(id: ObjectId, x: number, y: number): void {
+    this.drags.get(id)?.move(x, y);
+    this.notifyLocal();
+  }
+
+  /** Drops at (x, y), shown at once (prediction: the host's upsert confirms or corrects it). */
+  endDrag(id: ObjectId, x: number, y: number): void {
+    const session = this.drags.get(id);
+    this.drags.delete(id);
+    if (session?.end(x, y)) this.store.dispatch({ type: 'moved', id, x, y });
+    this.notifyLocal();
   }
 
   async chat(text: string): Promise<boolean> {

@@ -42,6 +42,11 @@ export class DragSession {
     return this.phase.kind;
   }
 
+  /** Where the user holds the object now (world, rounded), or null before the first move. */
+  get position(): { x: number; y: number } | null {
+    return this.last;
+  }
+
   /** Sends the grab; resolves once the host answered. */
   async start(): Promise<void> {
     const reply = await this.invoke({ cmd: 'grab', id: this.id });

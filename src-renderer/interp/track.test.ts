@@ -147,3 +147,16 @@ describe('Track.hold', () => {
     near(track.sample(700), 500, 0);
   });
 });
+
+describe('Track extrapolation on bursty arrivals', () => {
+  it('does not fling a pointer whose last two updates arrived a millisecond apart', () => {
+    const t = new Track({ delayMs: 0, maxExtrapolateMs: 100, settleMs: 0, maxSamples: 64 });
+    t.push(0, 0, 0);
+    t.push(1000, 100, 0);
+    t.push(1001, 180, 0); // a burst: 80 units in 1 ms of arrival time
+    const p = t.sample(1101);
+    // At most the movement just seen (80) beyond the newest sample, not 80 units/ms x 100 ms.
+    expect(p?.x).toBeLessThanOrEqual(260);
+    expect(p?.x).toBeGreaterThanOrEqual(180);
+  });
+});

@@ -29,6 +29,9 @@ export const DEFAULT_TRACK: TrackOptions = {
   maxSamples: 64,
 };
 
+/** Extrapolation measures velocity over at least this span (a 30 Hz update interval), ms. */
+const MIN_VELOCITY_SPAN_MS = 33;
+
 const lerp = (a: number, b: number, f: number): number => a + (b - a) * f;
 const smooth = (f: number): number => f * f * (3 - 2 * f);
 
@@ -81,8 +84,8 @@ export class Track {
   /** Where to draw it at `now` (ms), or null before any sample. Advances render time (never backwards). */
   sample(now: number): Point | null {
     this.renderT = Math.max(now - this.opts.delayMs, this.renderT);
-    // Keep exactly one sample at or before render time; older ones can never be needed again.
-    while (this.samples.length > 2 && (this.samples[1]?.t ?? Infinity) <= this.renderT)
+    // Keep two samples at or before render time (interpolation needs one, extrapolation's velocity a second).
+    while (this.samples.length > 3 && (this.samples[2]?.t ?? Infinity) <= this.renderT)
       this.samples.shift();
     return this.positionAt(this.renderT);
   }
@@ -104,16 +107,35 @@ export class Track {
   /** Past the newest sample: brief extrapolation, then a settle back onto the newest sample, then hold. */
   private beyondNewest(rt: number): Point {
     const last = this.samples.at(-1);
-    const prev = this.samples.at(-2);
     if (last === undefined) throw new Error('beyondNewest on an empty track');
-    if (prev === undefined || last.t <= prev.t) return { x: last.x, y: last.y };
-    const vx = (last.x - prev.x) / (last.t - prev.t);
-    const vy = (last.y - prev.y) / (last.t - prev.t);
+    const { vx, vy } = this.velocity(last);
+    if (vx === 0 && vy === 0) return { x: last.x, y: last.y };
     const ahead = rt - last.t;
     const { maxExtrapolateMs: ext, settleMs } = this.opts;
     if (ahead <= ext) return { x: last.x + vx * ahead, y: last.y + vy * ahead };
     if (settleMs <= 0) return { x: last.x + vx * ext, y: last.y + vy * ext };
     const f = 1 - smooth(Math.min(1, (ahead - ext) / settleMs));
     return { x: last.x + vx * ext * f, y: last.y + vy * ext * f };
+  }
+
+  /**
+   * Velocity for extrapolation, measured over at least MIN_VELOCITY_SPAN_MS: samples that arrive in a burst (two
+   * updates in one packet, or a busy IPC queue) are milliseconds apart, and their raw velocity would fling the
+   * pointer far past anything the user did.
+   */
+  private velocity(last: Sample): { vx: number; vy: number } {
+    const prev = this.samples.at(-2);
+    // A repeated position (hold(), or a source that stopped) means it is not moving now.
+    if (prev !== undefined && prev.x === last.x && prev.y === last.y) return { vx: 0, vy: 0 };
+    let base: Sample | undefined;
+    for (let i = this.samples.length - 2; i >= 0; i--) {
+      const s = this.samples[i];
+      if (s === undefined) continue;
+      base = s;
+      if (last.t - s.t >= MIN_VELOCITY_SPAN_MS) break;
+    }
+    if (base === undefined || base.t >= last.t) return { vx: 0, vy: 0 };
+    const dt = Math.max(last.t - base.t, MIN_VELOCITY_SPAN_MS);
+    return { vx: (last.x - base.x) / dt, vy: (last.y - base.y) / dt };
   }
 }

@@ -34,12 +34,16 @@ export function BandwidthPanel(): ReactElement {
         <div className="totals">
           <div className="total in">
             <span className="metric-label">Total in</span>
-            <span className="total-value">{kbps(stats?.totalKbpsIn ?? 0)}</span>
+            <span className="total-value" data-testid="bandwidth-total-in">
+              {kbps(stats?.totalKbpsIn ?? 0)}
+            </span>
             <span className="muted small">{Math.round(packetsIn)} packets/s</span>
           </div>
           <div className="total out">
             <span className="metric-label">Total out</span>
-            <span className="total-value">{kbps(stats?.totalKbpsOut ?? 0)}</span>
+            <span className="total-value" data-testid="bandwidth-total-out">
+              {kbps(stats?.totalKbpsOut ?? 0)}
+            </span>
             <span className="muted small">{Math.round(packetsOut)} packets/s</span>
           </div>
         </div>

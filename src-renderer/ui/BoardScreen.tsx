@@ -76,6 +76,7 @@ export function BoardScreen(): ReactElement {
         <div
           ref={stageRef}
           className="board-canvas"
+          data-testid="board-stage"
           style={{
             backgroundSize: `${grid}px ${grid}px`,
             backgroundPosition: `${camera.x}px ${camera.y}px`,

@@ -18,6 +18,7 @@ export function ChatButton(): ReactElement {
       aria-label={unread > 0 ? `Chat, ${unread} unread` : 'Chat'}
       aria-pressed={open}
       data-tip="Chat · C"
+      data-testid="chat-toggle"
       onClick={() => {
         store.dispatch({ type: 'panel', panel: 'chat', open: !open });
       }}
@@ -41,7 +42,11 @@ function MessageList(): ReactElement {
     <ol className="messages" ref={listRef} aria-live="polite">
       {chat.length === 0 && <li className="muted empty">No messages yet. Say hi!</li>}
       {chat.map((m) => (
-        <li key={m.seq} className={`message${m.peer === me ? ' mine' : ''}`}>
+        <li
+          key={m.seq}
+          className={`message${m.peer === me ? ' mine' : ''}`}
+          data-testid="chat-message"
+        >
           <div className="message-head">
             <span className="message-name" style={{ color: cssColor(m.color) }}>
               {m.peer === me ? 'You' : m.name}
@@ -97,6 +102,7 @@ export function ChatPanel(): ReactElement {
           maxLength={1000}
           placeholder="Message everyone…"
           aria-label="Message"
+          data-testid="chat-input"
           onChange={(e) => {
             setDraft(e.target.value);
           }}
@@ -105,6 +111,7 @@ export function ChatPanel(): ReactElement {
           type="submit"
           className="icon-btn primary"
           aria-label="Send"
+          data-testid="chat-send"
           disabled={draft.trim() === ''}
         >
           <Icon name="send" />

@@ -10,6 +10,8 @@ export interface FieldProps {
   readonly mono?: boolean;
   readonly autoFocus?: boolean;
   readonly max?: number;
+  /** data-testid of the input. */
+  readonly testId?: string;
 }
 
 export function Field(p: FieldProps): ReactElement {
@@ -23,6 +25,7 @@ export function Field(p: FieldProps): ReactElement {
         maxLength={p.max ?? 300}
         autoFocus={p.autoFocus}
         spellCheck={false}
+        data-testid={p.testId}
         onChange={(e) => {
           p.onChange(e.target.value);
         }}

@@ -45,15 +45,19 @@ function Row({
   label,
   value,
   copyLabel,
+  testId,
 }: {
   label: string;
   value: string;
   copyLabel: string;
+  testId: string;
 }): ReactElement {
   return (
     <div className="share-row">
       <span className="share-label">{label}</span>
-      <code className="share-value">{value}</code>
+      <code className="share-value" data-testid={testId}>
+        {value}
+      </code>
       <CopyButton text={value} label={copyLabel} />
     </div>
   );
@@ -85,10 +89,18 @@ export function SharePanel(): ReactElement | null {
       )}
       {status.addresses.map((a) => {
         const full = `${a.includes(':') ? `[${a}]` : a}:${status.port}`;
-        return <Row key={a} label="Address" value={full} copyLabel={`address ${full}`} />;
+        return (
+          <Row
+            key={a}
+            label="Address"
+            value={full}
+            copyLabel={`address ${full}`}
+            testId="share-address"
+          />
+        );
       })}
-      <Row label="Port" value={String(status.port)} copyLabel="port" />
-      <Row label="Join code" value={status.code} copyLabel="join code" />
+      <Row label="Port" value={String(status.port)} copyLabel="port" testId="share-port" />
+      <Row label="Join code" value={status.code} copyLabel="join code" testId="share-code" />
       <div className="share-foot">
         <CopyButton text={invite} label="the whole invitation" />
         <span className="muted small">Copy the whole invitation</span>

@@ -47,6 +47,7 @@ function ModeTabs({ mode, pick }: { mode: Mode; pick: (m: Mode) => void }): Reac
           key={m}
           type="button"
           role="tab"
+          data-testid={`${m}-tab`}
           aria-selected={mode === m}
           className={mode === m ? 'active' : ''}
           onClick={() => {
@@ -112,6 +113,7 @@ function ModeFields(p: {
             onChange={set('address')}
             placeholder="192.168.1.24:47810"
             hint="host:port, or [v6]:port"
+            testId="join-address"
           />
           <Field
             label="Join code"
@@ -119,6 +121,7 @@ function ModeFields(p: {
             onChange={set('code')}
             placeholder="otter-maple-4821"
             mono
+            testId="join-code"
           />
         </>
       ) : (
@@ -140,7 +143,12 @@ function ModeFields(p: {
 function SubmitButton(p: { mode: Mode; status: SessionStatus; disabled: boolean }): ReactElement {
   const connecting = p.status.phase === 'connecting';
   return (
-    <button className="btn primary wide" type="submit" disabled={p.disabled || connecting}>
+    <button
+      className="btn primary wide"
+      type="submit"
+      data-testid={`${p.mode}-button`}
+      disabled={p.disabled || connecting}
+    >
       {connecting && <span className="spinner" aria-hidden="true" />}
       {p.status.phase === 'connecting'
         ? `Connecting to ${p.status.address}…`
@@ -199,6 +207,7 @@ export function StartScreen(): ReactElement {
             placeholder="e.g. Grace"
             autoFocus
             max={40}
+            testId={`${mode}-name`}
           />
           <ModeFields mode={mode} f={f} set={set} />
           <Outcome mode={mode} refused={refused} status={status} />

@@ -29,6 +29,7 @@ export function Toolbar(): ReactElement {
             type="button"
             className={`tool${tool === t.tool ? ' active' : ''}`}
             aria-pressed={tool === t.tool}
+            data-testid={`tool-${t.tool}`}
             aria-label={`${t.label} (${t.key})`}
             data-tip={`${t.label} · ${t.key}`}
             disabled={!editable && t.tool !== 'select'}

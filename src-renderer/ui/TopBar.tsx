@@ -79,6 +79,7 @@ function TogglePanelButton(p: {
       aria-pressed={open}
       aria-label={p.label}
       data-tip={p.tip}
+      data-testid={`${p.panel}-toggle`}
       onClick={() => {
         store.dispatch({ type: 'panel', panel: p.panel, open: !open });
       }}

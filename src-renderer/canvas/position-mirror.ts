@@ -1,0 +1,120 @@
+// Mirrors what the canvas shows into tiny invisible DOM elements (data-testid + integer world data-x/data-y),
+// so tests and accessibility tooling can read positions Konva only paints: this user's pointer
+// (`local-pointer`), remote pointers (`remote-pointer-<peer>`) and board objects (`object-<id>`, including live
+// drags). Written imperatively, once per animation frame and right after local input; never renders React.
+import type { BoardObject, ObjectId } from '../../shared/board';
+import type { Controller } from '../controller/controller';
+import type { LiveFrame } from '../interp/remote-live';
+import { shownObject } from '../store/selectors';
+import type { AppState } from '../store/state';
+
+interface Point {
+  readonly x: number;
+  readonly y: number;
+}
+
+const EMPTY_FRAME: LiveFrame = { pointers: [], drags: [] };
+const OBJECT = 'object-';
+const REMOTE = 'remote-pointer-';
+const LOCAL = 'local-pointer';
+
+export class PositionMirror {
+  private root: HTMLElement | null = null;
+  private readonly els = new Map<string, HTMLElement>();
+  private remote: LiveFrame = EMPTY_FRAME;
+  /** The board state the object elements were last fully written from. */
+  private synced: Pick<AppState, 'board' | 'moves' | 'edits'> | null = null;
+  /** Objects written at a live-drag position last time (to put back when the drag ends). */
+  private overridden = new Set<ObjectId>();
+
+  constructor(private readonly controller: Controller) {}
+
+  /** React ref callback for the container. */
+  readonly attach = (el: HTMLElement | null): void => {
+    this.root = el;
+    this.els.clear();
+    this.synced = null;
+    this.overridden.clear();
+    if (el) {
+      el.replaceChildren();
+      this.write();
+    }
+  };
+
+  /** Once per animation frame, with what the live layer draws in it. */
+  frame(f: LiveFrame): void {
+    this.remote = f;
+    this.write();
+  }
+
+  /** After this user's own input, between frames: the pointer and own drags are already where they are. */
+  readonly local = (): void => {
+    this.write();
+  };
+
+  private write(): void {
+    if (this.root === null) return;
+    const lp = this.controller.localPointer();
+    if (lp) this.put(LOCAL, lp);
+    else this.remove(LOCAL);
+    this.writePointers();
+    this.writeObjects();
+  }
+
+  private writePointers(): void {
+    const live = new Set<string>();
+    for (const p of this.remote.pointers) {
+      const key = `${REMOTE}${p.peer}`;
+      live.add(key);
+      this.put(key, p);
+    }
+    for (const key of this.els.keys())
+      if (key.startsWith(REMOTE) && !live.has(key)) this.remove(key);
+  }
+
+  private writeObjects(): void {
+    const s = this.controller.store.getState();
+    const synced = this.synced;
+    if (synced?.board !== s.board || synced.moves !== s.moves || synced.edits !== s.edits) {
+      this.synced = { board: s.board, moves: s.moves, edits: s.edits };
+      this.overridden.clear();
+      for (const key of this.els.keys())
+        if (key.startsWith(OBJECT) && !s.board.has(Number(key.slice(OBJECT.length))))
+          this.remove(key);
+      for (const o of s.board.values()) this.put(`${OBJECT}${o.id}`, shownObject(s, o));
+    }
+    // Live drags, the holder's own last: each object shows where its ghost or the dragged node is now.
+    const live = new Map<ObjectId, Point>();
+    for (const d of this.remote.drags) live.set(d.id, d);
+    for (const d of this.controller.localDrags()) live.set(d.id, d);
+    for (const id of this.overridden) {
+      const o: BoardObject | undefined = s.board.get(id);
+      if (o && !live.has(id)) this.put(`${OBJECT}${id}`, shownObject(s, o));
+    }
+    this.overridden = new Set();
+    for (const [id, p] of live) {
+      if (!s.board.has(id)) continue;
+      this.overridden.add(id);
+      this.put(`${OBJECT}${id}`, p);
+    }
+  }
+
+  private put(key: string, p: Point): void {
+    let el = this.els.get(key);
+    if (el === undefined) {
+      el = document.createElement('span');
+      el.dataset.testid = key;
+      this.els.set(key, el);
+      this.root?.append(el);
+    }
+    const x = String(Math.round(p.x));
+    const y = String(Math.round(p.y));
+    if (el.dataset.x !== x) el.dataset.x = x;
+    if (el.dataset.y !== y) el.dataset.y = y;
+  }
+
+  private remove(key: string): void {
+    this.els.get(key)?.remove();
+    this.els.delete(key);
+  }
+}
