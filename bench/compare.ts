@@ -1,0 +1,164 @@
+// Compare benchmark: the same 4-user whiteboard workload over Ghostboard, Yjs (y-websocket awareness) and
+// socket.io (Excalidraw's relay), each user in its own network namespace behind the TUN impairment router,
+// at 0/2/5/10 % loss with 40 ms one way and under a 64 kbit/s cap. Writes bench/results/compare.md and plots.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PERFECT_LINK } from '../src-main/net/sim/link';
+import type { LinkConditions } from '../src-main/net/sim/link';
+import type { RouterStats } from './router/testbed';
+import { Testbed } from './router/testbed';
+import type { RunResult } from './compare/figures';
+import { percentile, round1, runFigures } from './compare/figures';
+import { JsonProc } from './router/json-proc';
+import { compareCharts, compareTables } from './compare/report';
+import type { StackName } from './compare/stacks';
+import { STACKS, startStack } from './compare/stacks';
+import { runWorkload } from './compare/workload';
+import { renderCharts } from './plot';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const USERS = 4;
+const ONE_WAY_MS = 40;
+
+export interface Condition {
+  readonly name: string;
+  readonly link: LinkConditions;
+}
+
+const lossy = (loss: number): Condition => ({
+  name: `loss${loss * 100}`,
+  link: { ...PERFECT_LINK, loss, delayMs: ONE_WAY_MS },
+});
+/** 64 kbit/s each way per client; a datagram that would queue past 500 ms (4 KB) is tail-dropped. */
+const CAP: Condition = {
+  name: 'cap64',
+  link: { ...PERFECT_LINK, delayMs: ONE_WAY_MS, bandwidthBps: 64_000, maxQueueMs: 500 },
+};
+export const CONDITIONS: readonly Condition[] = [
+  lossy(0),
+  lossy(0.02),
+  lossy(0.05),
+  lossy(0.1),
+  CAP,
+];
+
+const envList = (v: string | undefined): string[] | undefined =>
+  v === undefined || v === '' ? undefined : v.split(',');
+
+async function runOne(stack: StackName, c: Condition, seed: number): Promise<RunResult> {
+  const windowMs = Number(process.env.GB_COMPARE_SECONDS ?? 20) * 1000;
+  const bed = await Testbed.open({
+    clients: USERS,
+    up: c.link,
+    down: c.link,
+    seed,
+    maxSeconds: windowMs / 1000 + 120,
+  });
+  try {
+    const started = await startStack(stack, bed);
+    let open: RouterStats | undefined;
+    let close: RouterStats | undefined;
+    const samples = await runWorkload(
+      started.users,
+      started.objectIds,
+      started.origins,
+      { warmupMs: 3000, windowMs, settleMs: 3000 },
+      {
+        windowOpened: async () => {
+          open = await bed.snapshot();
+        },
+        windowClosed: async () => {
+          close = await bed.snapshot();
+        },
+      },
+    );
+    if (!open || !close) throw new Error('router snapshots missing');
+    const f = runFigures(samples, open, close, 2 * ONE_WAY_MS);
+    const sum = (k: 'lost' | 'queueDrops', dir: 'up' | 'down'): number =>
+      (close?.clients ?? []).reduce(
+        (a, x, i) => a + x[dir][k] - (open?.clients[i]?.[dir][k] ?? 0),
+        0,
+      );
+    return {
+      stack,
+      condition: c.name,
+      ...f,
+      router: {
+        lostUp: sum('lost', 'up'),
+        lostDown: sum('lost', 'down'),
+        queueDropsUp: sum('queueDrops', 'up'),
+        queueDropsDown: sum('queueDrops', 'down'),
+      },
+      load1: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
+    };
+  } finally {
+    await bed.close();
+  }
+}
+
+/** One echo round trip through a child's stdin and stdout: the floor under every latency reported here. */
+async function calibrate(): Promise<{ p50: number; p99: number }> {
+  const echo = JsonProc.start('echo', process.execPath, [
+    ...['--import', 'tsx', join(here, 'compare', 'echo.ts')],
+  ]);
+  const rtts: number[] = [];
+  echo.onEvent = (e, at) => {
+    rtts.push(at - Number(e.x));
+    return true;
+  };
+  try {
+    await new Promise((r) => setTimeout(r, 1500)); // tsx start-up
+    for (let i = 0; i < 600; i++) {
+      echo.send({ cmd: 'pointer', x: performance.now(), y: i });
+      await new Promise((r) => setTimeout(r, 1000 / 60));
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  } finally {
+    await echo.stop(1000);
+  }
+  const sorted = rtts.sort((a, b) => a - b);
+  return { p50: round1(percentile(sorted, 50)), p99: round1(percentile(sorted, 99)) };
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  const harness = await calibrate();
+  const stacks = envList(process.env.GB_COMPARE_STACKS) ?? STACKS;
+  const conds = envList(process.env.GB_COMPARE_CONDITIONS);
+  const results: RunResult[] = [];
+  for (const [ci, c] of CONDITIONS.entries()) {
+    if (conds && !conds.includes(c.name)) continue;
+    for (const stack of stacks as StackName[]) {
+      const t0 = performance.now();
+      try {
+        results.push(await runOne(stack, c, 1000 + ci));
+      } catch (e) {
+        process.stderr.write(`compare ${stack} ${c.name}: ${String(e)}\n`);
+        throw e;
+      }
+      const r = results[results.length - 1];
+      process.stderr.write(
+        `compare ${stack} ${c.name} (${Math.round((performance.now() - t0) / 1000)} s): ` +
+          `${JSON.stringify(r?.summary)}\n`,
+      );
+    }
+  }
+  mkdirSync(join(here, 'results'), { recursive: true });
+  writeFileSync(
+    join(here, 'results', 'compare.md'),
+    `Harness pipes (one stdin→stdout echo round trip, 60 Hz): p50 ${harness.p50} ms, p99 ${harness.p99} ms.\n\n` +
+      compareTables(results),
+  );
+  const plots = await renderCharts(join(here, 'plots'), compareCharts(results));
+  return {
+    harnessEchoMs: harness,
+    setup: {
+      users: USERS,
+      oneWayMs: ONE_WAY_MS,
+      windowSeconds: Number(process.env.GB_COMPARE_SECONDS ?? 20),
+      conditions: CONDITIONS.map((c) => ({ name: c.name, ...c.link })),
+    },
+    plots,
+    runs: results,
+  };
+}

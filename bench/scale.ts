@@ -1,0 +1,192 @@
+// Scale benchmark: one headless Ghostboard host on loopback with 16, 64, 128 and 256 bot peers (64 per driver
+// process) moving pointers at 30 Hz, each accepting 64 kbit/s downstream; reports the host's CPU seconds per
+// second and RSS, per-bot downstream kbit/s, and the update rate of each bot's 8 nearest peers vs the rest.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateJoinCode } from '../src-main/net/join-code';
+import { percentile, round1 } from './compare/figures';
+import { JsonProc } from './router/json-proc';
+import type { BarChart } from './plot';
+import { renderCharts } from './plot';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const GHOSTBOARD = join(here, '..', 'bin', 'ghostboard.js');
+const PER_DRIVER = 64;
+const WARMUP_MS = 3000;
+const JOIN_TIMEOUT_MS = 120_000;
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+interface BotFigures {
+  bot: number;
+  downKbps: number;
+  nearHz: number;
+  restHz: number;
+  alive: boolean;
+  ended?: string;
+}
+
+interface ScaleRun {
+  peers: number;
+  joined: number;
+  alive: number;
+  hostCpuSecondsPerSecond: number;
+  hostRssMB: number;
+  driverCpuSecondsPerSecond: number;
+  downKbps: { mean: number; p5: number; max: number };
+  nearHz: { mean: number; p5: number };
+  restHz: { mean: number; p5: number };
+  load1: number;
+  /** Why bots that are gone went, with counts. */
+  ended: Record<string, number>;
+}
+
+/** utime + stime of a process, seconds (from /proc/<pid>/stat). */
+function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+}
+
+function rssMB(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return round1(Number(m?.[1]) / 1024);
+}
+
+const load1 = (): number => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+const mean = (xs: readonly number[]): number =>
+  round1(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
+const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
+
+async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
+  const code = generateJoinCode();
+  const host = JsonProc.start('scale-host', process.execPath, [
+    ...[GHOSTBOARD, 'host', '--port', '0', '--bind', '127.0.0.1'],
+    ...['--code', code, '--name', 'Host', '--script'],
+  ]);
+  const drivers: JsonProc[] = [];
+  try {
+    const ready = await host.waitFor((e) => e.ev === 'ready', 20_000);
+    let joined = 0;
+    // Drivers start one after another: the host admits 16 pending handshakes per IP.
+    for (let first = 0; first < peers; first += PER_DRIVER) {
+      const count = Math.min(PER_DRIVER, peers - first);
+      const d = JsonProc.start(`bots-${first}`, process.execPath, [
+        ...['--import', 'tsx', join(here, 'scale', 'bots.ts')],
+        ...['127.0.0.1', String(ready.port), code, String(first), String(count), String(peers)],
+      ]);
+      drivers.push(d);
+      const r = await d.waitFor((e) => e.ev === 'ready', JOIN_TIMEOUT_MS);
+      joined += Number(r.bots) - (Array.isArray(r.failed) ? r.failed.length : 0);
+    }
+    await new Promise((r) => setTimeout(r, WARMUP_MS));
+    const cpu0 = cpuSeconds(host.child.pid);
+    const drv0 = drivers.reduce((a, d) => a + cpuSeconds(d.child.pid), 0);
+    const t0 = performance.now();
+    for (const d of drivers) d.send({ cmd: 'window' });
+    await new Promise((r) => setTimeout(r, windowMs));
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = (cpuSeconds(host.child.pid) - cpu0) / seconds;
+    const drv = (drivers.reduce((a, d) => a + cpuSeconds(d.child.pid), 0) - drv0) / seconds;
+    const rss = rssMB(host.child.pid);
+    const bots: BotFigures[] = [];
+    for (const d of drivers) {
+      const n = d.events.length;
+      d.send({ cmd: 'stats' });
+      const s = await d.waitFor((e) => e.ev === 'stats', 10_000, n);
+      bots.push(...(s.bots as BotFigures[]));
+    }
+    const down = sorted(bots.map((b) => b.downKbps));
+    const near = sorted(bots.map((b) => b.nearHz));
+    const rest = sorted(bots.map((b) => b.restHz));
+    return {
+      peers,
+      joined,
+      alive: bots.filter((b) => b.alive).length,
+      hostCpuSecondsPerSecond: Math.round(cpu * 1000) / 1000,
+      hostRssMB: rss,
+      driverCpuSecondsPerSecond: Math.round(drv * 100) / 100,
+      downKbps: {
+        mean: mean(down),
+        p5: round1(percentile(down, 5)),
+        max: round1(Math.max(...down)),
+      },
+      nearHz: { mean: mean(near), p5: round1(percentile(near, 5)) },
+      restHz: { mean: mean(rest), p5: round1(percentile(rest, 5)) },
+      load1: load1(),
+      ended: bots.reduce<Record<string, number>>((acc, b) => {
+        if (b.ended !== undefined) acc[b.ended] = (acc[b.ended] ?? 0) + 1;
+        return acc;
+      }, {}),
+    };
+  } finally {
+    for (const d of drivers) d.send({ cmd: 'quit' });
+    await Promise.all(drivers.map((d) => d.stop(3000)));
+    await host.stop(3000);
+  }
+}
+
+export function scaleCharts(runs: readonly ScaleRun[]): BarChart[] {
+  const groups = runs.map((r) => `${r.peers} peers`);
+  return [
+    {
+      file: 'scale-cpu',
+      title: 'Host CPU seconds per second (one host, bots at 30 Hz)',
+      yLabel: 'CPU s/s',
+      groups,
+      series: [{ name: 'host', values: runs.map((r) => r.hostCpuSecondsPerSecond) }],
+      refs: [{ value: 1, label: 'one core' }],
+    },
+    {
+      file: 'scale-rate',
+      title: 'Pointer updates/s each bot sees per peer (sent at 30 Hz)',
+      yLabel: 'updates/s per peer',
+      groups,
+      series: [
+        { name: '8 nearest', values: runs.map((r) => r.nearHz.mean) },
+        { name: 'the rest', values: runs.map((r) => r.restHz.mean) },
+      ],
+    },
+  ];
+}
+
+export function scaleTable(runs: readonly ScaleRun[]): string {
+  const lines = [
+    '| peers | joined / alive | host CPU s/s | host RSS MB | bots CPU s/s | down kbit/s per bot mean / p5 / max | nearest-8 Hz mean / p5 | rest Hz mean / p5 | load1 | bots gone (why) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of runs) {
+    lines.push(
+      `| ${r.peers} | ${r.joined} / ${r.alive} | ${r.hostCpuSecondsPerSecond} | ${r.hostRssMB} | ` +
+        `${r.driverCpuSecondsPerSecond} | ${r.downKbps.mean} / ${r.downKbps.p5} / ${r.downKbps.max} | ` +
+        `${r.nearHz.mean} / ${r.nearHz.p5} | ${r.restHz.mean} / ${r.restHz.p5} | ${r.load1} | ` +
+        `${
+          Object.entries(r.ended)
+            .map(([k, v]) => `${v} ${k}`)
+            .join(', ') || 'none'
+        } |`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  const windowMs = Number(process.env.GB_SCALE_SECONDS ?? 15) * 1000;
+  const sizes = (process.env.GB_SCALE_PEERS ?? '16,64,128,256').split(',').map(Number);
+  const runs: ScaleRun[] = [];
+  for (const n of sizes) {
+    runs.push(await runScale(n, windowMs));
+    process.stderr.write(`scale ${n}: ${JSON.stringify(runs[runs.length - 1])}\n`);
+  }
+  mkdirSync(join(here, 'results'), { recursive: true });
+  writeFileSync(join(here, 'results', 'scale.md'), scaleTable(runs));
+  const plots = await renderCharts(join(here, 'plots'), scaleCharts(runs));
+  return {
+    setup: { pointerHz: 30, downstreamKbps: 64, windowSeconds: windowMs / 1000 },
+    runs,
+    plots,
+  };
+}
