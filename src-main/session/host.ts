@@ -149,9 +149,13 @@ export class HostSession {
       presenceDomain: this.presence,
       presenceScope: (_now, s) => {
         if (!p.joined) return;
-        s.add(this.self, 10);
+        // Nearest pointers first when the budget is short (TRIBES' scoping by distance); ageing keeps the rest coming.
+        const me = p.relay?.obj;
+        const near = (o: PresenceState): number =>
+          me === undefined ? 10 : 1 + 100 / (1 + Math.hypot(o.x - me.x, o.y - me.y) / 500);
+        s.add(this.self, near(this.self.obj));
         for (const other of this.links.values())
-          if (other !== p && other.relay) s.add(other.relay, 10);
+          if (other !== p && other.relay) s.add(other.relay, near(other.relay.obj));
       },
       presenceEvents: {
         created: (now, g, _c) => this.onPresence(p, g as PresenceState, 0xffffffff, now),
