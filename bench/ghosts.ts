@@ -1,7 +1,6 @@
 // Ghost benchmark: bits of one pointer-sized update, how long a board takes to converge after a 2 s outage,
 // and how the adaptive rate tracks a bandwidth cap that changes during the run. All over the simulated link,
 // through the real scheduler, event manager and ghost manager.
-import { addressKey } from '../src-main/net/address';
 import { DEFAULT_CONNECTION_OPTIONS } from '../src-main/net/connection';
 import type { Connection } from '../src-main/net/connection';
 import { Endpoint } from '../src-main/net/endpoint';
@@ -14,11 +13,10 @@ import { Rng } from '../src-main/net/rng';
 import { SimHarness } from '../src-main/net/sim/harness';
 import { PERFECT_LINK, SimNetwork } from '../src-main/net/sim/link';
 import { SIM_CLIENT, SIM_HOST, SIM_VERSION } from '../src-main/net/sim/pair';
-import { string } from '../src-main/net/stream/params';
+import { runCapTracking } from '../src-main/net/stream/cap-tracking';
 import { RATE_PRESETS } from '../src-main/net/stream/rate';
 import { RpcRegistry } from '../src-main/net/stream/rpc';
 import type { PacketRecord } from '../src-main/net/stream/scheduler';
-import { makeStreamPair } from '../src-main/net/stream/sim-stream-pair';
 import { createEventStack } from '../src-main/net/stream/stack';
 
 interface Obj {
@@ -114,51 +112,11 @@ function convergenceMs(seed: number): number {
 
 /** A greedy sender through a bottleneck whose cap changes every 20 s: achieved rate and loss per phase. */
 function capTracking(seed: number) {
-  const registry = new RpcRegistry();
-  const Bulk = registry.register('bulk', {
-    policy: 'reliableOrdered',
-    channel: 1,
-    params: { data: string(120) },
-  });
-  const pair = makeStreamPair({
-    seed,
-    registry,
-    hostRate: RATE_PRESETS.lan,
-    clientRate: RATE_PRESETS.lan,
-    conditions: { ...PERFECT_LINK, delayMs: 30 },
-  });
-  pair.net.logging = false;
-  const capsKbps = [400, 200, 100, 200, 64];
-  const phaseMs = 20_000;
-  const payload = 'x'.repeat(100);
-  pair.sim.every(10, () => {
-    const rpc = pair.hostSide.s.rpc;
-    while (rpc.events.queueLength < 40) rpc.send(Bulk, { data: payload });
-  });
-  const key = `${addressKey(SIM_HOST)}>${addressKey(SIM_CLIENT)}`;
-  const achievedKbps: number[] = [];
-  const lossPct: number[] = [];
-  for (const cap of capsKbps) {
-    pair.net.setConditions(SIM_HOST, SIM_CLIENT, {
-      ...PERFECT_LINK,
-      delayMs: 30,
-      bandwidthBps: cap * 1000,
-      maxQueueMs: 200,
-    });
-    const start = pair.sim.now;
-    pair.sim.runUntil(start + phaseMs / 2);
-    const before = { ...(pair.net.wireBytes.get(key) ?? { offered: 0, delivered: 0 }) };
-    pair.sim.runUntil(start + phaseMs);
-    const after = pair.net.wireBytes.get(key) ?? { offered: 0, delivered: 0 };
-    const delivered = after.delivered - before.delivered;
-    const offered = after.offered - before.offered;
-    achievedKbps.push(round((delivered * 8) / (phaseMs / 2)));
-    lossPct.push(round((100 * (offered - delivered)) / Math.max(1, offered)));
-  }
+  const phases = runCapTracking(seed, [400, 200, 100, 200, 64]);
   return {
-    capKbps: capsKbps,
-    achievedKbps,
-    lossPct,
+    capKbps: phases.map((p) => p.capKbps),
+    achievedKbps: phases.map((p) => round(p.achievedKbps)),
+    lossPct: phases.map((p) => round(p.lossPct)),
     note: 'second half of each 20 s phase; bulk reliable events',
   };
 }

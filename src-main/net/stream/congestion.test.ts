@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressKey } from '../address';
-import { PERFECT_LINK } from '../sim/link';
-import { SIM_CLIENT, SIM_HOST } from '../sim/pair';
+import { runCapTracking } from './cap-tracking';
 import { fairShares, RateController } from './congestion';
-import { string } from './params';
-import { RATE_PRESETS } from './rate';
-import { RpcRegistry } from './rpc';
-import { makeStreamPair } from './sim-stream-pair';
 
 const rtt = (latestMs: number, min = 40) => ({
   smoothed: latestMs,
@@ -74,53 +68,7 @@ describe('fairShares', () => {
 describe('adaptive rate over a simulated bottleneck', () => {
   it('tracks a bandwidth cap that halves mid-run, with little loss once adapted', () => {
     const seed = 77;
-    const registry = new RpcRegistry();
-    const Bulk = registry.register('bulk', {
-      policy: 'reliableOrdered',
-      channel: 1,
-      params: { data: string(120) },
-    });
-    const pair = makeStreamPair({
-      seed,
-      registry,
-      hostRate: RATE_PRESETS.lan,
-      clientRate: RATE_PRESETS.lan,
-      conditions: { ...PERFECT_LINK, delayMs: 30 },
-    });
-    const capsKbps = [400, 200, 100];
-    const phaseMs = 20_000;
-    const setCap = (kbps: number): void => {
-      pair.net.setConditions(SIM_HOST, SIM_CLIENT, {
-        ...PERFECT_LINK,
-        delayMs: 30,
-        bandwidthBps: kbps * 1000,
-        maxQueueMs: 200,
-      });
-    };
-    setCap(capsKbps[0] ?? 0);
-    const payload = 'x'.repeat(100);
-    // A greedy sender: the host keeps 40 messages queued.
-    pair.sim.every(10, () => {
-      const rpc = pair.hostSide.s.rpc;
-      while (rpc.events.queueLength < 40) rpc.send(Bulk, { data: payload });
-    });
-    const key = `${addressKey(SIM_HOST)}>${addressKey(SIM_CLIENT)}`;
-    const phases: { capKbps: number; achievedKbps: number; lossPct: number }[] = [];
-    for (const [i, cap] of capsKbps.entries()) {
-      if (i > 0) setCap(cap);
-      const start = pair.sim.now;
-      pair.sim.runUntil(start + phaseMs / 2); // adapt
-      const before = { ...(pair.net.wireBytes.get(key) ?? { offered: 0, delivered: 0 }) };
-      pair.sim.runUntil(start + phaseMs); // measure the second half
-      const after = pair.net.wireBytes.get(key) ?? { offered: 0, delivered: 0 };
-      const delivered = after.delivered - before.delivered;
-      const offered = after.offered - before.offered;
-      phases.push({
-        capKbps: cap,
-        achievedKbps: (delivered * 8) / (phaseMs / 2),
-        lossPct: (100 * (offered - delivered)) / Math.max(1, offered),
-      });
-    }
+    const phases = runCapTracking(seed, [400, 200, 100]);
     for (const ph of phases) {
       // Uses most of the bottleneck and loses little once adapted (tail drops are the only losses here).
       expect(ph.achievedKbps, `seed ${seed} ${JSON.stringify(phases)}`).toBeGreaterThan(
