@@ -11,6 +11,10 @@ export default defineConfig({
     ],
     // A hang guard only (tests are bounded by construction); CI machines can be slow and shared.
     testTimeout: 300_000,
-    pool: 'forks',
+    // Threads, not forks: vitest 4's forks pool was seen parked forever here after a file finished (main and
+    // worker asleep, no output); scripts/run-bounded.js also guards the run. Tests keep no process-wide state.
+    pool: 'threads',
+    // A teardown that never finishes fails the run instead of hanging it.
+    teardownTimeout: 20_000,
   },
 });
