@@ -15,6 +15,9 @@ const row = (cells: readonly (string | number)[]): string => `| ${cells.join(' |
 const head = (cells: readonly string[]): string =>
   [row(cells), row(cells.map(() => '---'))].join('\n');
 
+const stackLabel = (s: string): string =>
+  STACK_LABEL[s] ?? (s.startsWith('ghostboard@') ? `Ghostboard, --rate ${s.slice(11)}` : s);
+
 function find(rs: readonly RunResult[], stack: string, cond: string): RunResult | undefined {
   return rs.find((r) => r.stack === stack && r.condition === cond);
 }
@@ -81,7 +84,7 @@ export function compareTables(rs: readonly RunResult[]): string {
     lines.push(
       row([
         r.condition,
-        STACK_LABEL[r.stack] ?? r.stack,
+        stackLabel(r.stack),
         s.upKbps,
         s.downKbps,
         s.pointerHz,
@@ -156,7 +159,7 @@ export function compareCharts(rs: readonly RunResult[]): BarChart[] {
   const stacks = [...new Set(rs.map((r) => r.stack))];
   const series = (f: (r: RunResult) => number): BarChart['series'] =>
     stacks.map((s) => ({
-      name: STACK_LABEL[s] ?? s,
+      name: stackLabel(s),
       values: conds.map((c) => {
         const r = find(rs, s, c);
         return r ? f(r) : null;

@@ -8,8 +8,12 @@ import type { JsonEvent, JsonProc } from '../router/json-proc';
 import type { Testbed } from '../router/testbed';
 import { SERVER_ADDR } from '../router/testbed';
 
-/** ghostboard-lan: the same with `--rate lan` (60 packets/s accepted) on the host and the joiners. */
-export type StackName = 'ghostboard' | 'ghostboard-lan' | 'yjs' | 'socketio';
+/**
+ * ghostboard-lan: the same with `--rate lan` on the host and the joiners; `ghostboard@R` with `--rate R` (a
+ * preset or TO_HOST[:TO_PEERS] packets/s), to compare rates side by side (GB_COMPARE_STACKS only).
+ */
+export type StackName =
+  'ghostboard' | 'ghostboard-lan' | 'yjs' | 'socketio' | `ghostboard@${string}`;
 export const STACKS: readonly StackName[] = ['ghostboard', 'ghostboard-lan', 'yjs', 'socketio'];
 
 export interface StartedStack {
@@ -41,6 +45,8 @@ export async function startStack(name: StackName, bed: Testbed): Promise<Started
       return startBaseline(bed, 'yjs', (port) => `ws://${SERVER_ADDR}:${port}`);
     case 'socketio':
       return startBaseline(bed, 'sio', (port) => `http://${SERVER_ADDR}:${port}`);
+    default:
+      return startGhostboard(bed, ['--rate', name.slice('ghostboard@'.length)]);
   }
 }
 

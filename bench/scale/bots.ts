@@ -39,7 +39,7 @@ async function startBot(index: number): Promise<Bot> {
     name: `b${index}`,
     code,
     host: { address: hostAddr, port: Number(port) },
-    rate: RATE,
+    rate: { toHost: RATE, toPeers: RATE },
   });
   const bot: Bot = {
     index,

@@ -4,8 +4,9 @@ import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import { generateJoinCode, joinCodeStrengthBits } from '../net/join-code';
 import { parseAddress } from '../net/address';
-import type { RatePolicy } from '../net/stream/rate';
-import { SESSION_PACKET_BYTES, SESSION_RATES } from '../session/link';
+import type { SessionRate } from '../session/link';
+import { SESSION_RATES, sessionRate } from '../session/link';
+import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
 import { SessionRunner } from '../session/runner';
 import { emitLine, runScript, sessionEventLine, statsEvent } from './script';
 import { LinkPeer } from './link-demo';
@@ -15,7 +16,7 @@ const USAGE = `usage:
   ghostboard host [--port N] [--bind ADDR] [--name NAME] [--code CODE] [--board FILE] [--script]
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
   ghostboard demo [--seconds N]     a bare-link host and client on loopback, printing what the link costs
-link options (host and join): --rate modem|broadband|lan|PACKETS_PER_SECOND   --kbps N (upstream cap)
+link options (host and join): --rate modem|broadband|lan|TO_HOST[:TO_PEERS] (packets/s)  --kbps N (upstream cap)
 
 stdout carries one JSON object per line (events); with --script, stdin takes one JSON command per line.
 Logs go to stderr.`;
@@ -27,14 +28,20 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function rateOf(v: Values): RatePolicy | undefined {
+/** A preset, or packets/s to the host and, after a colon, to the peers (`30:90`; one number: both). */
+function rateOf(v: Values): SessionRate | undefined {
   const r = v.rate;
   if (typeof r !== 'string') return undefined;
   if (r in SESSION_RATES) return SESSION_RATES[r as keyof typeof SESSION_RATES];
-  const pps = Number(r);
-  if (!Number.isInteger(pps) || pps < 1 || pps > 120)
-    fail(`--rate ${r}: a preset or 1..120 packets/s`);
-  return { packetsPerSecond: pps, packetBytes: SESSION_PACKET_BYTES };
+  const parts = r.split(':').map(Number);
+  const ok = (n: number | undefined): n is number =>
+    n !== undefined && Number.isInteger(n) && n >= MIN_PACKET_RATE && n <= MAX_PACKET_RATE;
+  const [toHost, toPeers = toHost] = parts;
+  if (parts.length > 2 || !ok(toHost) || !ok(toPeers))
+    fail(
+      `--rate ${r}: a preset, or packets/s ${MIN_PACKET_RATE}..${MAX_PACKET_RATE} (to host[:to peers])`,
+    );
+  return sessionRate(toHost, toPeers);
 }
 
 function uplinkOf(v: Values): number | undefined {

@@ -24,6 +24,10 @@ export interface ConnectionHandler<R> {
    */
   nextSendAt?(): number;
   onSendTime?(now: number): void;
+  /** When the layer above should next see the time even with nothing to send (a periodic scope pass). */
+  nextCheckAt?(): number;
+  /** The time, whenever the connection's timer fires. */
+  touch?(now: number): void;
 }
 
 /** Writes a packet's payload within `budgetBits` and returns its transmission record (undefined: nothing to track). */
@@ -88,6 +92,8 @@ export class Connection<R> {
   handler: ConnectionHandler<R> | undefined;
   /** Called when a datagram is queued (the endpoint uses it to find connections with output). */
   onOutput: (() => void) | undefined;
+  /** Called when the layer above says our next timeout may have moved earlier (see wake()). */
+  onWake: (() => void) | undefined;
   /** Test hook: sees every notification, including packets with no record (acks, keepalives). */
   observer: ((n: Notification<R>) => void) | undefined;
   readonly discards: DiscardCounts = {
@@ -160,6 +166,14 @@ export class Connection<R> {
 
   get inFlight(): number {
     return this.window.inFlight;
+  }
+
+  /**
+   * The layer above queued something outside the connection's callbacks, so nextTimeout() may be earlier than
+   * whoever drives the timer last saw (the endpoint caches it per connection).
+   */
+  wake(): void {
+    this.onWake?.();
   }
 
   /** A lower bound of one packet's payload budget in bits (the filler gets the exact one). */
@@ -299,12 +313,17 @@ export class Connection<R> {
     }
     if (this.phase.kind === 'pending') return;
     const h = this.handler;
+    h?.touch?.(now);
     if (h?.onSendTime && (h.nextSendAt?.() ?? Infinity) <= now) {
       h.onSendTime(now);
       if (!this.isOpen) return; // the layer above may have closed us
     }
     const ackOwedAt = this.window.ackOwedAt;
-    if (ackOwedAt !== undefined && now >= this.ackDeadline(ackOwedAt) && this.hasControlRoom()) {
+    if (
+      ackOwedAt !== undefined &&
+      now >= this.ackDeadline(ackOwedAt, h?.nextSendAt?.() ?? Infinity) &&
+      this.hasControlRoom()
+    ) {
       this.emit(now, PacketKind.ack, undefined);
     }
     // Only ack-eliciting packets are probed for: ack-only ones are acked by the peer's next packet, whenever
@@ -326,12 +345,13 @@ export class Connection<R> {
     if (this.phase.kind === 'closed') return Infinity;
     let t = this.lastReceivedAt + this.options.timeoutMs;
     if (this.phase.kind === 'pending') return t;
-    t = Math.min(t, this.handler?.nextSendAt?.() ?? Infinity);
+    const send = this.handler?.nextSendAt?.() ?? Infinity;
+    t = Math.min(t, send, this.handler?.nextCheckAt?.() ?? Infinity);
     if (this.window.ackElicitingInFlight > 0) t = Math.min(t, this.probeDeadline());
     // Acks and keepalives wait while even the control headroom is used up; the probe timer runs regardless.
     if (!this.hasControlRoom()) return t;
     const ackOwedAt = this.window.ackOwedAt;
-    if (ackOwedAt !== undefined) t = Math.min(t, this.ackDeadline(ackOwedAt));
+    if (ackOwedAt !== undefined) t = Math.min(t, this.ackDeadline(ackOwedAt, send));
     return Math.min(t, this.lastSentAt + this.options.keepaliveMs);
   }
 
@@ -339,9 +359,8 @@ export class Connection<R> {
    * When an owed ack goes out alone: after maxAckDelayMs, unless the layer above will send a packet a little
    * later anyway (its next tick), in which case the ack rides on it instead of costing a packet of its own.
    */
-  private ackDeadline(ackOwedAt: number): number {
+  private ackDeadline(ackOwedAt: number, send: number): number {
     const base = ackOwedAt + this.options.maxAckDelayMs;
-    const send = this.handler?.nextSendAt?.() ?? Infinity;
     return send > base && send <= ackOwedAt + MAX_PIGGYBACK_WAIT_MS ? send : base;
   }
 

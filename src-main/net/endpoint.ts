@@ -11,6 +11,7 @@ import type { HandshakePacket } from './handshake';
 import { decodeHandshake, HANDSHAKE_MARKER, HELLO_SIZE, isHandshakeDecodeError } from './handshake';
 import { HostHandshake, reject } from './host-handshake';
 import { FailureLimiter } from './rate-limiter';
+import { DueHeap } from './sim/due-heap';
 
 export interface EndpointOptions {
   readonly joinCode: string;
@@ -76,6 +77,16 @@ interface Entry<R> {
   readonly clientPublic?: Uint8Array;
   readonly accept?: Uint8Array;
   announced: boolean;
+  /** Bumped whenever its cached deadline is replaced or taken: older heap items for it are dead. */
+  version: number;
+}
+
+/** A connection's cached nextTimeout(), valid while `version` matches its entry's. */
+interface DeadlineItem<R> {
+  readonly at: number;
+  readonly order: number;
+  readonly entry: Entry<R>;
+  readonly version: number;
 }
 
 interface Dialing {
@@ -101,6 +112,15 @@ export class Endpoint<R> {
   private readonly outbox: Transmit[] = [];
   private readonly withOutput = new Set<string>();
   private readonly events: EndpointEvent<R>[] = [];
+  /**
+   * Each connection's next timeout, cached: working it out asks the connection's stream managers for their
+   * demand, and a host with hundreds of connections can't afford that for all of them on every datagram. A
+   * connection's deadline is worked out again after activity on it or when its layers wake it (data queued
+   * from outside its callbacks); the earliest is found in a heap with lazy deletion.
+   */
+  private readonly deadlines = new DueHeap<DeadlineItem<R>>();
+  private deadlineOrder = 0;
+  private readonly stale = new Set<Entry<R>>();
   readonly options: EndpointOptions;
 
   constructor(
@@ -270,6 +290,7 @@ export class Endpoint<R> {
       clientPublic: p.clientPublic,
       accept: outcome.reply,
       announced: false,
+      version: 0,
     };
     this.adopt(key, entry);
     this.send(from, outcome.reply);
@@ -315,7 +336,7 @@ export class Endpoint<R> {
       true,
       this.options.connection,
     );
-    this.adopt(key, { conn, peer: d.peer, ip: d.peer.address, announced: false });
+    this.adopt(key, { conn, peer: d.peer, ip: d.peer.address, announced: false, version: 0 });
     const entry = this.entries.get(key);
     if (entry === undefined) return;
     // The first sealed packet tells the host its ACCEPT arrived.
@@ -325,13 +346,21 @@ export class Endpoint<R> {
 
   private adopt(key: string, entry: Entry<R>): void {
     entry.conn.handler = this.makeHandler(entry.conn);
-    entry.conn.onOutput = () => this.withOutput.add(key);
+    // A packet sent from outside the endpoint's calls (the app's own send, a close) moves the connection's
+    // timers as well: its deadline is worked out again.
+    entry.conn.onOutput = () => {
+      this.withOutput.add(key);
+      this.stale.add(entry);
+    };
+    entry.conn.onWake = () => this.stale.add(entry);
     this.entries.set(key, entry);
+    this.stale.add(entry);
   }
 
   /** Turns connection state changes into events and forgets closed connections once their output is out. */
   private afterActivity(key: string, entry: Entry<R>): void {
     const conn = entry.conn;
+    this.stale.add(entry);
     if (!entry.announced && conn.state !== 'pending') {
       entry.announced = true;
       if (conn.state === 'open' || conn.closeInfo !== undefined)
@@ -361,19 +390,69 @@ export class Endpoint<R> {
       d.handshake.handleTimeout(now);
       this.drainHandshake(now, key, d);
     }
-    for (const [key, entry] of this.entries) {
-      if (entry.conn.nextTimeout() <= now) {
-        entry.conn.handleTimeout(now);
-        this.afterActivity(key, entry);
-      }
+    this.refreshDeadlines();
+    const due: Entry<R>[] = [];
+    for (let top = this.earliest(); top !== undefined && top.at <= now; top = this.earliest()) {
+      this.deadlines.pop();
+      top.entry.version++;
+      due.push(top.entry);
+    }
+    for (const entry of due) {
+      if (this.entries.get(entry.conn.peer) !== entry) continue;
+      if (entry.conn.nextTimeout() <= now) entry.conn.handleTimeout(now);
+      this.afterActivity(entry.conn.peer, entry); // caches its next deadline
     }
   }
 
   nextTimeout(): number {
     let t = Infinity;
     for (const d of this.dialing.values()) t = Math.min(t, d.handshake.nextTimeout());
-    for (const e of this.entries.values()) t = Math.min(t, e.conn.nextTimeout());
-    return t;
+    this.refreshDeadlines();
+    return Math.min(t, this.earliest()?.at ?? Infinity);
+  }
+
+  /**
+   * Test aid: throws if a connection's real next timeout is earlier than the cached one, i.e. some layer
+   * queued data without waking its connection (which would delay sending until an unrelated timer).
+   */
+  auditTimeouts(): void {
+    this.refreshDeadlines();
+    const cached = this.earliest()?.at ?? Infinity;
+    for (const e of this.entries.values()) {
+      const actual = e.conn.nextTimeout();
+      if (actual < cached - 1e-6)
+        throw new Error(`endpoint: ${e.conn.peer} is due at ${actual}, the cache says ${cached}`);
+    }
+  }
+
+  private refreshDeadlines(): void {
+    if (this.stale.size === 0) return;
+    for (const e of this.stale) {
+      if (this.entries.get(e.conn.peer) !== e) continue;
+      const at = e.conn.nextTimeout();
+      e.version++;
+      if (Number.isFinite(at))
+        this.deadlines.push({ at, order: this.deadlineOrder++, entry: e, version: e.version });
+    }
+    this.stale.clear();
+    // Dead items wait in the heap until they surface; rebuild it before they outnumber the live ones much.
+    if (this.deadlines.size > 4 * this.entries.size + 64) {
+      const live = this.deadlines.drain().filter((d) => this.isLive(d));
+      for (const d of live) this.deadlines.push(d);
+    }
+  }
+
+  /** The earliest live cached deadline (dead ones on top are dropped). */
+  private earliest(): DeadlineItem<R> | undefined {
+    for (let top = this.deadlines.peek(); top !== undefined; top = this.deadlines.peek()) {
+      if (this.isLive(top)) return top;
+      this.deadlines.pop();
+    }
+    return undefined;
+  }
+
+  private isLive(d: DeadlineItem<R>): boolean {
+    return d.version === d.entry.version && this.entries.get(d.entry.conn.peer) === d.entry;
   }
 
   /** Closes every connection with a reason (their CLOSE packets are queued). */

@@ -9,7 +9,6 @@ import type { Connection } from '../net/connection';
 import { Endpoint } from '../net/endpoint';
 import type { GhostSource } from '../net/ghost/ghost-source';
 import { GhostDomain } from '../net/ghost/ghost-source';
-import type { RatePolicy } from '../net/stream/rate';
 import type { PacketRecord } from '../net/stream/scheduler';
 import { PROTOCOL_VERSION } from '../../shared/version';
 import type { Refusal } from './board';
@@ -19,6 +18,7 @@ import { participantColor } from './colors';
 import type { PresenceState } from './ghost-classes';
 import { blankPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
 import type { Link } from './link';
+import type { SessionRate } from './link';
 import { buildLink, SESSION_RATES } from './link';
 import { HostRules } from './host-rules';
 import type { Protocol, RefusableCommand, Role } from './protocol';
@@ -32,7 +32,7 @@ export interface HostSessionOptions {
   readonly name: string;
   readonly joinCode: string;
   readonly board?: Board;
-  readonly rate?: RatePolicy;
+  readonly rate?: SessionRate;
   /** Upstream cap shared among peers, bytes/s (manual --kbps); undefined: adaptive only. */
   readonly uplinkBytesPerSecond?: number;
   readonly maxPeers?: number;
@@ -145,7 +145,8 @@ export class HostSession {
   private linkFor(conn: Connection<PacketRecord>, p: PeerLink): Link {
     return buildLink(conn, {
       proto: this.proto,
-      rate: this.options.rate ?? SESSION_RATES.broadband,
+      rate: (this.options.rate ?? SESSION_RATES.broadband).toHost,
+      sendRate: (this.options.rate ?? SESSION_RATES.broadband).toPeers,
       presenceDomain: this.presence,
       presenceScope: (_now, s) => {
         if (!p.joined) return;

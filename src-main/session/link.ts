@@ -18,16 +18,40 @@ import type { Protocol } from './protocol';
 export const SESSION_PACKET_BYTES = 1200;
 export const SESSION_MAX_EVENT_BITS = 8800;
 
+/**
+ * Packet rates to the host and to the peers, set apart as in TRIBES 2: the host relays every other
+ * participant's pointer, so a peer accepts more packets than it sends, and a relayed pointer need not wait for
+ * a slot shared with all the others. Each side tells the other what it accepts; each caps its own sending.
+ */
+export interface SessionRate {
+  /** What a peer sends and the host accepts. */
+  readonly toHost: RatePolicy;
+  /** What the host sends and a peer accepts. */
+  readonly toPeers: RatePolicy;
+}
+
+const pps = (packetsPerSecond: number): RatePolicy => ({
+  packetsPerSecond,
+  packetBytes: SESSION_PACKET_BYTES,
+});
+
+export function sessionRate(toHost: number, toPeers = toHost): SessionRate {
+  return { toHost: pps(toHost), toPeers: pps(toPeers) };
+}
+
 /** Receiver-set rates in the spirit of TRIBES, in full-size packets. */
 export const SESSION_RATES = {
-  modem: { packetsPerSecond: 10, packetBytes: SESSION_PACKET_BYTES },
-  broadband: { packetsPerSecond: 30, packetBytes: SESSION_PACKET_BYTES },
-  lan: { packetsPerSecond: 60, packetBytes: SESSION_PACKET_BYTES },
-} as const satisfies Record<string, RatePolicy>;
+  modem: sessionRate(10, 10),
+  broadband: sessionRate(30, 90),
+  lan: sessionRate(60, 120),
+} as const satisfies Record<string, SessionRate>;
 
 export interface LinkOptions {
   readonly proto: Protocol;
+  /** What this side accepts. */
   readonly rate: RatePolicy;
+  /** The cap on this side's own sending. */
+  readonly sendRate: RatePolicy;
   readonly presenceDomain: GhostDomain;
   readonly presenceScope?: GhostScopeFn;
   readonly presenceEvents: GhostEvents;
@@ -64,6 +88,7 @@ export function buildLink(conn: Connection<PacketRecord>, o: LinkOptions): Link 
   const stack = createEventStack(conn, {
     registry: o.proto.registry,
     rate: o.rate,
+    sendRate: o.sendRate,
     maxEventBits: SESSION_MAX_EVENT_BITS,
     minPacketBytes: SESSION_PACKET_BYTES,
     before: [presence],

@@ -9,13 +9,13 @@ import type { Connection } from '../net/connection';
 import { Endpoint } from '../net/endpoint';
 import type { GhostSource } from '../net/ghost/ghost-source';
 import { GhostDomain } from '../net/ghost/ghost-source';
-import type { RatePolicy } from '../net/stream/rate';
 import type { PacketRecord } from '../net/stream/scheduler';
 import { PROTOCOL_VERSION } from '../../shared/version';
 import { Board } from './board';
 import type { BoardGhost, PresenceState } from './ghost-classes';
 import { blankPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
 import type { Link } from './link';
+import type { SessionRate } from './link';
 import { buildLink, SESSION_RATES } from './link';
 import { POINTER_MASK, presenceMaskToPointer } from './presence';
 import type { Protocol, Role } from './protocol';
@@ -26,7 +26,7 @@ export interface PeerSessionOptions {
   readonly name: string;
   readonly joinCode: string;
   readonly viewer?: boolean;
-  readonly rate?: RatePolicy;
+  readonly rate?: SessionRate;
   /** Upstream cap, bytes/s (manual --kbps). */
   readonly uplinkBytesPerSecond?: number;
 }
@@ -98,7 +98,8 @@ export class PeerSession {
   private adopt(conn: Connection<PacketRecord>): Link {
     const link = buildLink(conn, {
       proto: this.proto,
-      rate: this.options.rate ?? SESSION_RATES.broadband,
+      rate: (this.options.rate ?? SESSION_RATES.broadband).toPeers,
+      sendRate: (this.options.rate ?? SESSION_RATES.broadband).toHost,
       presenceDomain: this.presence,
       presenceEvents: {
         created: (_now, g) => this.onPresence(g as PresenceState, 0xffffffff),

@@ -2,7 +2,6 @@
 // board. The only session file that touches time and sockets (through net/transport). Knows nothing of the UI.
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { PeerAddress } from '../net/address';
-import type { RatePolicy } from '../net/stream/rate';
 import { monotonicNow, UdpTransport } from '../net/transport';
 import type { PacketRecord } from '../net/stream/scheduler';
 import { Board, isRefusal } from './board';
@@ -10,6 +9,7 @@ import type { Controls } from './controls';
 import { hostControls, peerControls } from './controls';
 import { HostSession } from './host';
 import { PeerSession } from './peer';
+import type { SessionRate } from './link';
 
 const TICK_MS = 50;
 const AUTOSAVE_MS = 5000;
@@ -20,7 +20,7 @@ export interface HostRun {
   readonly port: number;
   readonly bind: string;
   readonly boardFile?: string;
-  readonly rate?: RatePolicy;
+  readonly rate?: SessionRate;
   /** Upstream cap, bytes/s. */
   readonly uplinkBytesPerSecond?: number;
 }
@@ -30,7 +30,7 @@ export interface JoinRun {
   readonly code: string;
   readonly host: PeerAddress;
   readonly viewer?: boolean;
-  readonly rate?: RatePolicy;
+  readonly rate?: SessionRate;
   readonly uplinkBytesPerSecond?: number;
 }
 

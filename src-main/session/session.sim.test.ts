@@ -34,8 +34,9 @@ describe('whiteboard session over a simulated network', () => {
     for (let i = 0; i < 20; i++) s.host.create(0, rect(i * 150, 0), 0);
     for (const name of ['Ana', 'Ben', 'Cy']) s.addPeer(name);
     s.sim.runUntil(5000);
+    // Ids go out in the order the host welcomes peers, which loss can change.
+    expect(s.peers.map((p) => p.peerId).sort()).toEqual([1, 2, 3]);
     for (const [i, p] of s.peers.entries()) {
-      expect(p.peerId, `peer ${i}`).toBe(i + 1);
       expect(p.participants.map((x) => x.name).sort()).toEqual(['Ana', 'Ben', 'Cy', 'Host']);
       expect(p.board.hash()).toBe(s.host.board.hash());
       expect(ofType(s.peerEvents[i] ?? [], 'progress').at(-1)).toEqual({

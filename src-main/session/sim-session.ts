@@ -9,6 +9,7 @@ import type { Board } from './board';
 import { HostSession } from './host';
 import { PeerSession } from './peer';
 import type { SessionEvent } from './session-events';
+import type { SessionRate } from './link';
 
 export const SIM_HOST_ADDRESS: PeerAddress = { address: '127.0.0.1', port: 7350 };
 export const SIM_CODE = 'SIMUL-ATION1';
@@ -30,6 +31,7 @@ export function makeSimSession(o: {
   conditions?: LinkConditions;
   board?: Board;
   lockTimeoutMs?: number;
+  rate?: SessionRate;
 }): SimSession {
   const rng = new Rng(o.seed);
   const net = new SimNetwork(rng, o.conditions ?? PERFECT_LINK);
@@ -41,6 +43,7 @@ export function makeSimSession(o: {
       joinCode: SIM_CODE,
       ...(o.board ? { board: o.board } : {}),
       lockTimeoutMs: o.lockTimeoutMs ?? 15_000,
+      ...(o.rate ? { rate: o.rate } : {}),
     },
     0,
   );
@@ -67,7 +70,12 @@ export function makeSimSession(o: {
     peerEvents,
     addPeer(name, po = {}) {
       const p = new PeerSession(
-        { name, joinCode: po.code ?? SIM_CODE, viewer: po.viewer ?? false },
+        {
+          name,
+          joinCode: po.code ?? SIM_CODE,
+          viewer: po.viewer ?? false,
+          ...(o.rate ? { rate: o.rate } : {}),
+        },
         sim.now,
       );
       const events: SessionEvent[] = [];

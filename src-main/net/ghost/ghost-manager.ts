@@ -60,6 +60,18 @@ export class GhostManager implements StreamManager<GhostPacketRecord> {
     return this.sender?.demand(now) ?? 'none';
   }
 
+  get wake(): (() => void) | undefined {
+    return this.sender?.wake;
+  }
+
+  set wake(fn: (() => void) | undefined) {
+    if (this.sender) this.sender.wake = fn;
+  }
+
+  nextCheckAt(): number {
+    return this.sender?.nextCheckAt() ?? Infinity;
+  }
+
   write(now: number, w: BitWriter, budgetBits: number): GhostPacketRecord | undefined {
     return this.sender?.write(now, w, budgetBits);
   }

@@ -68,6 +68,11 @@ export class GhostSender implements RecordOwner {
   private scopeInvalid = true;
   private seenDomainVersion = -1;
   private readonly scopeIntervalMs: number;
+  /** What demand() last said: a rise past it wakes the scheduler. */
+  private lastDemand: SendDemand = 'none';
+  private readonly unwatch: () => void;
+  /** Set by the manager: wakes the connection's scheduler when demand may have risen. */
+  wake: (() => void) | undefined = undefined;
   private readonly sink: GhostScope = {
     add: (s, p) => {
       this.inScope(s, p);
@@ -77,11 +82,18 @@ export class GhostSender implements RecordOwner {
   constructor(private readonly o: GhostSenderOptions) {
     this.ids = new GhostIdPool(o.maxGhosts ?? DEFAULT_MAX_GHOSTS);
     this.scopeIntervalMs = o.scopeIntervalMs ?? 50;
+    this.unwatch = o.domain.watch(() => this.wake?.());
   }
 
   /** Scope again at the next chance (the viewer's viewport moved, interest changed). */
   invalidateScope(): void {
     this.scopeInvalid = true;
+    this.wake?.();
+  }
+
+  /** With a scope function, the next periodic scope pass (it may bring new objects into scope). */
+  nextCheckAt(): number {
+    return this.o.scope === undefined ? Infinity : this.nextScopeAt;
   }
 
   /** The record ghosting `source` here, if any (tests and diagnostics). */
@@ -97,8 +109,18 @@ export class GhostSender implements RecordOwner {
       else rec.urgentQueued = false;
     }
     this.urgentList = stillUrgent;
-    if (stillUrgent.length > 0) return 'urgent';
-    return this.queueList.some((r) => r.sendable) ? 'normal' : 'none';
+    this.lastDemand =
+      stillUrgent.length > 0
+        ? 'urgent'
+        : this.queueList.some((r) => r.sendable)
+          ? 'normal'
+          : 'none';
+    return this.lastDemand;
+  }
+
+  private raise(d: SendDemand): void {
+    this.lastDemand = d;
+    this.wake?.();
   }
 
   write(now: number, w: BitWriter, budgetBits: number): GhostPacketRecord | undefined {
@@ -145,6 +167,7 @@ export class GhostSender implements RecordOwner {
 
   /** Forgets every source (the connection closed): sources stop telling this sender of changes. */
   dispose(): void {
+    this.unwatch();
     for (const rec of this.records.values()) rec.source.detach(rec);
     this.records.clear();
     this.queueList = [];
@@ -152,12 +175,15 @@ export class GhostSender implements RecordOwner {
   }
 
   queue(rec: GhostRecord): void {
+    // Before the early return: a queued record that was not sendable may just have become so.
+    if (this.lastDemand === 'none') this.raise('normal');
     if (rec.queued) return;
     rec.queued = true;
     this.queueList.push(rec);
   }
 
   queueUrgent(rec: GhostRecord): void {
+    if (this.lastDemand !== 'urgent') this.raise('urgent');
     if (rec.urgentQueued) return;
     rec.urgentQueued = true;
     this.urgentList.push(rec);

@@ -82,6 +82,8 @@ export class GhostDomain {
   private count = 0;
   /** Bumped when the always-in-scope set changes, so managers rescope at once. */
   version = 0;
+  /** Told when the version changes (each connection's sender, to wake its scheduler). */
+  private readonly watchers = new Set<() => void>();
 
   constructor(readonly registry: GhostRegistry) {}
 
@@ -92,9 +94,20 @@ export class GhostDomain {
     this.count++;
     if (source.always) {
       this.alwaysSet.add(source);
-      this.version++;
+      this.bump();
     }
     return source;
+  }
+
+  /** Calls `fn` after every version change until the returned function is called. */
+  watch(fn: () => void): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  }
+
+  private bump(): void {
+    this.version++;
+    for (const w of this.watchers) w();
   }
 
   get size(): number {
@@ -108,6 +121,6 @@ export class GhostDomain {
   /** Called by GhostSource.destroy. */
   remove(source: GhostSource): void {
     this.count--;
-    if (this.alwaysSet.delete(source)) this.version++;
+    if (this.alwaysSet.delete(source)) this.bump();
   }
 }

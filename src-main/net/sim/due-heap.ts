@@ -64,6 +64,11 @@ export class DueHeap<T extends Due> {
   clear(): void {
     this.items.length = 0;
   }
+
+  /** Empties the heap, returning its items in no particular order. */
+  drain(): T[] {
+    return this.items.splice(0);
+  }
 }
 
 function before(a: Due, b: Due): boolean {

@@ -3,6 +3,7 @@
 import type { PeerAddress } from '../address';
 import type { Transmit } from '../endpoint';
 import type { SimNetwork } from './link';
+import { DueHeap } from './due-heap';
 
 /** The sans-IO surface of an endpoint that the harness drives. */
 export interface SimEndpoint {
@@ -10,6 +11,8 @@ export interface SimEndpoint {
   handleTimeout(now: number): void;
   nextTimeout(): number;
   pollTransmit(): Transmit | undefined;
+  /** Throws if a cached timeout is later than the real one (checked after every step while `audit` is on). */
+  auditTimeouts?(): void;
 }
 
 export interface SimNode {
@@ -19,8 +22,12 @@ export interface SimNode {
 
 export class SimHarness {
   now = 0;
+  /** Check every endpoint's cached timeouts after each step (tests); benchmarks of many peers turn it off. */
+  audit = true;
   private readonly nodes = new Map<string, SimNode>();
   private readonly tickers: { every: number; next: number; fn: (now: number) => void }[] = [];
+  private readonly timers = new DueHeap<{ at: number; order: number; fn: (now: number) => void }>();
+  private timerOrder = 0;
 
   constructor(readonly net: SimNetwork) {}
 
@@ -33,6 +40,11 @@ export class SimHarness {
   /** Calls `fn` every `everyMs` of virtual time (the application's tick). */
   every(everyMs: number, fn: (now: number) => void, startAt = this.now): void {
     this.tickers.push({ every: everyMs, next: startAt, fn });
+  }
+
+  /** Calls `fn` once, `delayMs` of virtual time from now. */
+  after(delayMs: number, fn: (now: number) => void): void {
+    this.timers.push({ at: this.now + Math.max(0, delayMs), order: this.timerOrder++, fn });
   }
 
   /** Moves every endpoint's queued datagrams onto the network. */
@@ -79,10 +91,12 @@ export class SimHarness {
   }
 
   private nextEventAt(): number {
+    // Before trusting the endpoints' cached timeouts for the next step, check them.
+    if (this.audit) for (const n of this.nodes.values()) n.endpoint.auditTimeouts?.();
     let t = this.net.nextDeliveryAt();
     for (const n of this.nodes.values()) t = Math.min(t, n.endpoint.nextTimeout());
     for (const k of this.tickers) t = Math.min(t, k.next);
-    return t;
+    return Math.min(t, this.timers.peek()?.at ?? Infinity);
   }
 
   private step(): void {
@@ -99,6 +113,10 @@ export class SimHarness {
         k.fn(now);
         k.next += k.every;
       }
+    }
+    for (let t = this.timers.peek(); t !== undefined && t.at <= now; t = this.timers.peek()) {
+      this.timers.pop();
+      t.fn(now);
     }
     this.flush();
   }

@@ -66,6 +66,7 @@ interface Build {
 }
 
 export class EventManager implements StreamManager<EventRecord> {
+  wake: (() => void) | undefined = undefined;
   readonly name = 'events';
   readonly window: number;
   readonly seqBits: number;
@@ -125,6 +126,7 @@ export class EventManager implements StreamManager<EventRecord> {
       written: false,
       acked: false,
     });
+    this.wake?.();
     return true;
   }
 

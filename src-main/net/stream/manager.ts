@@ -22,6 +22,14 @@ export interface StreamManager<Rec> {
   readonly name: string;
   demand(now: number): SendDemand;
   /**
+   * Set by the scheduler. The manager calls it when its demand may have risen outside the scheduler's own
+   * calls (the application queued data, the scope changed), so a cached send time is worked out again. Once
+   * per rise is enough; calling it more costs little, never calling it delays sending to the next timer.
+   */
+  wake?: (() => void) | undefined;
+  /** The earliest time its demand may rise by itself with nothing new queued (a periodic scope pass). */
+  nextCheckAt?(): number;
+  /**
    * Writes this manager's section into `w`, using at most `budgetBits` bits, and returns the record of what
    * it wrote, or undefined if it wrote nothing (the scheduler then removes the presence bit).
    */

@@ -5,7 +5,7 @@ import type { PacketFiller } from '../connection';
 import { PERFECT_LINK } from '../sim/link';
 import type { SendDemand, StreamManager } from './manager';
 import { uint } from './params';
-import { RATE_PRESETS, SendCredit } from './rate';
+import { RATE_PRESETS, readRateField, SendCredit } from './rate';
 import { RpcRegistry } from './rpc';
 import type { PacketRecord } from './scheduler';
 import { StreamConnection } from './scheduler';
@@ -166,5 +166,63 @@ describe('packet scheduler', () => {
     const built = pair.hostSide.s.scheduler.stats(sim.now).packetsBuilt;
     sim.runUntil(sim.now + 5_000);
     expect(pair.hostSide.s.scheduler.stats(sim.now).packetsBuilt).toBe(built);
+  });
+});
+
+describe('send time across the endpoint cache', () => {
+  const registry = new RpcRegistry();
+  const Grab = registry.register('grab', {
+    policy: 'reliableOrdered',
+    urgent: true,
+    params: { v: uint(8) },
+  });
+
+  it('caps its own sending at sendRate while telling the peer the rate it accepts', () => {
+    const a = new Counter('a');
+    const conn = new FakeConn();
+    const s = new StreamConnection(conn, {
+      managers: [a],
+      rate: RATE_PRESETS.lan,
+      sendRate: RATE_PRESETS.broadband,
+      initialPeerRate: RATE_PRESETS.lan,
+    });
+    expect(s.stats(0).effectiveRate).toEqual(RATE_PRESETS.broadband);
+    a.pending.push(7);
+    s.onSendTime(0);
+    const r = new Reader(conn.packets[0]?.bytes ?? new Uint8Array());
+    expect(r.readBool()).toBe(true);
+    expect(readRateField(r)).toEqual(RATE_PRESETS.lan);
+    s.setLocalRate(0, RATE_PRESETS.modem, RATE_PRESETS.lan);
+    expect(s.stats(0).effectiveRate).toEqual(RATE_PRESETS.lan);
+    expect(s.stats(0).localRate).toEqual(RATE_PRESETS.modem);
+  });
+
+  it('an event queued on an idle connection leaves at once, not at the next keepalive', () => {
+    let got: number | undefined;
+    const pair = makeStreamPair({
+      seed: 9,
+      registry,
+      conditions: { ...PERFECT_LINK, delayMs: 20 },
+      setup: (side) => {
+        side.s.rpc.on(Grab, () => (got = pair.sim.now));
+      },
+    });
+    const { sim } = pair;
+    sim.runUntil(3_000); // idle: the cached deadlines are keepalives, up to a second away
+    const t0 = sim.now + 0.5;
+    sim.after(0.5, () => pair.clientSide.s.rpc.send(Grab, { v: 1 }));
+    sim.runUntil(t0 + 200);
+    expect(got).toBeDefined();
+    expect((got ?? Infinity) - t0).toBeLessThan(20 + 5);
+  });
+
+  it('the harness audit catches a manager that queues data without waking its connection', () => {
+    const pair = makeStreamPair({ seed: 10, registry });
+    pair.sim.runUntil(2_000);
+    pair.clientSide.s.rpc.events.wake = undefined;
+    pair.clientSide.s.rpc.send(Grab, { v: 2 });
+    expect(() => {
+      pair.sim.runUntil(2_100);
+    }).toThrow(/cache says/);
   });
 });

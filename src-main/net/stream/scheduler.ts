@@ -28,6 +28,8 @@ export interface SchedulerConnection {
   send(now: number, fill: PacketFiller<PacketRecord>): boolean;
   /** The connection's RTT estimate; without it the rate stays fixed (no adaptive control). */
   readonly rtt?: RttView;
+  /** Our send time may have moved earlier outside the connection's callbacks: work it out again. */
+  wake?(): void;
 }
 
 /** The transmission record of one packet (TRIBES Figure 4). */
@@ -50,8 +52,13 @@ export interface StreamConnectionOptions {
   /** Fixed order = priority: each gets what budget the ones before it left (TRIBES: move, event, ghost). */
   readonly managers: readonly StreamManager<unknown>[];
   readonly trackers?: readonly PacketTracker<unknown>[];
-  /** What this side accepts as a receiver (told to the peer), and the cap it puts on its own sending. */
+  /** What this side accepts as a receiver (told to the peer), and the cap on its own sending unless `sendRate`. */
   readonly rate: RatePolicy;
+  /**
+   * The cap on this side's own sending when it differs from what it accepts (TRIBES 2 set the rate to the
+   * server and to the client apart: a relay that aggregates many sources sends more than each source).
+   */
+  readonly sendRate?: RatePolicy;
   /** Assumed of the peer until its rate field arrives; conservative by default. */
   readonly initialPeerRate?: RatePolicy;
   /** Most packets one timer call may send while urgent data keeps backing up. */
@@ -77,6 +84,8 @@ export interface StreamStats {
   readonly packetsBuilt: number;
   readonly packetsInFlight: number;
   readonly localRate: RatePolicy;
+  /** The cap on our own sending. */
+  readonly sendRate: RatePolicy;
   readonly peerRate: RatePolicy;
   readonly effectiveRate: RatePolicy;
   /** The adaptive controller's allowed rate and bandwidth estimate, bytes/s on the wire (undefined: fixed rate). */
@@ -124,6 +133,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private readonly credit: SendCredit;
   private readonly maxBurst: number;
   private localRate: RatePolicy;
+  private sendCap: RatePolicy;
   private peerRate: RatePolicy;
   private rateVersion = 1;
   private rateDeliveredVersion = 0;
@@ -143,20 +153,23 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     private readonly options: StreamConnectionOptions,
   ) {
     assertRatePolicy(options.rate);
+    if (options.sendRate) assertRatePolicy(options.sendRate);
     const names = new Set([SCHEDULER, ...options.managers.map((m) => m.name)]);
     if (names.size !== options.managers.length + 1)
       throw new Error('stream manager names must be unique');
     this.managers = options.managers;
+    for (const m of this.managers) m.wake = () => this.conn.wake?.();
     this.trackers = options.trackers ?? [];
     this.maxBurst = options.maxBurst ?? 8;
     this.localRate = options.rate;
+    this.sendCap = options.sendRate ?? options.rate;
     this.peerRate = options.initialPeerRate ?? RATE_PRESETS.modem;
     this.lastNow = 0;
     if ((options.adaptive ?? true) && conn.rtt !== undefined) {
       // Start at what we accept ourselves: the peer's (conservative until heard) policy caps it anyway.
       this.controller = new RateController({
         floorBytesPerSecond: policyBytesPerSecond(RATE_PRESETS.modem),
-        initialBytesPerSecond: policyBytesPerSecond(this.localRate),
+        initialBytesPerSecond: policyBytesPerSecond(this.sendCap),
       });
     }
     // Credit starts full: a new connection may burst its first second.
@@ -169,7 +182,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
 
   /** The fixed policy (min of ours and the peer's), shaped to the adaptive rate and any ceiling. */
   get effectiveRate(): RatePolicy {
-    const fixed = minRate(this.localRate, this.peerRate);
+    const fixed = minRate(this.sendCap, this.peerRate);
     return shapeRate(
       fixed,
       Math.min(this.controller?.bytesPerSecond ?? Infinity, this.ceiling),
@@ -190,19 +203,25 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   }
 
   private rateChanged(now: number): void {
-    const fixed = policyBytesPerSecond(minRate(this.localRate, this.peerRate));
+    const fixed = policyBytesPerSecond(minRate(this.sendCap, this.peerRate));
     this.controller?.clamp(Math.min(fixed, this.ceiling));
     this.credit.setRate(now, this.effectiveRate);
+    this.conn.wake?.();
   }
 
   get packetsInFlight(): number {
     return this.inFlight.length;
   }
 
-  /** Changes what we accept (and cap ourselves to); the peer hears it in the next packets until one is delivered. */
-  setLocalRate(now: number, rate: RatePolicy): void {
+  /**
+   * Changes what we accept, and the cap on our own sending (`sendRate`, else the same); the peer hears the
+   * accepted rate in the next packets until one is delivered.
+   */
+  setLocalRate(now: number, rate: RatePolicy, sendRate: RatePolicy = rate): void {
     assertRatePolicy(rate);
+    assertRatePolicy(sendRate);
     this.localRate = rate;
+    this.sendCap = sendRate;
     this.rateVersion++;
     this.rateChanged(now);
   }
@@ -210,6 +229,14 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   /** Tells the scheduler the time after the app queued data outside a callback (optional: it only sharpens timing). */
   touch(now: number): void {
     this.lastNow = Math.max(this.lastNow, now);
+  }
+
+  /** The earliest time a manager's demand may rise by itself (the connection's timer wakes us then). */
+  nextCheckAt(): number {
+    if (this.closed) return Infinity;
+    let t = Infinity;
+    for (const m of this.managers) t = Math.min(t, m.nextCheckAt?.() ?? Infinity);
+    return t;
   }
 
   nextSendAt(): number {
@@ -286,6 +313,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
       packetsBuilt: this.packetsBuilt,
       packetsInFlight: this.inFlight.length,
       localRate: this.localRate,
+      sendRate: this.sendCap,
       peerRate: this.peerRate,
       effectiveRate: this.effectiveRate,
       adaptiveBytesPerSecond: this.controller?.bytesPerSecond,

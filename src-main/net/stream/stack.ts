@@ -11,8 +11,9 @@ import { StringTable } from './strings';
 
 export interface EventStackOptions {
   readonly registry: RpcRegistry;
-  /** What this side accepts and caps itself to (RATE_PRESETS). */
+  /** What this side accepts and, unless `sendRate`, caps itself to (RATE_PRESETS). */
   readonly rate: RatePolicy;
+  readonly sendRate?: RatePolicy;
   readonly initialPeerRate?: RatePolicy;
   /** Both ends must agree on the table size. */
   readonly strings?: StringTableOptions;
@@ -49,6 +50,7 @@ export function createEventStack(conn: SchedulerConnection, o: EventStackOptions
     managers: [...(o.before ?? []), rpc.events, ...(o.after ?? [])],
     trackers: [strings],
     rate: o.rate,
+    ...(o.sendRate === undefined ? {} : { sendRate: o.sendRate }),
     ...(o.initialPeerRate === undefined ? {} : { initialPeerRate: o.initialPeerRate }),
     ...(o.onClosed === undefined ? {} : { onClosed: o.onClosed }),
     ...(o.minPacketBytes === undefined ? {} : { minPacketBytes: o.minPacketBytes }),
