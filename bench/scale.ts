@@ -38,6 +38,14 @@ interface ScaleRun {
   nearHz: { mean: number; p5: number };
   restHz: { mean: number; p5: number };
   load1: number;
+  /** The host's view of its links at the end of the window: RTT, loss, the adaptive rate and sending. */
+  hostLinks: {
+    rttMs: { p50: number; p95: number };
+    lossPctMean: number;
+    allowedKbps: { mean: number; p5: number };
+    sendKbpsMean: number;
+    inFlightP95: number;
+  };
   /** Why bots that are gone went, with counts. */
   ended: Record<string, number>;
 }
@@ -65,7 +73,9 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
   const code = generateJoinCode();
   const host = JsonProc.start('scale-host', process.execPath, [
     ...[GHOSTBOARD, 'host', '--port', '0', '--bind', '127.0.0.1'],
-    ...['--code', code, '--name', 'Host', '--script'],
+    // A dedicated host: its stdout would otherwise carry every bot's pointer, which costs the host CPU that
+    // the app's host (drawing pointers in its own window) does not spend.
+    ...['--code', code, '--name', 'Host', '--script', '--quiet-pointers'],
   ]);
   const drivers: JsonProc[] = [];
   try {
@@ -92,6 +102,13 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
     const cpu = (cpuSeconds(host.child.pid) - cpu0) / seconds;
     const drv = (drivers.reduce((a, d) => a + cpuSeconds(d.child.pid), 0) - drv0) / seconds;
     const rss = rssMB(host.child.pid);
+    const hostStats = await (async () => {
+      const n = host.events.length;
+      host.send({ cmd: 'stats' });
+      const s = await host.waitFor((e) => e.ev === 'stats', 10_000, n);
+      return (s.connections ?? []) as HostLink[];
+    })();
+
     const bots: BotFigures[] = [];
     for (const d of drivers) {
       const n = d.events.length;
@@ -99,6 +116,12 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
       const s = await d.waitFor((e) => e.ev === 'stats', 10_000, n);
       bots.push(...(s.bots as BotFigures[]));
     }
+    if (process.env.GB_SCALE_DUMP)
+      console.error(
+        JSON.stringify(
+          bots.map((b) => [b.bot, (b as unknown as { known: number }).known, b.nearHz, b.restHz]),
+        ),
+      );
     const down = sorted(bots.map((b) => b.downKbps));
     const near = sorted(bots.map((b) => b.nearHz));
     const rest = sorted(bots.map((b) => b.restHz));
@@ -117,6 +140,7 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
       nearHz: { mean: mean(near), p5: round1(percentile(near, 5)) },
       restHz: { mean: mean(rest), p5: round1(percentile(rest, 5)) },
       load1: load1(),
+      hostLinks: summarizeLinks(hostStats),
       ended: bots.reduce<Record<string, number>>((acc, b) => {
         if (b.ended !== undefined) acc[b.ended] = (acc[b.ended] ?? 0) + 1;
         return acc;
@@ -127,6 +151,26 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
     await Promise.all(drivers.map((d) => d.stop(3000)));
     await host.stop(3000);
   }
+}
+
+interface HostLink {
+  rttMs: number;
+  lossPct: number;
+  sendKbps: number;
+  allowedKbps: number | null;
+  inFlight: number;
+}
+
+function summarizeLinks(links: readonly HostLink[]): ScaleRun['hostLinks'] {
+  const rtt = sorted(links.map((l) => l.rttMs));
+  const allowed = sorted(links.map((l) => l.allowedKbps ?? NaN).filter(Number.isFinite));
+  return {
+    rttMs: { p50: round1(percentile(rtt, 50)), p95: round1(percentile(rtt, 95)) },
+    lossPctMean: mean(links.map((l) => l.lossPct)),
+    allowedKbps: { mean: mean(allowed), p5: round1(percentile(allowed, 5)) },
+    sendKbpsMean: mean(links.map((l) => l.sendKbps)),
+    inFlightP95: round1(percentile(sorted(links.map((l) => l.inFlight)), 95)),
+  };
 }
 
 export function scaleCharts(runs: readonly ScaleRun[]): BarChart[] {

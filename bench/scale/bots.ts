@@ -135,6 +135,7 @@ rl.on('line', (line) => {
         nearHz: (z.near - a.near) / Math.max(1, nearN) / sec,
         restHz: (z.rest - a.rest) / restN / sec,
         alive: b.ended === undefined,
+        known: b.byPeer.size,
         ended: b.ready ? b.ended : `never joined (${b.ended ?? 'no answer'})`,
       };
     });

@@ -5,7 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { generateJoinCode, joinCodeStrengthBits } from '../net/join-code';
 import { parseAddress } from '../net/address';
 import type { SessionRate } from '../session/link';
-import { SESSION_RATES, sessionRate } from '../session/link';
+import { parseSessionRate } from '../session/link';
 import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
 import { SessionRunner } from '../session/runner';
 import { emitLine, runScript, sessionEventLine, statsEvent } from './script';
@@ -13,7 +13,7 @@ import { LinkPeer } from './link-demo';
 import { monotonicNow } from '../net/transport';
 
 const USAGE = `usage:
-  ghostboard host [--port N] [--bind ADDR] [--name NAME] [--code CODE] [--board FILE] [--script]
+  ghostboard host [--port N] [--bind ADDR] [--name NAME] [--code CODE] [--board FILE] [--script] [--quiet-pointers]
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
   ghostboard demo [--seconds N]     a bare-link host and client on loopback, printing what the link costs
 link options (host and join): --rate modem|broadband|lan|TO_HOST[:TO_PEERS] (packets/s)  --kbps N (upstream cap)
@@ -28,20 +28,15 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-/** A preset, or packets/s to the host and, after a colon, to the peers (`30:90`; one number: both). */
 function rateOf(v: Values): SessionRate | undefined {
   const r = v.rate;
   if (typeof r !== 'string') return undefined;
-  if (r in SESSION_RATES) return SESSION_RATES[r as keyof typeof SESSION_RATES];
-  const parts = r.split(':').map(Number);
-  const ok = (n: number | undefined): n is number =>
-    n !== undefined && Number.isInteger(n) && n >= MIN_PACKET_RATE && n <= MAX_PACKET_RATE;
-  const [toHost, toPeers = toHost] = parts;
-  if (parts.length > 2 || !ok(toHost) || !ok(toPeers))
+  return (
+    parseSessionRate(r) ??
     fail(
-      `--rate ${r}: a preset, or packets/s ${MIN_PACKET_RATE}..${MAX_PACKET_RATE} (to host[:to peers])`,
-    );
-  return sessionRate(toHost, toPeers);
+      `--rate ${r}: a preset, or packets/s ${MIN_PACKET_RATE}..${MAX_PACKET_RATE} (TO_HOST[:TO_PEERS])`,
+    )
+  );
 }
 
 function uplinkOf(v: Values): number | undefined {
@@ -75,7 +70,9 @@ async function host(v: Values): Promise<void> {
     ...(rate ? { rate } : {}),
     ...(uplink === undefined ? {} : { uplinkBytesPerSecond: uplink }),
   });
+  const quiet = v['quiet-pointers'] === true;
   runner.controls.on((e) => {
+    if (quiet && e.type === 'pointer') return;
     const line = sessionEventLine(e);
     if (line) emitLine(line);
   });
@@ -179,6 +176,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       rate: { type: 'string' },
       kbps: { type: 'string' },
       viewer: { type: 'boolean' },
+      'quiet-pointers': { type: 'boolean' },
       script: { type: 'boolean' },
       seconds: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

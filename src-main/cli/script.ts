@@ -1,5 +1,6 @@
 // The --script contract: one JSON command per stdin line, one JSON event per stdout line (flushed per line),
 // nothing else on stdout. A bad line gets an `error` event and the process carries on. Knows nothing of Electron.
+import type { GhostSendStats } from '../net/ghost/ghost-stats';
 import { createInterface } from 'node:readline';
 import type { BoardObject, NewObject, ObjectKind } from '../../shared/board';
 import { parseColor } from '../../shared/board';
@@ -189,6 +190,12 @@ export async function runCommand(
   }
 }
 
+function presenceCounts(s: GhostSendStats | undefined): Record<string, number> | undefined {
+  if (s === undefined) return undefined;
+  const { creates, refreshes, updates, deletes, recreates, misfits, liveIds } = s;
+  return { creates, refreshes, updates, deletes, recreates, misfits, liveIds };
+}
+
 export function statsEvent(s: Controls, now: number): Record<string, unknown> {
   return {
     ev: 'stats',
@@ -201,6 +208,11 @@ export function statsEvent(s: Controls, now: number): Record<string, unknown> {
         lossPct: f.lossPct,
         sendKbps: f.kbpsOut,
         recvKbps: f.kbpsIn,
+        allowedKbps: f.allowedKbps,
+        estimatedKbps: f.estimatedKbps,
+        packetsPerSecond: f.packetsPerSecond,
+        inFlight: f.inFlight,
+        presenceSent: presenceCounts(link.presence.stats().sent),
         packetsSent: c.packetsSent,
         packetsReceived: c.packetsReceived,
         bytesSent: c.bytesSent,

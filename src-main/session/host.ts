@@ -152,8 +152,13 @@ export class HostSession {
         if (!p.joined) return;
         // Nearest pointers first when the budget is short (TRIBES' scoping by distance); ageing keeps the rest coming.
         const me = p.relay?.obj;
-        const near = (o: PresenceState): number =>
-          me === undefined ? 10 : 1 + 100 / (1 + Math.hypot(o.x - me.x, o.y - me.y) / 500);
+        const near = (o: PresenceState): number => {
+          if (me === undefined) return 10;
+          // Falls with the square of the distance: the pointers next to yours keep their full rate, the far
+          // ones share what is left (their priority still ages, so none stops).
+          const d = Math.hypot(o.x - me.x, o.y - me.y) / 500;
+          return 1 + 1000 / (1 + d * d);
+        };
         s.add(this.self, near(this.self.obj));
         for (const other of this.links.values())
           if (other !== p && other.relay) s.add(other.relay, near(other.relay.obj));

@@ -7,6 +7,7 @@ import type { GhostScopeFn } from '../net/ghost/ghost-sender';
 import { GhostManager } from '../net/ghost/ghost-manager';
 import type { GhostDomain } from '../net/ghost/ghost-source';
 import type { RatePolicy } from '../net/stream/rate';
+import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
 import type { PacketRecord } from '../net/stream/scheduler';
 import type { EventStack } from '../net/stream/stack';
 import { createEventStack } from '../net/stream/stack';
@@ -37,6 +38,15 @@ const pps = (packetsPerSecond: number): RatePolicy => ({
 
 export function sessionRate(toHost: number, toPeers = toHost): SessionRate {
   return { toHost: pps(toHost), toPeers: pps(toPeers) };
+}
+
+/** A preset name, or packets/s to the host and, after a colon, to the peers (`60:90`; one number: both). */
+export function parseSessionRate(s: string): SessionRate | undefined {
+  if (Object.hasOwn(SESSION_RATES, s)) return SESSION_RATES[s as keyof typeof SESSION_RATES];
+  if (!/^\d{1,3}(:\d{1,3})?$/.test(s)) return undefined;
+  const [toHost = NaN, toPeers = toHost] = s.split(':').map(Number);
+  const ok = (n: number): boolean => n >= MIN_PACKET_RATE && n <= MAX_PACKET_RATE;
+  return ok(toHost) && ok(toPeers) ? sessionRate(toHost, toPeers) : undefined;
 }
 
 /** Receiver-set rates in the spirit of TRIBES, in full-size packets. */
@@ -77,6 +87,9 @@ export function buildLink(conn: Connection<PacketRecord>, o: LinkOptions): Link 
     ...(o.presenceScope === undefined ? {} : { scope: o.presenceScope }),
     events: o.presenceEvents,
     maxGhosts: 1024,
+    // Pointers go first, but with a hundred of them moving they would fill every packet: chat, joins and
+    // edits waiting behind them get at least half.
+    maxShare: 0.5,
   });
   const board = new GhostManager({
     name: 'board',

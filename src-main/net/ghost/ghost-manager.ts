@@ -26,6 +26,8 @@ export interface GhostManagerOptions {
   readonly maxGhosts?: number;
   /** Receiving role: what the app hears about the peer's objects. */
   readonly events?: GhostEvents;
+  /** Most of a packet these ghosts may take while later managers have data waiting (see StreamManager). */
+  readonly maxShare?: number;
 }
 
 export interface GhostStats {
@@ -37,9 +39,11 @@ export class GhostManager implements StreamManager<GhostPacketRecord> {
   readonly name: string;
   readonly sender: GhostSender | undefined;
   readonly receiver: GhostReceiver;
+  readonly maxShare: number | undefined;
 
   constructor(o: GhostManagerOptions) {
     this.name = o.name ?? 'ghosts';
+    this.maxShare = o.maxShare;
     const maxGhosts = o.maxGhosts ?? DEFAULT_MAX_GHOSTS;
     if (o.domain !== undefined && o.domain.registry !== o.registry) {
       throw new Error('a ghost manager and its domain must share one registry');

@@ -27,6 +27,11 @@ export interface StreamManager<Rec> {
    * per rise is enough; calling it more costs little, never calling it delays sending to the next timer.
    */
   wake?: (() => void) | undefined;
+  /**
+   * Most of a packet's budget (0..1] this manager may take while a manager after it has data waiting; default
+   * all. A manager placed early for latency (pointers before events) must not starve the ones after it.
+   */
+  readonly maxShare?: number | undefined;
   /** The earliest time its demand may rise by itself with nothing new queued (a periodic scope pass). */
   nextCheckAt?(): number;
   /**

@@ -226,3 +226,51 @@ describe('send time across the endpoint cache', () => {
     }).toThrow(/cache says/);
   });
 });
+
+/** Writes as many 8-bit values as its budget allows (a stand-in for a flood of pointers). */
+class Flood implements StreamManager<number> {
+  readonly written: number[] = [];
+  constructor(
+    readonly name: string,
+    public pending: number,
+    readonly maxShare?: number,
+  ) {}
+  demand(): SendDemand {
+    return this.pending > 0 ? 'urgent' : 'none';
+  }
+  write(_now: number, w: BitWriter, budget: number): number | undefined {
+    const n = Math.min(this.pending, 255, Math.floor((budget - 8) / 8));
+    if (n <= 0) return undefined;
+    w.writeUint(n, 8);
+    for (let i = 0; i < n; i++) w.writeUint(i & 0xff, 8);
+    this.pending -= n;
+    this.written.push(n);
+    return n;
+  }
+  read(): void {}
+  notify(): void {}
+}
+
+describe('manager shares', () => {
+  it('an early manager with maxShare leaves the rest of the packet to later ones with data waiting', () => {
+    const pointers = new Flood('pointers', 10_000, 0.5);
+    const events = new Flood('events', 10_000);
+    const conn = new FakeConn();
+    const s = new StreamConnection(conn, {
+      managers: [pointers, events],
+      rate: RATE_PRESETS.modem,
+      initialPeerRate: RATE_PRESETS.modem,
+    });
+    s.onSendTime(0);
+    const [p = 0] = pointers.written;
+    const [e = 0] = events.written;
+    expect(p).toBeGreaterThan(60);
+    expect(p * 8).toBeLessThanOrEqual(((200 - 20) * 8) / 2);
+    expect(e).toBeGreaterThanOrEqual(p - 4);
+    // Nothing waits behind it: it may take the whole packet.
+    events.pending = 0;
+    const before = pointers.written.length;
+    s.onSendTime(1000);
+    expect(pointers.written[before] ?? 0).toBeGreaterThan(150);
+  });
+});

@@ -352,6 +352,12 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     this.onPacketSent?.(now, built);
   }
 
+  private laterHaveDemand(now: number, i: number): boolean {
+    for (let j = i + 1; j < this.managers.length; j++)
+      if (this.managers[j]?.demand(now) !== 'none') return true;
+    return false;
+  }
+
   /** Rate field (1 bit, then 18 while undelivered), then per manager a presence bit and its section. */
   private fill(now: number, w: BitWriter, budgetBits: number): PacketRecord {
     const rateVersion = this.ratePending ? this.rateVersion : undefined;
@@ -362,7 +368,10 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     this.managers.forEach((m, i) => {
       const at = w.bitLength;
       // Room left once this and every later manager's presence bit is accounted for.
-      const room = budgetBits - at - (this.managers.length - i);
+      let room = budgetBits - at - (this.managers.length - i);
+      const share = m.maxShare;
+      if (share !== undefined && share < 1 && this.laterHaveDemand(now, i))
+        room = Math.min(room, Math.floor((budgetBits - overhead) * share));
       w.writeBool(true);
       const rec = room > 0 && m.demand(now) !== 'none' ? m.write(now, w, room) : undefined;
       if (w.bitLength > budgetBits) throw new Error(`stream manager ${m.name} overran its budget`);
