@@ -71,7 +71,10 @@ const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b
 
 async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
   const code = generateJoinCode();
+  // GB_SCALE_HOST_PROF=DIR: a V8 CPU profile of the host, written when it exits.
+  const prof = process.env.GB_SCALE_HOST_PROF;
   const host = JsonProc.start('scale-host', process.execPath, [
+    ...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []),
     ...[GHOSTBOARD, 'host', '--port', '0', '--bind', '127.0.0.1'],
     // A dedicated host: its stdout would otherwise carry every bot's pointer, which costs the host CPU that
     // the app's host (drawing pointers in its own window) does not spend.

@@ -87,6 +87,8 @@ export function buildLink(conn: Connection<PacketRecord>, o: LinkOptions): Link 
     ...(o.presenceScope === undefined ? {} : { scope: o.presenceScope }),
     events: o.presenceEvents,
     maxGhosts: 1024,
+    // Priorities follow pointers that move all the time: ten scope passes a second are plenty.
+    scopeIntervalMs: 100,
     // Pointers go first, but with a hundred of them moving they would fill every packet: chat, joins and
     // edits waiting behind them get at least half.
     maxShare: 0.5,

@@ -103,18 +103,21 @@ export class GhostSender implements RecordOwner {
 
   demand(now: number): SendDemand {
     this.maybeScope(now);
-    const stillUrgent: GhostRecord[] = [];
-    for (const rec of this.urgentList) {
-      if (rec.urgent) stillUrgent.push(rec);
-      else rec.urgentQueued = false;
-    }
-    this.urgentList = stillUrgent;
-    this.lastDemand =
-      stillUrgent.length > 0
-        ? 'urgent'
-        : this.queueList.some((r) => r.sendable)
-          ? 'normal'
-          : 'none';
+    // Called several times per packet on every connection: stop at the first record that still has something
+    // to send, dropping the stale ones met on the way (swap-remove; order doesn't matter in these lists).
+    this.lastDemand = firstLive(
+      this.urgentList,
+      (r) => r.urgent,
+      (r) => (r.urgentQueued = false),
+    )
+      ? 'urgent'
+      : firstLive(
+            this.queueList,
+            (r) => r.sendable,
+            (r) => (r.queued = false),
+          )
+        ? 'normal'
+        : 'none';
     return this.lastDemand;
   }
 
@@ -300,6 +303,23 @@ export class GhostSender implements RecordOwner {
         return;
     }
   }
+}
+
+/** Whether `list` holds a record passing `live`; the failing ones met first are removed and `drop`ped. */
+function firstLive(
+  list: GhostRecord[],
+  live: (r: GhostRecord) => boolean,
+  drop: (r: GhostRecord) => void,
+): boolean {
+  while (list.length > 0) {
+    const i = list.length - 1;
+    const rec = list[i];
+    if (rec === undefined) break;
+    if (live(rec)) return true;
+    drop(rec);
+    list.pop();
+  }
+  return false;
 }
 
 function kindOf(rec: GhostRecord): EntryKind {
