@@ -21,6 +21,20 @@ const writeCoord = (w: BitWriter, v: number): void => {
 };
 const readCoord = (r: BitReader): number => r.readRanged(-WORLD_EXTENT, WORLD_EXTENT);
 
+/**
+ * Pointer and drag positions, sent many times a second, mostly near the board's origin: one flag bit, then 14
+ * bits for |v| < 8192 or the full 22-bit range. Saves 14 bits on a typical pointer update (a quarter of it).
+ */
+const NEAR_COORD = 8192;
+const writePointerCoord = (w: BitWriter, v: number): void => {
+  const near = v >= -NEAR_COORD && v < NEAR_COORD;
+  w.writeBool(near);
+  if (near) w.writeRanged(v, -NEAR_COORD, NEAR_COORD - 1);
+  else writeCoord(w, v);
+};
+const readPointerCoord = (r: BitReader): number =>
+  r.readBool() ? r.readRanged(-NEAR_COORD, NEAR_COORD - 1) : readCoord(r);
+
 /** A participant's live presence, as its owner sets it and as every other participant sees it. */
 export interface PresenceState {
   peer: number;
@@ -52,13 +66,13 @@ export const Presence = defineGhostClass<PresenceState, PresenceState>({
       urgent: true,
       pack: (w, s) => {
         w.writeBool(s.visible);
-        writeCoord(w, s.x);
-        writeCoord(w, s.y);
+        writePointerCoord(w, s.x);
+        writePointerCoord(w, s.y);
       },
       unpack: (r, g) => {
         g.visible = r.readBool();
-        g.x = readCoord(r);
-        g.y = readCoord(r);
+        g.x = readPointerCoord(r);
+        g.y = readPointerCoord(r);
       },
     },
     {
@@ -73,8 +87,8 @@ export const Presence = defineGhostClass<PresenceState, PresenceState>({
         w.writeBool(s.dragId !== 0);
         if (s.dragId === 0) return;
         w.writeRanged(s.dragId, 1, MAX_OBJECT_ID);
-        writeCoord(w, s.dragX);
-        writeCoord(w, s.dragY);
+        writePointerCoord(w, s.dragX);
+        writePointerCoord(w, s.dragY);
       },
       unpack: (r, g) => {
         if (!r.readBool()) {
@@ -82,8 +96,8 @@ export const Presence = defineGhostClass<PresenceState, PresenceState>({
           return;
         }
         g.dragId = r.readRanged(1, MAX_OBJECT_ID);
-        g.dragX = readCoord(r);
-        g.dragY = readCoord(r);
+        g.dragX = readPointerCoord(r);
+        g.dragY = readPointerCoord(r);
       },
     },
   ],
