@@ -51,12 +51,12 @@ export function parseSessionRate(s: string): SessionRate | undefined {
 
 /**
  * Receiver-set rates in the spirit of TRIBES, in full-size packets. Peers send one packet per 60 Hz frame at
- * most, so a pointer leaves with its frame; the host sends each peer up to 90 (broadband) or 120 (lan), so a
+ * most, so a pointer leaves with its frame; the host sends each peer up to 85 (broadband) or 120 (lan), so a
  * relayed pointer waits for a free slot at most a few milliseconds.
  */
 export const SESSION_RATES = {
   modem: sessionRate(10, 10),
-  broadband: sessionRate(60, 90),
+  broadband: sessionRate(60, 85),
   lan: sessionRate(60, 120),
 } as const satisfies Record<string, SessionRate>;
 
