@@ -1,4 +1,4 @@
-// Session benchmark over real processes: host + 3 joiners, each joiner behind its own proxy (40 ms one way, 0/5/10 % loss), every pointer moving at 60 Hz on --rate broadband; reports downstream kbit/s per client, bits per pointer update and pointer latency. Knows nothing of the session's internals.
+// Session benchmark over real processes: host + 3 joiners, each joiner behind its own proxy (40 ms one way, 0/5/10 % loss), every pointer moving at 60 Hz at 30 packets/s both ways (--rate 30); reports downstream kbit/s per client, bits per pointer update and pointer latency. Knows nothing of the session's internals.
 import { loadavg } from 'node:os';
 import type { GhostEvent, GhostProc, Session } from '../test/session/harness';
 import { Lab, lossyLink, num, sleep } from '../test/session/harness';
@@ -143,8 +143,10 @@ function presenceKbps(e: GhostEvent): number {
 async function measure(loss: number, seed: number): Promise<Record<string, unknown>> {
   const lab = new Lab();
   try {
-    const joiners = ['Bea', 'Cal', 'Dev'].map((name) => ({ name, rate: 'broadband' }));
-    const host = { name: 'Ana', rate: 'broadband' };
+    // Issue 5's contract: 30 packets/s both ways (the broadband preset now lets the host send more).
+    const rate = String(PACKETS_PER_SECOND);
+    const joiners = ['Bea', 'Cal', 'Dev'].map((name) => ({ name, rate }));
+    const host = { name: 'Ana', rate };
     const s = await lab.session(seed, lossyLink(loss, DELAY_MS), joiners, host);
     const from = performance.now() + WARMUP_MS;
     const to = from + MEASURE_MS;
@@ -233,7 +235,7 @@ export async function run(): Promise<Record<string, unknown>> {
     config: {
       delayMs: DELAY_MS,
       mouseHz: MOUSE_HZ,
-      rate: 'broadband (30 packets/s)',
+      rate: `--rate ${PACKETS_PER_SECOND} (packets/s both ways)`,
       measureMs: MEASURE_MS,
       warmupMs: WARMUP_MS,
     },
