@@ -53,7 +53,8 @@ export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
   maxDatagramBytes: 1200,
   keepaliveMs: 1000,
   timeoutMs: 10_000,
-  maxAckDelayMs: 25,
+  // Long enough for an ack to ride on the next packet of a 30 Hz sender instead of costing a packet of its own.
+  maxAckDelayMs: 40,
   initialSeq: 1,
 };
 
@@ -415,6 +416,10 @@ export class Connection<R> {
       plaintext = pw.finish();
     }
     const datagram = seal(this.keys.send, header.seq, headerBytes, plaintext);
+    // The probe timer runs from the oldest unacknowledged ack-eliciting packet: one sent after a quiet spell
+    // starts it afresh (else a stale last-progress time makes every such packet drag a probe behind it).
+    if (kind === PacketKind.data && this.window.ackElicitingInFlight === 0)
+      this.lastProgressAt = now;
     this.window.onSent(header, now, record);
     if (kind === PacketKind.data) {
       this.headerBitsTotal += headerBits;

@@ -239,6 +239,24 @@ describe('life cycle', () => {
     expect(ev[0]?.type === 'closed' && ev[0].info.reason).toBe('timeout');
   });
 
+  it('a packet after a quiet spell goes without a probe, and an ack rides on data sent within the ack delay', () => {
+    const pair = makePair({ seed: 24 });
+    pair.sim.runUntil(3_000);
+    const host = `${SIM_HOST.address}:${SIM_HOST.port}`;
+    const client = `${SIM_CLIENT.address}:${SIM_CLIENT.port}`;
+    for (let i = 0; i < 20; i++) {
+      const t = 3_000 + i * 100 + 0.5;
+      pair.sim.after(t - pair.sim.now, () => pair.hostSide.sendOne(pair.sim.now));
+      pair.sim.after(t + 20 - pair.sim.now, () => pair.clientSide.sendOne(pair.sim.now));
+      pair.sim.runUntil(t + 99);
+    }
+    const window = pair.net.log.filter((e) => e.sentAt >= 3_000 && e.sentAt < 5_000);
+    // Per 100 ms: the host's data, then (70 ms on, past the ack delay) an ack-only packet for the client's
+    // data; the client's data 20 ms after the host's carries its ack. No probes on either side.
+    expect(window.filter((e) => e.from === host).length).toBeLessThanOrEqual(2 * 20 + 2);
+    expect(window.filter((e) => e.from === client).length).toBeLessThanOrEqual(20 + 2);
+  });
+
   it('a reconnect from the same address replaces the old connection', () => {
     const pair = makePair({ seed: 23 });
     pair.sim.runUntil(500);
