@@ -76,6 +76,18 @@ function latency(values: readonly number[], minus = 0): Latency {
   };
 }
 
+/** GB_COMPARE_GAPS: where receiver r's gaps over 60 ms fell (ms into the window), per sender, to stderr. */
+function logGaps(all: readonly (readonly number[])[][], r: number, t0: number): void {
+  (all[r] ?? []).forEach((a, from) => {
+    const big: string[] = [];
+    for (let i = 1; i < a.length; i++) {
+      const g = (a[i] ?? 0) - (a[i - 1] ?? 0);
+      if (g > 60) big.push(`${Math.round((a[i - 1] ?? 0) - t0)}+${Math.round(g)}`);
+    }
+    if (big.length > 0) console.error(`gaps u${from}->u${r}: ${big.join(' ')}`);
+  });
+}
+
 function maxGap(arrivals: readonly number[]): number {
   let g = 0;
   for (let i = 1; i < arrivals.length; i++)
@@ -121,6 +133,7 @@ export function runFigures(
     const lat = (s.pointerLatency[r] ?? []).flat();
     allLat.push(...lat);
     const gaps = (s.pointerArrivals[r] ?? []).map((a, from) => (from === r ? 0 : maxGap(a)));
+    if (process.env.GB_COMPARE_GAPS) logGaps(s.pointerArrivals, r, s.windowStart);
     const counts = (s.pointerArrivals[r] ?? [])
       .filter((_, from) => from !== r)
       .map((a) => a.length);

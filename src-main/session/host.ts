@@ -25,7 +25,7 @@ import type { Protocol, RefusableCommand, Role } from './protocol';
 import { buildRegistry, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
-import { POINTER_MASK, presenceMaskToPointer } from './presence';
+import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
 import { fairShares } from '../net/stream/congestion';
 
 export interface HostSessionOptions {
@@ -264,13 +264,16 @@ export class HostSession {
   private onPresence(p: PeerLink, g: PresenceState, mask: number, now: number): void {
     const relay = p.relay;
     if (!p.joined || relay === undefined) return;
-    // Trust the fields, never the claimed identity: the relay carries the host-assigned peer id.
-    Object.assign(relay.obj, { ...g, peer: p.peerId });
-    relay.markDirty(mask & ~Presence.maskOf('peer'));
     p.lastActiveAt = now;
     if (g.dragId !== 0) this.rules.touch(p.peerId, now);
-    const pointer = presenceMaskToPointer(relay.obj, mask);
-    if (pointer) this.emit({ type: 'pointer', pointer, moved: (mask & POINTER_MASK) !== 0 });
+    // Trust the fields, never the claimed identity: the relay carries the host-assigned peer id. A repeated
+    // state (a peer's tail repeat) changes nothing and is neither relayed nor reported.
+    const changed = changedPresenceMask(relay.obj, g, mask & ~Presence.maskOf('peer'));
+    Object.assign(relay.obj, { ...g, peer: p.peerId });
+    if (changed === 0) return;
+    relay.markDirty(changed);
+    const pointer = presenceMaskToPointer(relay.obj, changed);
+    if (pointer) this.emit({ type: 'pointer', pointer, moved: (changed & POINTER_MASK) !== 0 });
   }
 
   private onClosed(p: PeerLink, now: number, info: CloseInfo): void {

@@ -17,7 +17,7 @@ import { blankPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
 import type { Link } from './link';
 import type { SessionRate } from './link';
 import { buildLink, SESSION_RATES } from './link';
-import { POINTER_MASK, presenceMaskToPointer } from './presence';
+import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
 import type { Protocol, Role } from './protocol';
 import { buildRegistry, EDIT_FIELDS, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
@@ -37,6 +37,8 @@ export class PeerSession {
   readonly board = new Board();
   private link: Link | undefined;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
+  /** What each remote presence last showed, to tell a repeat from a move. */
+  private readonly presenceSeen = new WeakMap<PresenceState, PresenceState>();
   private readonly self: GhostSource<PresenceState>;
   private readonly listeners = new Set<SessionListener>();
   private readonly people = new Map<PeerId, ParticipantInfo>();
@@ -174,12 +176,16 @@ export class PeerSession {
 
   private onPresence(g: PresenceState, mask: number): void {
     this.ghostPeers.set(g, g.peer);
+    // A repeat of what we already have (the host's tail repeat of a pointer that stopped) is no news.
+    const seen = this.presenceSeen.get(g);
+    const changed = seen === undefined ? mask : changedPresenceMask(seen, g, mask);
+    this.presenceSeen.set(g, { ...g });
     // Presence is written before events, so it can arrive in the packet that welcomes us: report it once we
     // know who we are, and never our own.
-    if (this.you === undefined || g.peer === this.you) return;
-    const pointer = presenceMaskToPointer(g, mask);
+    if (this.you === undefined || g.peer === this.you || changed === 0) return;
+    const pointer = presenceMaskToPointer(g, changed);
     if (pointer)
-      this.emit({ type: 'pointer', pointer, moved: (mask & POINTER_MASK) !== 0 && g.visible });
+      this.emit({ type: 'pointer', pointer, moved: (changed & POINTER_MASK) !== 0 && g.visible });
   }
 
   private onObject(g: BoardGhost, created: boolean): void {

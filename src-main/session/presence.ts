@@ -6,6 +6,33 @@ import type { PointerInfo } from './session-events';
 
 const SEEN = Presence.maskOf('pointer', 'drag', 'tool');
 export const POINTER_MASK = Presence.maskOf('pointer');
+const TOOL_MASK = Presence.maskOf('tool');
+const DRAG_MASK = Presence.maskOf('drag');
+
+/**
+ * Which of `mask`'s groups actually change `before` (a repeat of a state already seen changes nothing, so it
+ * is neither relayed again nor reported as a move).
+ */
+export function changedPresenceMask(
+  before: PresenceState,
+  after: PresenceState,
+  mask: number,
+): number {
+  let m = mask;
+  const same = (bit: number, eq: boolean): void => {
+    if (eq) m &= ~bit;
+  };
+  same(
+    POINTER_MASK,
+    before.x === after.x && before.y === after.y && before.visible === after.visible,
+  );
+  same(TOOL_MASK, before.tool === after.tool);
+  same(
+    DRAG_MASK,
+    before.dragId === after.dragId && before.dragX === after.dragX && before.dragY === after.dragY,
+  );
+  return m >>> 0;
+}
 
 /** The pointer as it now stands, when this update touched what a viewer sees; undefined otherwise. */
 export function presenceMaskToPointer(s: PresenceState, mask: number): PointerInfo | undefined {

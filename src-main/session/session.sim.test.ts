@@ -3,7 +3,7 @@ import type { NewObject } from '../../shared/board';
 import { PERFECT_LINK } from '../net/sim/link';
 import { isRefusal } from './board';
 import type { SessionEvent } from './session-events';
-import { makeSimSession } from './sim-session';
+import { makeSimSession, SIM_HOST_ADDRESS } from './sim-session';
 
 const rect = (x: number, y: number): NewObject => ({
   kind: 'rect',
@@ -187,5 +187,41 @@ describe('whiteboard session over a simulated network', () => {
     s.peers[1]?.grab(o.id);
     s.sim.runUntil(15_000);
     expect(s.host.board.get(o.id)?.lockedBy).toBe(2);
+  });
+});
+
+describe('a pointer that stops', () => {
+  const link = { ...PERFECT_LINK, delayMs: 40 };
+  /** When B sees A's final position, if the one packet carrying it to B is lost (ms after A's last move). */
+  function finalSeenAfter(lose: boolean): number {
+    const s = makeSimSession({ seed: 3, conditions: link });
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    s.sim.runUntil(2_000);
+    const [a, b] = s.peers;
+    const seen: { x: number; at: number }[] = [];
+    b?.on((e) => {
+      if (e.type === 'pointer' && e.moved) seen.push({ x: e.pointer.x, at: s.sim.now });
+    });
+    for (let k = 1; k <= 20; k++) s.sim.after(k * 16, () => a?.pointer(100 + k, 50));
+    s.sim.runUntil(2_000 + 20 * 16);
+    const stoppedAt = s.sim.now;
+    // The host relays A's last move about 40 ms later; lose what it sends B around then.
+    const toB = { address: '127.0.1.2', port: 9001 };
+    if (lose) {
+      s.sim.after(35, () => s.net.setConditions(SIM_HOST_ADDRESS, toB, { ...link, loss: 1 }));
+      s.sim.after(50, () => s.net.setConditions(SIM_HOST_ADDRESS, toB, link));
+    }
+    s.sim.runUntil(stoppedAt + 2_000);
+    const final = seen.find((e) => e.x === 120);
+    return (final?.at ?? Infinity) - stoppedAt;
+  }
+
+  it('reaches the others one repeat later when its last packet is lost, not a loss detection later', () => {
+    const clean = finalSeenAfter(false);
+    const lost = finalSeenAfter(true);
+    expect(clean).toBeLessThan(100);
+    // One repeat 50 ms after the lost write, 40 ms on the wire; loss detection would take a round trip more.
+    expect(lost).toBeLessThan(clean + 50 + 25);
   });
 });

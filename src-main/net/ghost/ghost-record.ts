@@ -54,6 +54,10 @@ export class GhostRecord implements GhostLink {
   scopeStamp = 0;
   queued = false;
   urgentQueued = false;
+  /** Urgent groups last written and not yet known delivered, to send once more if nothing newer follows. */
+  repeatMask = 0;
+  /** When that repeat is due (ms). */
+  repeatDueAt = Infinity;
   /** Per packet ordering key, set by the sender before selection. */
   tier = 0;
   rank = 0;

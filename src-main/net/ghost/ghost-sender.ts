@@ -47,6 +47,13 @@ export interface GhostSenderOptions {
 
 /** Priorities are clamped up to this, so aging (priority × (1 + waited)) always makes progress. */
 export const MIN_PRIORITY = 1e-3;
+/**
+ * An urgent group (a pointer) written and then left alone this long is written once more, unless its packet
+ * is known delivered by then: when a pointer stops, its final position would otherwise wait for the loss to
+ * be noticed (a round trip and more) if that one packet was lost. While it moves, newer positions come first.
+ */
+export const TAIL_REPEAT_MS = 50;
+
 /** After this many entries that don't fit, the packet is full: smaller ones may still slip in before that. */
 const MAX_MISFITS = 4;
 const UPDATE_TIER = 0;
@@ -70,6 +77,9 @@ export class GhostSender implements RecordOwner {
   private readonly scopeIntervalMs: number;
   /** What demand() last said: a rise past it wakes the scheduler. */
   private lastDemand: SendDemand = 'none';
+  /** Pending tail repeats in the order they fall due (due times only grow); stale entries are skipped. */
+  private repeats: { rec: GhostRecord; due: number }[] = [];
+  private repeatHead = 0;
   private readonly unwatch: () => void;
   /** Set by the manager: wakes the connection's scheduler when demand may have risen. */
   wake: (() => void) | undefined = undefined;
@@ -93,7 +103,39 @@ export class GhostSender implements RecordOwner {
 
   /** With a scope function, the next periodic scope pass (it may bring new objects into scope). */
   nextCheckAt(): number {
-    return this.o.scope === undefined ? Infinity : this.nextScopeAt;
+    const scope = this.o.scope === undefined ? Infinity : this.nextScopeAt;
+    return Math.min(scope, this.firstRepeat()?.due ?? Infinity);
+  }
+
+  /** The earliest pending repeat still wanted (drops the stale ones in front). */
+  private firstRepeat(): { rec: GhostRecord; due: number } | undefined {
+    for (; this.repeatHead < this.repeats.length; this.repeatHead++) {
+      const r = this.repeats[this.repeatHead];
+      if (r !== undefined && r.rec.repeatDueAt === r.due && r.rec.repeatMask !== 0) return r;
+    }
+    this.repeats = [];
+    this.repeatHead = 0;
+    return undefined;
+  }
+
+  /** Turns the repeats due by `now` into dirty groups (so they go out as ordinary urgent updates). */
+  private releaseRepeats(now: number): void {
+    for (let r = this.firstRepeat(); r !== undefined && r.due <= now; r = this.firstRepeat()) {
+      this.repeatHead++;
+      const rec = r.rec;
+      const mask = rec.repeatMask;
+      rec.repeatMask = 0;
+      rec.repeatDueAt = Infinity;
+      // Something newer is already waiting for those groups: it goes instead.
+      if ((rec.mask & mask) === 0 && rec.state === 'live') {
+        this.counters.tailRepeats++;
+        rec.onDirty(mask);
+      }
+    }
+    if (this.repeatHead > 1024 && this.repeatHead * 2 > this.repeats.length) {
+      this.repeats = this.repeats.slice(this.repeatHead);
+      this.repeatHead = 0;
+    }
   }
 
   /** The record ghosting `source` here, if any (tests and diagnostics). */
@@ -103,6 +145,7 @@ export class GhostSender implements RecordOwner {
 
   demand(now: number): SendDemand {
     this.maybeScope(now);
+    this.releaseRepeats(now);
     // Called several times per packet on every connection: stop at the first record that still has something
     // to send, dropping the stale ones met on the way (swap-remove; order doesn't matter in these lists).
     this.lastDemand = firstLive(
@@ -128,6 +171,7 @@ export class GhostSender implements RecordOwner {
 
   write(now: number, w: BitWriter, budgetBits: number): GhostPacketRecord | undefined {
     this.maybeScope(now);
+    this.releaseRepeats(now);
     const candidates = this.collect();
     if (candidates.length === 0 || budgetBits < SECTION_OVERHEAD_BITS) return undefined;
     const start = w.bitLength;
@@ -150,6 +194,12 @@ export class GhostSender implements RecordOwner {
       }
       this.counted(rec, kind, w.bitLength - mark);
       entries.push(rec.wrote(kind, mask));
+      const urgent = kind === 'update' ? mask & rec.source.cls.urgentMask : 0;
+      if (urgent !== 0) {
+        rec.repeatMask = urgent;
+        rec.repeatDueAt = now + TAIL_REPEAT_MS;
+        this.repeats.push({ rec, due: rec.repeatDueAt });
+      }
       rec.writtenIn = packet;
     }
     this.requeue(candidates, packet);
@@ -165,7 +215,11 @@ export class GhostSender implements RecordOwner {
   }
 
   notify(record: GhostPacketRecord, delivered: boolean): void {
-    for (const tx of record.entries) tx.rec.fate(tx, delivered);
+    for (const tx of record.entries) {
+      // The latest write of those groups arrived: no repeat needed.
+      if (delivered && tx.next === undefined) tx.rec.repeatMask &= ~tx.mask >>> 0;
+      tx.rec.fate(tx, delivered);
+    }
   }
 
   /** Forgets every source (the connection closed): sources stop telling this sender of changes. */

@@ -25,6 +25,7 @@ export interface GhostSendStats {
   readonly idExhausted: number;
   /** Entries that did not fit the packet's budget and were rolled back. */
   readonly misfits: number;
+  readonly tailRepeats: number;
   /** Ghost records with an id (live remotely, or on their way in or out). */
   readonly liveIds: number;
   /** Width of ids in the last section written. */
@@ -55,6 +56,8 @@ export class GhostSendCounters {
   scopePasses = 0;
   idExhausted = 0;
   misfits = 0;
+  /** Urgent groups written once more after they stopped changing (see TAIL_REPEAT_MS). */
+  tailRepeats = 0;
   idBits = 0;
 
   addClassBits(name: string, bits: number): void {
@@ -77,6 +80,7 @@ export class GhostSendCounters {
       scopePasses: this.scopePasses,
       idExhausted: this.idExhausted,
       misfits: this.misfits,
+      tailRepeats: this.tailRepeats,
       liveIds,
       idBits: this.idBits,
     };
