@@ -69,13 +69,16 @@ function runOnce(rate: SessionRate, loss: number, seed: number) {
     s.net.setConditions(SIM_HOST_ADDRESS, userAddress(i), link);
     s.addPeer(`u${i}`);
   }
-  s.sim.runUntil(1500);
-  // Peer id -> user index, from what user 0's session knows (every user learns the same ids).
+  // Peer id -> user index, from each user's welcome (slow rates under loss take a few seconds to join).
   const ids = new Map<number, number>();
-  for (let i = 0; i < USERS; i++) {
-    const you = s.peerEvents[i]?.find((e) => e.type === 'ready');
-    if (you?.type === 'ready') ids.set(you.you, i);
-  }
+  const joined = (): boolean => {
+    for (let i = 0; i < USERS; i++) {
+      const you = s.peerEvents[i]?.find((e) => e.type === 'ready');
+      if (you?.type === 'ready') ids.set(you.you, i);
+    }
+    return ids.size === USERS;
+  };
+  s.sim.runUntilTrue(joined, 15_000);
   if (ids.size !== USERS) throw new Error(`seed ${seed}: only ${ids.size} users joined`);
   const start = s.sim.now;
   const measureFrom = start + WARMUP_MS;
