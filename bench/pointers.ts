@@ -9,7 +9,7 @@ import { addressKey } from '../src-main/net/address';
 import type { LinkConditions } from '../src-main/net/sim/link';
 import { PERFECT_LINK } from '../src-main/net/sim/link';
 import type { SessionRate } from '../src-main/session/link';
-import { SESSION_RATES, sessionRate } from '../src-main/session/link';
+import { parseSessionRate } from '../src-main/session/link';
 import { makeSimSession, SIM_HOST_ADDRESS } from '../src-main/session/sim-session';
 
 const USERS = 4;
@@ -27,14 +27,10 @@ const RATES: Record<string, SessionRate> = Object.fromEntries(
   (process.env.GB_POINTERS_RATES ?? 'modem,30:30,broadband,45:90,60:60,60:75,60:90,lan')
     .split(',')
     .map((r): [string, SessionRate] => {
-      const preset = SESSION_RATES[r as keyof typeof SESSION_RATES] as SessionRate | undefined;
-      if (preset)
-        return [
-          `${r} ${preset.toHost.packetsPerSecond}:${preset.toPeers.packetsPerSecond}`,
-          preset,
-        ];
-      const [up, down] = r.split(':').map(Number);
-      return [r, sessionRate(up ?? 30, down ?? up ?? 30)];
+      const rate = parseSessionRate(r);
+      if (rate === undefined) throw new Error(`GB_POINTERS_RATES: bad rate ${r}`);
+      const pps = `${rate.toHost.packetsPerSecond}:${rate.toPeers.packetsPerSecond}`;
+      return [r === pps ? r : `${r} ${pps}`, rate];
     }),
 );
 

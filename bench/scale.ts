@@ -24,6 +24,8 @@ interface BotFigures {
   nearHz: number;
   restHz: number;
   alive: boolean;
+  /** Peers this bot has been told of (a join it never heard would leave its updates uncounted). */
+  known: number;
   ended?: string;
 }
 
@@ -31,6 +33,8 @@ interface ScaleRun {
   peers: number;
   joined: number;
   alive: number;
+  /** The fewest peers any bot knew of (all of them: peers - 1 + the host). */
+  knownPeersMin: number;
   hostCpuSecondsPerSecond: number;
   hostRssMB: number;
   driverCpuSecondsPerSecond: number;
@@ -119,12 +123,6 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
       const s = await d.waitFor((e) => e.ev === 'stats', 10_000, n);
       bots.push(...(s.bots as BotFigures[]));
     }
-    if (process.env.GB_SCALE_DUMP)
-      console.error(
-        JSON.stringify(
-          bots.map((b) => [b.bot, (b as unknown as { known: number }).known, b.nearHz, b.restHz]),
-        ),
-      );
     const down = sorted(bots.map((b) => b.downKbps));
     const near = sorted(bots.map((b) => b.nearHz));
     const rest = sorted(bots.map((b) => b.restHz));
@@ -132,6 +130,7 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
       peers,
       joined,
       alive: bots.filter((b) => b.alive).length,
+      knownPeersMin: Math.min(...bots.map((b) => b.known)),
       hostCpuSecondsPerSecond: Math.round(cpu * 1000) / 1000,
       hostRssMB: rss,
       driverCpuSecondsPerSecond: Math.round(drv * 100) / 100,

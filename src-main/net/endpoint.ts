@@ -11,7 +11,7 @@ import type { HandshakePacket } from './handshake';
 import { decodeHandshake, HANDSHAKE_MARKER, HELLO_SIZE, isHandshakeDecodeError } from './handshake';
 import { HostHandshake, reject } from './host-handshake';
 import { FailureLimiter } from './rate-limiter';
-import { DueHeap } from './sim/due-heap';
+import { DueHeap } from './due-heap';
 
 export interface EndpointOptions {
   readonly joinCode: string;

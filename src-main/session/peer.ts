@@ -179,7 +179,8 @@ export class PeerSession {
     // A repeat of what we already have (the host's tail repeat of a pointer that stopped) is no news.
     const seen = this.presenceSeen.get(g);
     const changed = seen === undefined ? mask : changedPresenceMask(seen, g, mask);
-    this.presenceSeen.set(g, { ...g });
+    if (seen === undefined) this.presenceSeen.set(g, { ...g });
+    else Object.assign(seen, g);
     // Presence is written before events, so it can arrive in the packet that welcomes us: report it once we
     // know who we are, and never our own.
     if (this.you === undefined || g.peer === this.you || changed === 0) return;

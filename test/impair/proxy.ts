@@ -5,7 +5,7 @@ import { addressKey } from '../../src-main/net/address';
 import { Rng } from '../../src-main/net/rng';
 import type { LinkConditions } from '../../src-main/net/sim/link';
 import { UDP_IPV4_OVERHEAD } from '../../src-main/net/stats';
-import { DueHeap } from '../../src-main/net/sim/due-heap';
+import { DueHeap } from '../../src-main/net/due-heap';
 import { assertLoopback, closeSocket, familyOf } from './loopback';
 import type { Bottleneck } from '../../src-main/net/sim/shaper';
 import { assertConditions, shapeDatagram } from '../../src-main/net/sim/shaper';

@@ -3,7 +3,7 @@
 import type { PeerAddress } from '../address';
 import type { Transmit } from '../endpoint';
 import type { SimNetwork } from './link';
-import { DueHeap } from './due-heap';
+import { DueHeap } from '../due-heap';
 
 /** The sans-IO surface of an endpoint that the harness drives. */
 export interface SimEndpoint {

@@ -6,7 +6,7 @@ import type { Rng } from '../rng';
 import { UDP_IPV4_OVERHEAD } from '../stats';
 import type { Bottleneck } from './shaper';
 import { shapeDatagram } from './shaper';
-import { DueHeap } from './due-heap';
+import { DueHeap } from '../due-heap';
 
 export interface LinkConditions {
   /** Probability a datagram is lost, 0..1. */

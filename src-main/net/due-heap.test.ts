@@ -1,6 +1,6 @@
 // The delivery heap pops by due time, first-in first-out among equal times; knows nothing of datagrams.
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../rng';
+import { Rng } from './rng';
 import { DueHeap } from './due-heap';
 
 describe('DueHeap', () => {
