@@ -19,10 +19,16 @@ export function monotonicNow(): number {
   return performance.now();
 }
 
+/** setImmediate turns in a row that may find nothing to send before the transport waits on a real timer. */
+const MAX_IDLE_IMMEDIATES = 4;
+
 export class UdpTransport<R> {
   private readonly socket: dgram.Socket;
   private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
   private timerAt = Infinity;
+  /** setImmediate turns in a row that sent nothing (see arm). */
+  private idleImmediates = 0;
   private closed = false;
   /** Errors from the socket or from the core, counted instead of thrown out of a callback. */
   errors = 0;
@@ -80,6 +86,7 @@ export class UdpTransport<R> {
   pump(): void {
     if (this.closed) return;
     for (let t = this.endpoint.pollTransmit(); t !== undefined; t = this.endpoint.pollTransmit()) {
+      this.idleImmediates = 0;
       this.impaired(t.bytes, t.to);
     }
     this.onActivity?.();
@@ -127,19 +134,35 @@ export class UdpTransport<R> {
 
   private arm(): void {
     const at = this.endpoint.nextTimeout();
-    if (at === this.timerAt && this.timer !== undefined) return;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    if (at === this.timerAt && (this.timer !== undefined || this.immediate !== undefined)) return;
+    this.disarm();
     this.timerAt = at;
     if (!Number.isFinite(at)) return;
-    const delay = Math.max(0, Math.ceil(at - monotonicNow()));
-    this.timer = setTimeout(() => {
+    const fire = (): void => {
       this.timer = undefined;
+      this.immediate = undefined;
       this.timerAt = Infinity;
       this.guard(() => {
         this.endpoint.handleTimeout(monotonicNow());
       });
-    }, delay);
+    };
+    const wait = at - monotonicNow();
+    // Work due now (a packet the app just queued, data relayed from the datagram just read) goes out right
+    // after this batch of I/O callbacks, not a timer tick later (setTimeout(0) waits ~1 ms). A deadline that
+    // stays due without anything leaving would spin the loop: after a few such turns, fall back to a timer.
+    if (wait <= 0 && this.idleImmediates < MAX_IDLE_IMMEDIATES) {
+      this.idleImmediates++;
+      this.immediate = setImmediate(fire);
+      return;
+    }
+    this.timer = setTimeout(fire, Math.max(0, Math.ceil(wait)));
+  }
+
+  private disarm(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.immediate !== undefined) clearImmediate(this.immediate);
+    this.timer = undefined;
+    this.immediate = undefined;
   }
 
   /** No exception escapes a socket or timer callback: it is counted and the work goes on. */
@@ -170,7 +193,7 @@ export class UdpTransport<R> {
       });
     }
     this.closed = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.disarm();
     for (const t of this.delayed) clearTimeout(t);
     this.delayed.clear();
     await new Promise<void>((resolve) => {
