@@ -221,7 +221,29 @@ describe('a pointer that stops', () => {
     const clean = finalSeenAfter(false);
     const lost = finalSeenAfter(true);
     expect(clean).toBeLessThan(100);
-    // One repeat 50 ms after the lost write, 40 ms on the wire; loss detection would take a round trip more.
-    expect(lost).toBeLessThan(clean + 50 + 25);
+    // Moving every 16 ms, it is repeated 1.5 gaps (24 ms) after the lost write, plus at most a slot's wait;
+    // loss detection would take a round trip more.
+    expect(lost - clean).toBeGreaterThan(20);
+    expect(lost - clean).toBeLessThan(24 + 15);
+  });
+
+  it('is never repeated while it moves, even at 30 Hz (a fixed short repeat would double its traffic)', () => {
+    const s = makeSimSession({ seed: 4, conditions: link });
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    s.sim.runUntil(2_000);
+    const repeats = (): number[] => [
+      ...s.host.peerLinks().map((l) => l.link.presence.stats().sent?.tailRepeats ?? NaN),
+      ...s.peers.map((p) => p.connection?.presence.stats().sent?.tailRepeats ?? NaN),
+    ];
+    const before = repeats();
+    for (let k = 1; k <= 60; k++) s.sim.after(k * 33.3, () => s.peers[0]?.pointer(100 + k, 50));
+    s.sim.runUntil(2_000 + 60 * 33.3);
+    expect(repeats()).toEqual(before);
+    // Once it stops, the last position is repeated once on each hop (unless known delivered first: it isn't,
+    // 80 ms of round trip against a 50 ms repeat).
+    s.sim.runUntil(2_000 + 60 * 33.3 + 500);
+    const after = repeats();
+    expect(after.reduce((a, b) => a + b, 0) - before.reduce((a, b) => a + b, 0)).toBe(2);
   });
 });

@@ -58,6 +58,11 @@ export class GhostRecord implements GhostLink {
   repeatMask = 0;
   /** When that repeat is due (ms). */
   repeatDueAt = Infinity;
+  /** Groups dirty only because their repeat fell due: written, they are not repeated again (once is enough). */
+  repeatOnly = 0;
+  /** When urgent groups were last written, and the smoothed gap between such writes while they flow (ms). */
+  lastUrgentWriteAt = -Infinity;
+  urgentWriteGap: number | undefined;
   /** Per packet ordering key, set by the sender before selection. */
   tier = 0;
   rank = 0;
@@ -88,6 +93,7 @@ export class GhostRecord implements GhostLink {
 
   onDirty(mask: number): void {
     this.mask = (this.mask | mask) >>> 0;
+    this.repeatOnly = (this.repeatOnly & ~mask) >>> 0;
     if (!this.canUpdate) return;
     this.owner.queue(this);
     if ((mask & this.source.cls.urgentMask) !== 0) this.owner.queueUrgent(this);

@@ -3,6 +3,8 @@
 // of other stream managers, or of what the objects are.
 import type { BitWriter } from '../bitstream';
 import type { SendDemand } from '../stream/manager';
+import type { Due } from '../due-heap';
+import { DueHeap } from '../due-heap';
 import { DEFAULT_MAX_GHOSTS, GhostIdPool } from './ghost-ids';
 import type { GhostTx, RecordOwner } from './ghost-record';
 import { GhostRecord } from './ghost-record';
@@ -48,11 +50,35 @@ export interface GhostSenderOptions {
 /** Priorities are clamped up to this, so aging (priority × (1 + waited)) always makes progress. */
 export const MIN_PRIORITY = 1e-3;
 /**
- * An urgent group (a pointer) written and then left alone this long is written once more, unless its packet
- * is known delivered by then: when a pointer stops, its final position would otherwise wait for the loss to
- * be noticed (a round trip and more) if that one packet was lost. While it moves, newer positions come first.
+ * An urgent group (a pointer) written and then left alone for one and a half of its usual gaps between writes
+ * (within these bounds, ms) is written once more, unless its packet is known delivered by then: when a pointer
+ * stops, its final position would otherwise wait for the loss to be noticed (a round trip and more) if that one
+ * packet was lost. While it moves, newer positions come first. A pointer at 60 Hz is repeated 25 ms after it
+ * stops, one at 30 Hz after 50 ms: soon after the write that didn't come, never before it was due.
  */
+export const TAIL_REPEAT_MIN_MS = 20;
 export const TAIL_REPEAT_MS = 50;
+const TAIL_REPEAT_GAPS = 1.5;
+/** Gaps between urgent writes longer than this are pauses, not the group's rhythm. */
+const URGENT_WRITE_MAX_GAP_MS = 200;
+const URGENT_WRITE_GAIN = 1 / 8;
+
+/** When to repeat an urgent write made at `now`, after learning its gap from the record's previous one. */
+function tailRepeatDue(rec: GhostRecord, now: number): number {
+  const gap = now - rec.lastUrgentWriteAt;
+  rec.lastUrgentWriteAt = now;
+  if (gap <= URGENT_WRITE_MAX_GAP_MS) {
+    const g = rec.urgentWriteGap;
+    rec.urgentWriteGap = g === undefined ? gap : g + URGENT_WRITE_GAIN * (gap - g);
+  }
+  const g = rec.urgentWriteGap;
+  const wait = g === undefined ? TAIL_REPEAT_MS : TAIL_REPEAT_GAPS * g;
+  return now + Math.min(TAIL_REPEAT_MS, Math.max(TAIL_REPEAT_MIN_MS, wait));
+}
+
+interface Repeat extends Due {
+  readonly rec: GhostRecord;
+}
 
 /** After this many entries that don't fit, the packet is full: smaller ones may still slip in before that. */
 const MAX_MISFITS = 4;
@@ -77,9 +103,13 @@ export class GhostSender implements RecordOwner {
   private readonly scopeIntervalMs: number;
   /** What demand() last said: a rise past it wakes the scheduler. */
   private lastDemand: SendDemand = 'none';
-  /** Pending tail repeats in the order they fall due (due times only grow); stale entries are skipped. */
-  private repeats: { rec: GhostRecord; due: number }[] = [];
-  private repeatHead = 0;
+  /**
+   * Pending tail repeats by due time; an entry is stale once its record was written again (another due time)
+   * or delivered, and is dropped when it surfaces. Entries fall due within TAIL_REPEAT_MS of being pushed, so
+   * the heap holds at most that long's worth of urgent writes.
+   */
+  private readonly repeats = new DueHeap<Repeat>();
+  private repeatOrder = 0;
   private readonly unwatch: () => void;
   /** Set by the manager: wakes the connection's scheduler when demand may have risen. */
   wake: (() => void) | undefined = undefined;
@@ -104,24 +134,22 @@ export class GhostSender implements RecordOwner {
   /** With a scope function, the next periodic scope pass (it may bring new objects into scope). */
   nextCheckAt(): number {
     const scope = this.o.scope === undefined ? Infinity : this.nextScopeAt;
-    return Math.min(scope, this.firstRepeat()?.due ?? Infinity);
+    return Math.min(scope, this.firstRepeat()?.at ?? Infinity);
   }
 
-  /** The earliest pending repeat still wanted (drops the stale ones in front). */
-  private firstRepeat(): { rec: GhostRecord; due: number } | undefined {
-    for (; this.repeatHead < this.repeats.length; this.repeatHead++) {
-      const r = this.repeats[this.repeatHead];
-      if (r !== undefined && r.rec.repeatDueAt === r.due && r.rec.repeatMask !== 0) return r;
+  /** The earliest pending repeat still wanted (drops the stale ones on top). */
+  private firstRepeat(): Repeat | undefined {
+    for (let r = this.repeats.peek(); r !== undefined; r = this.repeats.peek()) {
+      if (r.rec.repeatDueAt === r.at && r.rec.repeatMask !== 0) return r;
+      this.repeats.pop();
     }
-    this.repeats = [];
-    this.repeatHead = 0;
     return undefined;
   }
 
   /** Turns the repeats due by `now` into dirty groups (so they go out as ordinary urgent updates). */
   private releaseRepeats(now: number): void {
-    for (let r = this.firstRepeat(); r !== undefined && r.due <= now; r = this.firstRepeat()) {
-      this.repeatHead++;
+    for (let r = this.firstRepeat(); r !== undefined && r.at <= now; r = this.firstRepeat()) {
+      this.repeats.pop();
       const rec = r.rec;
       const mask = rec.repeatMask;
       rec.repeatMask = 0;
@@ -130,11 +158,8 @@ export class GhostSender implements RecordOwner {
       if ((rec.mask & mask) === 0 && rec.state === 'live') {
         this.counters.tailRepeats++;
         rec.onDirty(mask);
+        rec.repeatOnly = mask;
       }
-    }
-    if (this.repeatHead > 1024 && this.repeatHead * 2 > this.repeats.length) {
-      this.repeats = this.repeats.slice(this.repeatHead);
-      this.repeatHead = 0;
     }
   }
 
@@ -194,11 +219,14 @@ export class GhostSender implements RecordOwner {
       }
       this.counted(rec, kind, w.bitLength - mark);
       entries.push(rec.wrote(kind, mask));
-      const urgent = kind === 'update' ? mask & rec.source.cls.urgentMask : 0;
+      // A repeat is written once: repeating it until an ack outran the next one would never stop while the
+      // round trip is longer than the repeat delay.
+      const urgent = kind === 'update' ? mask & rec.source.cls.urgentMask & ~rec.repeatOnly : 0;
+      rec.repeatOnly = 0;
       if (urgent !== 0) {
         rec.repeatMask = urgent;
-        rec.repeatDueAt = now + TAIL_REPEAT_MS;
-        this.repeats.push({ rec, due: rec.repeatDueAt });
+        rec.repeatDueAt = tailRepeatDue(rec, now);
+        this.repeats.push({ at: rec.repeatDueAt, order: this.repeatOrder++, rec });
       }
       rec.writtenIn = packet;
     }
@@ -229,6 +257,7 @@ export class GhostSender implements RecordOwner {
     this.records.clear();
     this.queueList = [];
     this.urgentList = [];
+    this.repeats.clear();
   }
 
   queue(rec: GhostRecord): void {
