@@ -50,14 +50,16 @@ export function parseSessionRate(s: string): SessionRate | undefined {
 }
 
 /**
- * Receiver-set rates in the spirit of TRIBES, in full-size packets. Peers send one packet per 60 Hz frame at
- * most, so a pointer leaves with its frame; the host sends each peer up to 85 (broadband) or 120 (lan), so a
- * relayed pointer waits for a free slot at most a few milliseconds.
+ * Receiver-set rates in the spirit of TRIBES, in full-size packets. Peers may send 66 packets/s, a tenth over a
+ * 60 Hz mouse: a pointer leaves with its frame (at exactly the frame rate, any other packet would leave the
+ * credit short and every pointer after it would wait), and other data rides the pointer's packets. The host
+ * sends each peer up to 85 (broadband) or 120 (lan), so a relayed pointer waits for a free slot at most a few
+ * milliseconds.
  */
 export const SESSION_RATES = {
   modem: sessionRate(10, 10),
-  broadband: sessionRate(60, 85),
-  lan: sessionRate(60, 120),
+  broadband: sessionRate(66, 85),
+  lan: sessionRate(66, 120),
 } as const satisfies Record<string, SessionRate>;
 
 export interface LinkOptions {

@@ -41,6 +41,8 @@ export class SessionRunner {
   private lastSaveAt = 0;
   /** Autosave failures, counted (the session goes on). */
   saveErrors = 0;
+  private flushPending = false;
+  private closed = false;
 
   private constructor(
     readonly controls: Controls,
@@ -109,10 +111,20 @@ export class SessionRunner {
     this.transport.pump();
   }
 
-  /** Call after commands so what they queued leaves now (urgent data doesn't wait for the tick). */
+  /**
+   * Call after commands so what they queued leaves now (urgent data doesn't wait for the tick): right after
+   * this turn of the event loop, so commands that arrive together (a pointer move and the drag step of the
+   * same mouse event) share one packet instead of spending two.
+   */
   flush(): void {
-    this.controls.tick(monotonicNow());
-    this.transport.pump();
+    if (this.flushPending) return;
+    this.flushPending = true;
+    setImmediate(() => {
+      this.flushPending = false;
+      if (this.closed) return;
+      this.controls.tick(monotonicNow());
+      this.transport.pump();
+    });
   }
 
   private async autosave(): Promise<void> {
@@ -135,6 +147,7 @@ export class SessionRunner {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.timer);
     const now = monotonicNow();
     this.controls.close(now);

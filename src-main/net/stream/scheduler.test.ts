@@ -5,7 +5,7 @@ import type { PacketFiller } from '../connection';
 import { PERFECT_LINK } from '../sim/link';
 import type { SendDemand, StreamManager } from './manager';
 import { uint } from './params';
-import { RATE_PRESETS, readRateField, SendCredit } from './rate';
+import { PACKET_OVERHEAD_BYTES, RATE_PRESETS, readRateField, SendCredit } from './rate';
 import { RpcRegistry } from './rpc';
 import type { PacketRecord } from './scheduler';
 import { StreamConnection } from './scheduler';
@@ -106,17 +106,70 @@ describe('packet scheduler', () => {
     expect(conn.packets.length).toBe(before + 1);
   });
 
+  it('data that is not urgent rides the urgent stream instead of spending packets between its packets', () => {
+    const pointer = new Counter('pointer');
+    pointer.urgent = true;
+    const events = new Counter('events');
+    const conn = new FakeConn();
+    // 66 packets/s: ticks every 15.2 ms, a 60 Hz pointer every 16.7 ms.
+    const rate = { packetsPerSecond: 66, packetBytes: 1200 };
+    const s = new StreamConnection(conn, {
+      managers: [pointer, events],
+      rate,
+      initialPeerRate: rate,
+    });
+    let notified = 0;
+    const run = (from: number, to: number, frame: (t: number) => void): void => {
+      for (let t = from; t < to; t += 0.25) {
+        frame(t);
+        if (s.nextSendAt() <= t) s.onSendTime(t);
+        for (; notified < conn.packets.length; notified++) {
+          const rec = conn.packets[notified]?.rec;
+          if (rec) s.onNotify(t, rec, true); // delivered at once: the rate field stops asking for packets
+        }
+      }
+    };
+    const eventsOnly = (from: number): number =>
+      conn.packets.filter(
+        (p) => p.at >= from && p.rec?.sections[0] === undefined && p.rec?.sections[1] !== undefined,
+      ).length;
+    // 2 s of pointer at 60 Hz with an event queued every 50 ms, 5 ms after a frame.
+    let frames = 0;
+    run(0, 2000, (t) => {
+      if (t >= (frames * 1000) / 60) pointer.pending.push(frames++ % 256);
+      if (t % 50 === 5) events.pending.push(7);
+    });
+    const streaming = conn.packets.filter((p) => p.at >= 500);
+    expect(eventsOnly(500)).toBe(0);
+    expect(streaming.length).toBeGreaterThanOrEqual(89); // one per frame, 1.5 s
+    expect(streaming.length).toBeLessThanOrEqual(91);
+    // The pointer stops: an event waits for the stream's next packet only a little past when it was due.
+    const stoppedAt = conn.packets.at(-1)?.at ?? NaN;
+    events.pending.push(9);
+    run(2000, 2100, () => undefined);
+    const alone = conn.packets.filter((p) => p.at >= 2000);
+    expect(alone).toHaveLength(1);
+    expect((alone[0]?.at ?? NaN) - stoppedAt).toBeCloseTo((1.25 * 1000) / 60, 0);
+    // With no urgent stream at all, events tick at the packet rate.
+    run(2500, 2600, (t) => {
+      if (t % 5 === 0) events.pending.push(1);
+    });
+    const ticks = conn.packets.filter((p) => p.at >= 2500).map((p) => p.at);
+    expect(ticks.length).toBeGreaterThanOrEqual(6);
+    expect((ticks[2] ?? NaN) - (ticks[1] ?? NaN)).toBeCloseTo(1000 / 66, 0);
+  });
+
   it('send credit: one second of packets and bytes for a burst, then rate x size', () => {
     const c = new SendCredit(0, { packetsPerSecond: 10, packetBytes: 200 }); // 2280 B/s with IP/UDP
     let sent = 0;
     while (c.canSend(0)) {
-      c.charge(0, 180); // a full packet: 180 + 20 + 28 = 228 B
+      c.charge(0, 200 - PACKET_OVERHEAD_BYTES); // a full 200-byte datagram: 228 B with IP/UDP
       sent++;
     }
     expect(sent).toBe(10); // a second's worth of packets (and of bytes)
     expect(c.readyAt(0)).toBeCloseTo(100, 9); // the next packet's credit
     expect(c.canSend(100)).toBe(true);
-    c.charge(100, 2280 - 48); // a second's worth of bytes at once: bytes now -2052
+    c.charge(100, 2280 - 28 - PACKET_OVERHEAD_BYTES); // a second's worth of bytes at once: bytes now -2052
     expect(c.readyAt(100)).toBeCloseTo(1000, 9);
   });
 

@@ -95,6 +95,15 @@ export interface StreamStats {
   readonly ceilingBytesPerSecond: number;
 }
 
+/** Gaps between urgent packets longer than this are pauses, not the stream's rhythm. */
+const URGENT_STREAM_MAX_GAP_MS = 250;
+/** Weight of each new gap in the urgent stream's smoothed gap. */
+const URGENT_GAP_GAIN = 1 / 8;
+/** Data that isn't urgent waits for the urgent stream's next packet until this many gaps after its last one. */
+const URGENT_RIDE_WAIT = 1.25;
+/** The urgent stream has stopped once this many gaps have passed without a packet. */
+const URGENT_STREAM_LAPSE = 2;
+
 /** Smallest packet the adaptive rate shapes to: every event the event manager accepts still fits. */
 const MIN_SHAPED_PACKET_BYTES = 200;
 
@@ -139,6 +148,9 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private rateDeliveredVersion = 0;
   private lastNow: number;
   private lastSendAt = -Infinity;
+  /** The urgent stream (packets sent for urgent data): when the last left, and the smoothed gap between them. */
+  private lastUrgentSendAt = -Infinity;
+  private urgentGapMs: number | undefined;
   /** No packet before this (set only when a timer call could not satisfy the demand, so the timer can't spin). */
   private holdUntil = -Infinity;
   private packetsBuilt = 0;
@@ -244,11 +256,25 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     const demand = this.demand(this.lastNow);
     if (demand === 'none') return Infinity;
     const interval = 1000 / this.effectiveRate.packetsPerSecond;
-    const tick = demand === 'urgent' ? this.lastNow : this.lastSendAt + interval;
+    const tick = demand === 'urgent' ? this.lastNow : this.normalTick(interval);
     const ready = this.credit.readyAt(this.lastNow);
     // Data waiting on credit, not on the tick: the rate is what holds the sender back.
     if (ready > tick) this.controller?.markLimited();
     return Math.max(tick, ready, this.holdUntil);
+  }
+
+  /**
+   * When data that isn't urgent (events, board ghosts) may start a packet of its own: one packet interval after
+   * the last. While an urgent stream flows (a pointer at the mouse's rate, below our packet rate), it waits for
+   * the stream's next packet instead, a little past when that is due, and rides it: otherwise a tick that falls
+   * between two pointer packets costs a packet of its own.
+   */
+  private normalTick(interval: number): number {
+    const tick = this.lastSendAt + interval;
+    const gap = this.urgentGapMs;
+    if (gap === undefined || this.lastNow - this.lastUrgentSendAt > URGENT_STREAM_LAPSE * gap)
+      return tick;
+    return Math.max(tick, this.lastUrgentSendAt + URGENT_RIDE_WAIT * gap);
   }
 
   onSendTime(now: number): void {
@@ -335,7 +361,18 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     return d;
   }
 
+  private urgentSent(now: number): void {
+    const gap = now - this.lastUrgentSendAt;
+    this.lastUrgentSendAt = now;
+    if (gap > URGENT_STREAM_MAX_GAP_MS) return; // a new stream, or the first packet: no gap to learn from
+    this.urgentGapMs =
+      this.urgentGapMs === undefined
+        ? gap
+        : this.urgentGapMs + URGENT_GAP_GAIN * (gap - this.urgentGapMs);
+  }
+
   private sendPacket(now: number): void {
+    const urgent = this.demand(now) === 'urgent';
     const capBits = (this.effectiveRate.packetBytes - PACKET_OVERHEAD_BYTES) * 8;
     let built: PacketRecord | undefined;
     const sent = this.conn.send(now, (w, budgetBits) => {
@@ -348,6 +385,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     // Data still waiting after a packet took what fit: the rate, not the app, limits this sender.
     if (this.demand(now) !== 'none') this.controller?.markLimited();
     this.lastSendAt = now;
+    if (urgent) this.urgentSent(now);
     this.credit.charge(now, Math.ceil(built.bits / 8));
     this.onPacketSent?.(now, built);
   }
