@@ -1,1 +1,1 @@
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;

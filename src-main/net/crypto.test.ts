@@ -1,5 +1,6 @@
 // Tests for key agreement, key derivation, sealing and cookies; uses no network or real clock.
 import { describe, it, expect } from 'vitest';
+import { createCipheriv } from 'node:crypto';
 import {
   COOKIE_LIFETIME_MS,
   COOKIE_SIZE,
@@ -104,6 +105,21 @@ describe('seal / open', () => {
     expect(sealed).toHaveLength(header.length + plaintext.length + SEAL_OVERHEAD);
     expect(sealed.subarray(0, header.length)).toEqual(header);
     expect(open(key, 42, sealed, header.length)).toEqual(plaintext);
+  });
+
+  it("carries the first 80 bits of standard ChaCha20-Poly1305's tag, and nothing that isn't exactly that", () => {
+    const nonce = Buffer.alloc(12);
+    nonce.writeUInt32BE(42, 8);
+    const full = createCipheriv('chacha20-poly1305', key, nonce, { authTagLength: 16 });
+    full.setAAD(header, { plaintextLength: plaintext.length });
+    const ciphertext = Buffer.concat([full.update(plaintext), full.final()]);
+    const tag = full.getAuthTag();
+    expect(SEAL_OVERHEAD).toBe(10);
+    expect(sealed).toEqual(Uint8Array.from([...header, ...ciphertext, ...tag.subarray(0, 10)]));
+    // The full tag, or one byte short, is a different split of the packet: rejected.
+    const withFullTag = Uint8Array.from([...header, ...ciphertext, ...tag]);
+    expect(open(key, 42, withFullTag, header.length)).toBeNull();
+    expect(open(key, 42, sealed.subarray(0, sealed.length - 1), header.length)).toBeNull();
   });
 
   it('round-trips an empty payload and an empty header', () => {
