@@ -72,6 +72,7 @@ async function runOne(stack: StackName, c: Condition, seed: number): Promise<Run
           close = await bed.snapshot();
         },
       },
+      started.relay,
     );
     if (!open || !close) throw new Error('router snapshots missing');
     const f = runFigures(samples, open, close, 2 * ONE_WAY_MS);

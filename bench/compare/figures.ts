@@ -45,6 +45,8 @@ export interface RunSummary {
   dropsSeenPct: number;
   dropSeenP95: number;
   finalCorrect: string;
+  /** With a relay that reports pointers: excess latency of each link, sender → relay and relay → receiver. */
+  hops?: { up: Latency; down: Latency };
 }
 
 export interface RunResult {
@@ -207,6 +209,14 @@ export function runFigures(
         ),
       ),
       finalCorrect: `${correct}/${n}`,
+      ...(s.hops
+        ? {
+            hops: {
+              up: latency(s.hops.up, pathDelayMs / 2),
+              down: latency(s.hops.down, pathDelayMs / 2),
+            },
+          }
+        : {}),
     },
   };
 }

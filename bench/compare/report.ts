@@ -133,6 +133,34 @@ export function compareTables(rs: readonly RunResult[]): string {
       );
     }
   }
+  const split = rs.filter((r) => r.summary.hops !== undefined);
+  if (split.length > 0) {
+    lines.push(
+      '',
+      "### Where a relayed pointer's time goes (stacks whose relay reports what it relays)",
+      '',
+      'Excess over one 40 ms link, sender → relay (the relay printing it) and relay → receiver.',
+      '',
+      head([
+        'condition',
+        'stack',
+        'sender → relay p50 / p95 / p99 ms',
+        'relay → receiver p50 / p95 / p99 ms',
+      ]),
+    );
+    for (const r of split) {
+      const h = r.summary.hops;
+      if (h === undefined) continue;
+      lines.push(
+        row([
+          r.condition,
+          r.stack,
+          `${h.up.p50} / ${h.up.p95} / ${h.up.p99}`,
+          `${h.down.p50} / ${h.down.p95} / ${h.down.p99}`,
+        ]),
+      );
+    }
+  }
   lines.push('', '### Router counters (whole measured window, all clients)', '');
   lines.push(
     head([

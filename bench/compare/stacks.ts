@@ -22,6 +22,8 @@ export interface StartedStack {
   readonly objectIds: readonly number[];
   /** Where user i's rectangle starts. */
   readonly origins: readonly { x: number; y: number }[];
+  /** The process in the middle that reports each pointer it relays (Ghostboard's host), to split the latency. */
+  readonly relay?: JsonProc;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -80,7 +82,7 @@ async function startGhostboard(bed: Testbed, rate: readonly string[]): Promise<S
   // Everyone has joined once each user has heard of every name (its own included).
   await Promise.all(users.map((u) => waitForNames(u, users.length, (e) => e.ev === 'joined')));
   await Promise.all(users.map((u) => waitForObjects(u, objectIds)));
-  return { users, objectIds, origins };
+  return { users, objectIds, origins, relay: host };
 }
 
 /** Yjs or socket.io: the relay server in the server namespace, each user creating its own rectangle. */

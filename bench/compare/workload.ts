@@ -29,6 +29,11 @@ export interface Samples {
   /** [receiver][sender]: arrival times (ms) and latencies (ms) of pointer updates sent inside the window. */
   readonly pointerArrivals: number[][][];
   readonly pointerLatency: number[][][];
+  /**
+   * With a relay that reports pointers: for updates sent inside the window, sender → relay and relay → receiver
+   * latencies (ms), each over one link, so where the time goes shows.
+   */
+  readonly hops: { readonly up: number[]; readonly down: number[] } | undefined;
   readonly pointersSent: number[];
   /** [receiver]: chat latencies (ms) for lines sent inside the window. */
   readonly chatLatency: number[][];
@@ -55,6 +60,7 @@ export async function runWorkload(
   origins: readonly { x: number; y: number }[],
   o: { warmupMs: number; windowMs: number; settleMs: number },
   hooks: WorkloadHooks,
+  relay?: JsonProc,
 ): Promise<Samples> {
   const n = users.length;
   const epoch = performance.now();
@@ -67,6 +73,7 @@ export async function runWorkload(
     windowEnd,
     pointerArrivals: grid<number[]>(() => []),
     pointerLatency: grid<number[]>(() => []),
+    hops: relay === undefined ? undefined : { up: [], down: [] },
     pointersSent: new Array<number>(n).fill(0),
     chatLatency: Array.from({ length: n }, () => []),
     chatsSent: 0,
@@ -75,6 +82,16 @@ export async function runWorkload(
   };
   const inWindow = (t: number): boolean => t >= windowStart && t <= windowEnd;
   const objectIndex = new Map(objectIds.map((id, i) => [id, i]));
+  // When the relay reported each pointer update (by its x, the send time, and y, sender and sequence).
+  const relayed = new Map<string, number>();
+  if (relay !== undefined) {
+    relay.onEvent = (e, at) => {
+      if (e.ev !== 'pointer') return false;
+      const sentAt = epoch + Number(e.x) / X_UNITS_PER_MS;
+      if (inWindow(sentAt)) relayed.set(`${String(e.x)},${String(e.y)}`, at);
+      return true;
+    };
+  }
 
   users.forEach((u, r) => {
     u.onEvent = (e, at) => {
@@ -85,6 +102,11 @@ export async function runWorkload(
         if (from !== r && lat && inWindow(sentAt)) {
           lat.push(at - sentAt);
           s.pointerArrivals[r]?.[from]?.push(at);
+          const via = relayed.get(`${String(e.x)},${String(e.y)}`);
+          if (via !== undefined && s.hops) {
+            s.hops.up.push(via - sentAt);
+            s.hops.down.push(at - via);
+          }
         }
         return true;
       }
@@ -193,6 +215,7 @@ export async function runWorkload(
   await hookWork;
   await new Promise((r) => setTimeout(r, o.settleMs));
   for (const u of users) u.onEvent = undefined;
+  if (relay !== undefined) relay.onEvent = undefined;
   return s;
 }
 
