@@ -29,6 +29,12 @@ interface BotFigures {
   ended?: string;
 }
 
+/** Event-loop delay percentiles, ms (perf_hooks.monitorEventLoopDelay over the window). */
+interface LoopDelay {
+  p50: number;
+  p99: number;
+}
+
 interface ScaleRun {
   peers: number;
   joined: number;
@@ -38,6 +44,9 @@ interface ScaleRun {
   hostCpuSecondsPerSecond: number;
   hostRssMB: number;
   driverCpuSecondsPerSecond: number;
+  /** How late the host's event loop ran (undefined: the host doesn't report it), and the worst driver's. */
+  hostLoopDelayMs: LoopDelay | undefined;
+  driverLoopDelayMs: LoopDelay;
   downKbps: { mean: number; p5: number; max: number };
   nearHz: { mean: number; p5: number };
   restHz: { mean: number; p5: number };
@@ -109,19 +118,24 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
     const cpu = (cpuSeconds(host.child.pid) - cpu0) / seconds;
     const drv = (drivers.reduce((a, d) => a + cpuSeconds(d.child.pid), 0) - drv0) / seconds;
     const rss = rssMB(host.child.pid);
-    const hostStats = await (async () => {
+    const { hostStats, hostLoop } = await (async () => {
       const n = host.events.length;
       host.send({ cmd: 'stats' });
       const s = await host.waitFor((e) => e.ev === 'stats', 10_000, n);
-      return (s.connections ?? []) as HostLink[];
+      return {
+        hostStats: (s.connections ?? []) as HostLink[],
+        hostLoop: s.loopDelayMs as LoopDelay | undefined,
+      };
     })();
 
     const bots: BotFigures[] = [];
+    const driverLoops: LoopDelay[] = [];
     for (const d of drivers) {
       const n = d.events.length;
       d.send({ cmd: 'stats' });
       const s = await d.waitFor((e) => e.ev === 'stats', 10_000, n);
       bots.push(...(s.bots as BotFigures[]));
+      driverLoops.push(s.loopDelayMs as LoopDelay);
     }
     const down = sorted(bots.map((b) => b.downKbps));
     const near = sorted(bots.map((b) => b.nearHz));
@@ -134,6 +148,12 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
       hostCpuSecondsPerSecond: Math.round(cpu * 1000) / 1000,
       hostRssMB: rss,
       driverCpuSecondsPerSecond: Math.round(drv * 100) / 100,
+      // How late the event loops ran in the window: the host's, and the worst of the bot drivers'.
+      hostLoopDelayMs: hostLoop,
+      driverLoopDelayMs: {
+        p50: Math.max(...driverLoops.map((l) => l.p50)),
+        p99: Math.max(...driverLoops.map((l) => l.p99)),
+      },
       downKbps: {
         mean: mean(down),
         p5: round1(percentile(down, 5)),
@@ -199,15 +219,17 @@ export function scaleCharts(runs: readonly ScaleRun[]): BarChart[] {
   ];
 }
 
+const loopCell = (l: LoopDelay | undefined): string => (l ? `${l.p50} / ${l.p99}` : '–');
+
 export function scaleTable(runs: readonly ScaleRun[]): string {
   const lines = [
-    '| peers | joined / alive | host CPU s/s | host RSS MB | bots CPU s/s | down kbit/s per bot mean / p5 / max | nearest-8 Hz mean / p5 | rest Hz mean / p5 | load1 | bots gone (why) |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| peers | joined / alive | host CPU s/s | host RSS MB | bots CPU s/s | event-loop delay p50 / p99 ms, host · worst driver | down kbit/s per bot mean / p5 / max | nearest-8 Hz mean / p5 | rest Hz mean / p5 | load1 | bots gone (why) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of runs) {
     lines.push(
       `| ${r.peers} | ${r.joined} / ${r.alive} | ${r.hostCpuSecondsPerSecond} | ${r.hostRssMB} | ` +
-        `${r.driverCpuSecondsPerSecond} | ${r.downKbps.mean} / ${r.downKbps.p5} / ${r.downKbps.max} | ` +
+        `${r.driverCpuSecondsPerSecond} | ${loopCell(r.hostLoopDelayMs)} · ${loopCell(r.driverLoopDelayMs)} | ${r.downKbps.mean} / ${r.downKbps.p5} / ${r.downKbps.max} | ` +
         `${r.nearHz.mean} / ${r.nearHz.p5} | ${r.restHz.mean} / ${r.restHz.p5} | ${r.load1} | ` +
         `${
           Object.entries(r.ended)

@@ -2,6 +2,7 @@
 // pointer circling its home on a grid at 30 Hz; counts, per bot, updates from its 8 nearest peers vs the rest and
 // the bytes it receives. Speaks JSON lines (commands: window, stats, quit). Knows nothing of the host's process.
 import { createInterface } from 'node:readline';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { monotonicNow } from '../../src-main/net/transport';
 import { SessionRunner } from '../../src-main/session/runner';
 import { UDP_IPV4_OVERHEAD } from '../../src-main/net/stats';
@@ -116,11 +117,16 @@ const mark = (b: Bot): Mark => {
   return { at: performance.now(), near: b.nearUpdates, rest: b.restUpdates, bytes };
 };
 
+// How late this process's event loop runs (queueing here delays every bot's acks: the host sees it as RTT).
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
+
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   const cmd = (JSON.parse(line) as { cmd?: string }).cmd;
   if (cmd === 'window') {
     marks = new Map(bots.map((b) => [b, mark(b)]));
+    loopDelay.reset();
     emit({ ev: 'window' });
   } else if (cmd === 'stats') {
     const per = bots.map((b) => {
@@ -139,7 +145,12 @@ rl.on('line', (line) => {
         ended: b.ready ? b.ended : `never joined (${b.ended ?? 'no answer'})`,
       };
     });
-    emit({ ev: 'stats', bots: per });
+    const ms = (ns: number): number => Math.round(ns / 1e4) / 100;
+    emit({
+      ev: 'stats',
+      bots: per,
+      loopDelayMs: { p50: ms(loopDelay.percentile(50)), p99: ms(loopDelay.percentile(99)) },
+    });
   } else if (cmd === 'quit') rl.close();
 });
 rl.on('close', () => {

@@ -2,6 +2,7 @@
 // nothing else on stdout. A bad line gets an `error` event and the process carries on. Knows nothing of Electron.
 import type { GhostSendStats } from '../net/ghost/ghost-stats';
 import { createInterface } from 'node:readline';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { BoardObject, NewObject, ObjectKind } from '../../shared/board';
 import { parseColor } from '../../shared/board';
 import type { Controls } from '../session/controls';
@@ -196,9 +197,25 @@ function presenceCounts(s: GhostSendStats | undefined): Record<string, number> |
   return { creates, refreshes, updates, deletes, recreates, misfits, liveIds };
 }
 
+/**
+ * How late this process's event loop ran (every datagram, timer and command waits on it), while a script runs;
+ * read and reset by each stats event.
+ */
+let loopDelay: IntervalHistogram | undefined;
+
+function loopDelayFigures(): { p50: number; p99: number; max: number } | undefined {
+  const h = loopDelay;
+  if (h === undefined || h.count === 0) return undefined;
+  const ms = (ns: number): number => Math.round(ns / 1e4) / 100;
+  const figures = { p50: ms(h.percentile(50)), p99: ms(h.percentile(99)), max: ms(h.max) };
+  h.reset();
+  return figures;
+}
+
 export function statsEvent(s: Controls, now: number): Record<string, unknown> {
   return {
     ev: 'stats',
+    loopDelayMs: loopDelayFigures(),
     connections: s.links().map(({ peer, name, link }) => {
       const f = linkFigures(now, peer, name, link);
       const c = link.conn.stats(now);
@@ -227,6 +244,8 @@ export function statsEvent(s: Controls, now: number): Record<string, unknown> {
 
 /** Reads commands until stdin ends or `quit`; `flush` runs after each command so urgent data leaves at once. */
 export async function runScript(s: Controls, emit: Emit, flush: () => void): Promise<void> {
+  loopDelay ??= monitorEventLoopDelay({ resolution: 1 });
+  loopDelay.enable();
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of rl) {
     if (line.trim() === '') continue;
