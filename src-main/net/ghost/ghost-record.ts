@@ -58,6 +58,8 @@ export class GhostRecord implements GhostLink {
   repeatMask = 0;
   /** When that repeat is due (ms). */
   repeatDueAt = Infinity;
+  /** Due time of this record's entry in its sender's repeat heap (Infinity: none). */
+  repeatQueuedAt = Infinity;
   /** Groups dirty only because their repeat fell due: written, they are not repeated again (once is enough). */
   repeatOnly = 0;
   /** When urgent groups were last written, and the smoothed gap between such writes while they flow (ms). */

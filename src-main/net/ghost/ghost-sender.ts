@@ -104,12 +104,18 @@ export class GhostSender implements RecordOwner {
   /** What demand() last said: a rise past it wakes the scheduler. */
   private lastDemand: SendDemand = 'none';
   /**
-   * Pending tail repeats by due time; an entry is stale once its record was written again (another due time)
-   * or delivered, and is dropped when it surfaces. Entries fall due within TAIL_REPEAT_MS of being pushed, so
-   * the heap holds at most that long's worth of urgent writes.
+   * Pending tail repeats by due time, at most one live entry per record: a record written again while its entry
+   * waits only moves its due time, and the entry is pushed back when it surfaces (a pointer moving at 60 Hz
+   * costs a heap entry per repeat delay, not per write). An entry whose record was delivered is dropped when it
+   * surfaces.
    */
   private readonly repeats = new DueHeap<Repeat>();
   private repeatOrder = 0;
+  /**
+   * No repeat falls due before this (the heap's top when last looked at; stale entries may make it early,
+   * never late): demand() runs many times per packet and skips the heap until then.
+   */
+  private repeatCheckAt = Infinity;
   private readonly unwatch: () => void;
   /** Set by the manager: wakes the connection's scheduler when demand may have risen. */
   wake: (() => void) | undefined = undefined;
@@ -134,23 +140,45 @@ export class GhostSender implements RecordOwner {
   /** With a scope function, the next periodic scope pass (it may bring new objects into scope). */
   nextCheckAt(): number {
     const scope = this.o.scope === undefined ? Infinity : this.nextScopeAt;
-    return Math.min(scope, this.firstRepeat()?.at ?? Infinity);
+    // Exact here (stale entries dropped), so the connection's timer never wakes for a repeat no longer wanted.
+    this.repeatCheckAt = this.firstRepeat()?.at ?? Infinity;
+    return Math.min(scope, this.repeatCheckAt);
   }
 
-  /** The earliest pending repeat still wanted (drops the stale ones on top). */
+  /** The earliest pending repeat still wanted (drops stale entries on top, pushes moved ones back). */
   private firstRepeat(): Repeat | undefined {
     for (let r = this.repeats.peek(); r !== undefined; r = this.repeats.peek()) {
-      if (r.rec.repeatDueAt === r.at && r.rec.repeatMask !== 0) return r;
+      const rec = r.rec;
+      if (rec.repeatQueuedAt !== r.at) {
+        this.repeats.pop(); // superseded by an earlier entry of the same record
+        continue;
+      }
+      if (rec.repeatMask !== 0 && rec.repeatDueAt === r.at) return r;
       this.repeats.pop();
+      rec.repeatQueuedAt = Infinity;
+      if (rec.repeatMask !== 0 && rec.repeatDueAt < Infinity) this.queueRepeat(rec);
     }
     return undefined;
   }
 
+  private queueRepeat(rec: GhostRecord): void {
+    rec.repeatQueuedAt = rec.repeatDueAt;
+    this.repeats.push({ at: rec.repeatDueAt, order: this.repeatOrder++, rec });
+    this.repeatCheckAt = Math.min(this.repeatCheckAt, rec.repeatDueAt);
+  }
+
   /** Turns the repeats due by `now` into dirty groups (so they go out as ordinary urgent updates). */
   private releaseRepeats(now: number): void {
+    if (now < this.repeatCheckAt) return;
+    this.releaseDue(now);
+    this.repeatCheckAt = this.firstRepeat()?.at ?? Infinity;
+  }
+
+  private releaseDue(now: number): void {
     for (let r = this.firstRepeat(); r !== undefined && r.at <= now; r = this.firstRepeat()) {
       this.repeats.pop();
       const rec = r.rec;
+      rec.repeatQueuedAt = Infinity;
       const mask = rec.repeatMask;
       rec.repeatMask = 0;
       rec.repeatDueAt = Infinity;
@@ -226,7 +254,8 @@ export class GhostSender implements RecordOwner {
       if (urgent !== 0) {
         rec.repeatMask = urgent;
         rec.repeatDueAt = tailRepeatDue(rec, now);
-        this.repeats.push({ at: rec.repeatDueAt, order: this.repeatOrder++, rec });
+        // An entry already waiting for an earlier time is pushed back when it surfaces.
+        if (rec.repeatDueAt < rec.repeatQueuedAt) this.queueRepeat(rec);
       }
       rec.writtenIn = packet;
     }
@@ -258,6 +287,7 @@ export class GhostSender implements RecordOwner {
     this.queueList = [];
     this.urgentList = [];
     this.repeats.clear();
+    this.repeatCheckAt = Infinity;
   }
 
   queue(rec: GhostRecord): void {
