@@ -124,12 +124,9 @@ export class UdpTransport<R> {
   }
 
   private sendNow(bytes: Uint8Array, to: PeerAddress): void {
-    this.socket.send(bytes, to.port, to.address, (err) => {
-      if (err) {
-        this.errors++;
-        this.lastError = err;
-      }
-    });
+    // No callback: a failed send is emitted as the socket's 'error' event, counted there (a callback per
+    // datagram costs a closure and a completion call on a host sending thousands a second).
+    this.socket.send(bytes, to.port, to.address);
   }
 
   private arm(): void {
