@@ -2,6 +2,7 @@
 // socket.io (Excalidraw's relay), each user in its own network namespace behind the TUN impairment router,
 // at 0/2/5/10 % loss with 40 ms one way and under a 64 kbit/s cap. Writes bench/results/compare.md and plots.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PERFECT_LINK } from '../src-main/net/sim/link';
@@ -59,6 +60,9 @@ async function runOne(stack: StackName, c: Condition, seed: number): Promise<Run
     const started = await startStack(stack, bed);
     let open: RouterStats | undefined;
     let close: RouterStats | undefined;
+    // How late this process's own event loop ran in the window: it timestamps every event of every stack, so
+    // a stall here shows up as latency and gaps for all of them at once.
+    const loop = monitorEventLoopDelay({ resolution: 1 });
     const samples = await runWorkload(
       started.users,
       started.objectIds,
@@ -67,8 +71,10 @@ async function runOne(stack: StackName, c: Condition, seed: number): Promise<Run
       {
         windowOpened: async () => {
           open = await bed.snapshot();
+          loop.enable();
         },
         windowClosed: async () => {
+          loop.disable();
           close = await bed.snapshot();
         },
       },
@@ -92,6 +98,10 @@ async function runOne(stack: StackName, c: Condition, seed: number): Promise<Run
         queueDropsDown: sum('queueDrops', 'down'),
       },
       load1: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
+      benchLoopDelayMs: {
+        p99: round1(loop.percentile(99) / 1e6),
+        max: round1(loop.max / 1e6),
+      },
     };
   } finally {
     await bed.close();

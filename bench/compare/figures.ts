@@ -57,6 +57,8 @@ export interface RunResult {
   router: { lostUp: number; lostDown: number; queueDropsUp: number; queueDropsDown: number };
   /** The machine's 1-minute load average when the window closed (other work shares the CPUs). */
   load1: number;
+  /** How late the bench's own event loop (which timestamps every event) ran in the window, ms. */
+  benchLoopDelayMs?: { p99: number; max: number };
 }
 
 /** Nearest-rank percentile; NaN when empty. */

@@ -171,12 +171,23 @@ export function compareTables(rs: readonly RunResult[]): string {
       'queue drops up',
       'queue drops down',
       'load1',
+      'bench loop delay p99 / max ms',
     ]),
   );
   for (const r of rs) {
     const x = r.router;
+    const loop = r.benchLoopDelayMs;
     lines.push(
-      row([r.condition, r.stack, x.lostUp, x.lostDown, x.queueDropsUp, x.queueDropsDown, r.load1]),
+      row([
+        r.condition,
+        r.stack,
+        x.lostUp,
+        x.lostDown,
+        x.queueDropsUp,
+        x.queueDropsDown,
+        r.load1,
+        loop ? `${loop.p99} / ${loop.max}` : '–',
+      ]),
     );
   }
   return lines.join('\n') + '\n';
