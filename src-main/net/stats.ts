@@ -3,6 +3,20 @@
 /** Bytes of IPv4 + UDP headers added to every datagram on the wire. */
 export const UDP_IPV4_OVERHEAD = 28;
 
+/**
+ * The smoothed gap between events that come in a rhythm (a pointer's writes, a stream's packets) after one
+ * more `gap`: gaps longer than `maxGapMs` are pauses, not the rhythm, and leave it as it was.
+ */
+export function smoothedGap(
+  mean: number | undefined,
+  gap: number,
+  maxGapMs: number,
+  gain = 1 / 8,
+): number | undefined {
+  if (!(gap <= maxGapMs)) return mean;
+  return mean === undefined ? gap : mean + gain * (gap - mean);
+}
+
 /** RFC 6298-style smoothed RTT and variance, with the peer's ack delay taken out. */
 export class RttEstimator {
   private srtt: number | undefined;

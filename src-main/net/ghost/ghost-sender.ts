@@ -5,6 +5,7 @@ import type { BitWriter } from '../bitstream';
 import type { SendDemand } from '../stream/manager';
 import type { Due } from '../due-heap';
 import { DueHeap } from '../due-heap';
+import { smoothedGap } from '../stats';
 import { DEFAULT_MAX_GHOSTS, GhostIdPool } from './ghost-ids';
 import type { GhostTx, RecordOwner } from './ghost-record';
 import { GhostRecord } from './ghost-record';
@@ -61,17 +62,12 @@ export const TAIL_REPEAT_MS = 50;
 const TAIL_REPEAT_GAPS = 1.5;
 /** Gaps between urgent writes longer than this are pauses, not the group's rhythm. */
 const URGENT_WRITE_MAX_GAP_MS = 200;
-const URGENT_WRITE_GAIN = 1 / 8;
 
 /** When to repeat an urgent write made at `now`, after learning its gap from the record's previous one. */
 function tailRepeatDue(rec: GhostRecord, now: number): number {
-  const gap = now - rec.lastUrgentWriteAt;
+  const g = smoothedGap(rec.urgentWriteGap, now - rec.lastUrgentWriteAt, URGENT_WRITE_MAX_GAP_MS);
+  rec.urgentWriteGap = g;
   rec.lastUrgentWriteAt = now;
-  if (gap <= URGENT_WRITE_MAX_GAP_MS) {
-    const g = rec.urgentWriteGap;
-    rec.urgentWriteGap = g === undefined ? gap : g + URGENT_WRITE_GAIN * (gap - g);
-  }
-  const g = rec.urgentWriteGap;
   const wait = g === undefined ? TAIL_REPEAT_MS : TAIL_REPEAT_GAPS * g;
   return now + Math.min(TAIL_REPEAT_MS, Math.max(TAIL_REPEAT_MIN_MS, wait));
 }

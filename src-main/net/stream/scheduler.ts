@@ -4,7 +4,7 @@
 import type { BitReader, BitWriter } from '../bitstream';
 import type { CloseInfo } from '../close-reason';
 import type { ConnectionHandler, PacketFiller } from '../connection';
-import { RateMeter } from '../stats';
+import { RateMeter, smoothedGap, UDP_IPV4_OVERHEAD } from '../stats';
 import type { SendDemand, StreamManager } from './manager';
 import { ProtocolError } from './manager';
 import type { RatePolicy } from './rate';
@@ -20,7 +20,6 @@ import {
 import type { PacketTracker } from './tracker';
 import type { RoundFigures, RttView } from './congestion';
 import { RateController } from './congestion';
-import { UDP_IPV4_OVERHEAD } from '../stats';
 
 /** The part of a Connection the scheduler drives (a Connection<PacketRecord> is one). */
 export interface SchedulerConnection {
@@ -97,8 +96,6 @@ export interface StreamStats {
 
 /** Gaps between urgent packets longer than this are pauses, not the stream's rhythm. */
 const URGENT_STREAM_MAX_GAP_MS = 250;
-/** Weight of each new gap in the urgent stream's smoothed gap. */
-const URGENT_GAP_GAIN = 1 / 8;
 /** Data that isn't urgent waits for the urgent stream's next packet until this many gaps after its last one. */
 const URGENT_RIDE_WAIT = 1.25;
 /** The urgent stream has stopped once this many gaps have passed without a packet. */
@@ -151,6 +148,8 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   /** The urgent stream (packets sent for urgent data): when the last left, and the smoothed gap between them. */
   private lastUrgentSendAt = -Infinity;
   private urgentGapMs: number | undefined;
+  /** The demand nextSendAt() last found (onSendTime asks it right before each packet). */
+  private demandAtCheck: SendDemand = 'none';
   /** No packet before this (set only when a timer call could not satisfy the demand, so the timer can't spin). */
   private holdUntil = -Infinity;
   private packetsBuilt = 0;
@@ -254,6 +253,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   nextSendAt(): number {
     if (this.closed || !this.conn.canSend()) return Infinity;
     const demand = this.demand(this.lastNow);
+    this.demandAtCheck = demand;
     if (demand === 'none') return Infinity;
     const interval = 1000 / this.effectiveRate.packetsPerSecond;
     const tick = demand === 'urgent' ? this.lastNow : this.normalTick(interval);
@@ -361,18 +361,9 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     return d;
   }
 
-  private urgentSent(now: number): void {
-    const gap = now - this.lastUrgentSendAt;
-    this.lastUrgentSendAt = now;
-    if (gap > URGENT_STREAM_MAX_GAP_MS) return; // a new stream, or the first packet: no gap to learn from
-    this.urgentGapMs =
-      this.urgentGapMs === undefined
-        ? gap
-        : this.urgentGapMs + URGENT_GAP_GAIN * (gap - this.urgentGapMs);
-  }
-
   private sendPacket(now: number): void {
-    const urgent = this.demand(now) === 'urgent';
+    // What nextSendAt() found just before this call (onSendTime asks it before every packet).
+    const urgent = this.demandAtCheck === 'urgent';
     const capBits = (this.effectiveRate.packetBytes - PACKET_OVERHEAD_BYTES) * 8;
     let built: PacketRecord | undefined;
     const sent = this.conn.send(now, (w, budgetBits) => {
@@ -385,7 +376,14 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     // Data still waiting after a packet took what fit: the rate, not the app, limits this sender.
     if (this.demand(now) !== 'none') this.controller?.markLimited();
     this.lastSendAt = now;
-    if (urgent) this.urgentSent(now);
+    if (urgent) {
+      this.urgentGapMs = smoothedGap(
+        this.urgentGapMs,
+        now - this.lastUrgentSendAt,
+        URGENT_STREAM_MAX_GAP_MS,
+      );
+      this.lastUrgentSendAt = now;
+    }
     this.credit.charge(now, Math.ceil(built.bits / 8));
     this.onPacketSent?.(now, built);
   }
