@@ -13,8 +13,14 @@ export interface Entry {
   seq: number | undefined;
   /** Whether it has been written at least once. */
   written: boolean;
-  /** Quickest: a packet carrying it was delivered. */
+  /** Quickest, and reliable-ordered with copies: a packet carrying it was delivered. */
   acked: boolean;
+  /** Packets carrying it that are in flight (not yet notified). */
+  inFlight: number;
+  /** Copies still to ride later packets after this send's first (kind.copies - 1 at each send). */
+  copiesLeft: number;
+  /** The packet (by the manager's count) it was last written into. */
+  lastPacket: number;
 }
 
 /**

@@ -16,6 +16,7 @@ export type Policy = (typeof POLICIES)[number];
 /** Channels carry no wire bits (an event's channel follows from its kind), so this bounds tables, not packets. */
 export const MAX_CHANNELS = 256;
 export const MAX_PRIORITY = 7;
+export const MAX_COPIES = 3;
 
 /** An event class as the event manager sees it; both ends derive it from the same registration. */
 export interface EventKind {
@@ -28,6 +29,12 @@ export interface EventKind {
   readonly priority: number;
   /** Leaves at once when send credit allows instead of at the next tick (a pointer, a grab). */
   readonly urgent: boolean;
+  /**
+   * Reliable-ordered only: how many packets each send goes out in (1..MAX_COPIES). Copies after the first ride
+   * the next packets that have room; the event is resent only when every copy in flight is lost. A lost packet
+   * then costs a chat line nothing instead of a loss detection (about an RTT) per hop.
+   */
+  readonly copies: number;
 }
 
 /** One event queued to send. Its body is written at packet-build time, so table strings follow the table then. */

@@ -21,25 +21,35 @@ function check(ok: boolean, msg: string): void {
 const msgParams = { id: uint(20), word: tableString(16), n: ranged(-1000, 1000), note: string(24) };
 type MsgDef = RpcDef<typeof msgParams>;
 
-/** Every policy, channels shared between classes and policies, and mixed priorities within a channel. */
+/**
+ * Every policy, channels shared between classes and policies, mixed priorities within a channel, and
+ * reliable-ordered classes sent in one, two and three packets on the same channel.
+ */
 function makeRegistry(): { registry: RpcRegistry; defs: MsgDef[] } {
   const registry = new RpcRegistry();
-  const spec: [string, Policy, number, number, boolean][] = [
+  const spec: [string, Policy, number, number, boolean, number?][] = [
     ['unrel', 'unreliable', 0, 2, false],
     ['pointer', 'unreliableSequenced', 1, 6, true],
     ['pointerLow', 'unreliableSequenced', 1, 1, false],
     ['hit', 'reliableUnordered', 0, 3, false],
     ['hitLow', 'reliableUnordered', 0, 0, true],
     ['draw', 'reliableOrdered', 2, 3, false],
-    ['drawHigh', 'reliableOrdered', 2, 6, false],
-    ['chat', 'reliableOrdered', 3, 1, false],
+    ['drawHigh', 'reliableOrdered', 2, 6, false, 3],
+    ['chat', 'reliableOrdered', 3, 1, false, 2],
     ['drag', 'reliableSequenced', 4, 4, false],
     ['dragLow', 'reliableSequenced', 4, 2, true],
     ['grab', 'quickest', 2, 7, true],
     ['lock', 'quickest', 5, 5, false],
   ];
-  const defs = spec.map(([name, policy, channel, priority, urgent]) =>
-    registry.register(name, { policy, channel, priority, urgent, params: msgParams }),
+  const defs = spec.map(([name, policy, channel, priority, urgent, copies]) =>
+    registry.register(name, {
+      policy,
+      channel,
+      priority,
+      urgent,
+      copies: copies ?? 1,
+      params: msgParams,
+    }),
   );
   return { registry, defs };
 }

@@ -45,6 +45,8 @@ export interface EventCounters {
   superseded: number;
   /** Reliable events put back at the head of their queue after a drop. */
   resent: number;
+  /** Extra copies of reliable-ordered events written ahead of any loss (kinds with copies > 1). */
+  copies: number;
 }
 
 /** Bits the events of each policy took on the wire, for overhead figures. */
@@ -75,6 +77,7 @@ export class EventManager implements StreamManager<EventRecord> {
     unreliableLost: 0,
     superseded: 0,
     resent: 0,
+    copies: 0,
   };
   readonly bits: EventBitCounts = {
     total: perPolicy(() => 0),
@@ -88,6 +91,10 @@ export class EventManager implements StreamManager<EventRecord> {
   private readonly maxQueued: number;
   private readonly maxEventBits: number;
   private nextOrder = 0;
+  /** Packets built (write() calls), so an event is never copied into the packet that carries its send. */
+  private packets = 0;
+  /** Sent events of kinds with copies > 1 whose extra copies haven't all gone, oldest first. */
+  private readonly copying: Entry[] = [];
 
   constructor(options: EventManagerOptions) {
     this.window = options.window ?? DEFAULT_EVENT_WINDOW;
@@ -125,6 +132,9 @@ export class EventManager implements StreamManager<EventRecord> {
       seq: undefined,
       written: false,
       acked: false,
+      inFlight: 0,
+      copiesLeft: 0,
+      lastPacket: -1,
     });
     this.wake?.();
     return true;
@@ -139,7 +149,7 @@ export class EventManager implements StreamManager<EventRecord> {
   }
 
   demand(_now: number): SendDemand {
-    let d: SendDemand = 'none';
+    let d: SendDemand = this.copying.length > 0 ? 'normal' : 'none';
     for (const s of this.lanes.streams.values()) if (s.quickest.length > 0) d = 'normal';
     for (const lane of this.lanes.all) {
       const ld = lane.demand();
@@ -151,9 +161,11 @@ export class EventManager implements StreamManager<EventRecord> {
 
   /**
    * Section layout: events, each after the first preceded by a 1 bit, then a 0 bit. Quickest events still
-   * unacknowledged go first, then the rest by priority (higher first), oldest first within a priority.
+   * unacknowledged go first, then the rest by priority (higher first), oldest first within a priority, then
+   * extra copies of earlier sends in whatever room is left.
    */
   write(_now: number, w: BitWriter, budgetBits: number): EventRecord | undefined {
+    this.packets++;
     const b: Build = { w, limit: w.bitLength + budgetBits - 1, prevSeq: new Map(), entries: [] };
     for (const s of this.lanes.streams.values()) for (const e of s.quickest) this.tryWrite(b, e);
     for (const lane of this.lanes.all) lane.beginPacket();
@@ -162,6 +174,7 @@ export class EventManager implements StreamManager<EventRecord> {
       if (next === undefined) break;
       this.writeFromLane(b, next.lane, next.e);
     }
+    this.writeCopies(b);
     for (const lane of this.lanes.all) this.counters.unreliableDropped += lane.dropUnreliable();
     if (b.entries.length === 0) return undefined;
     w.writeBool(false);
@@ -195,8 +208,33 @@ export class EventManager implements StreamManager<EventRecord> {
     for (const e of record.entries) this.notifyEntry(e, delivered);
   }
 
+  /** Copies of earlier sends, into the room the packet has left; a copy never shares a packet with its send. */
+  private writeCopies(b: Build): void {
+    let kept = 0;
+    for (const e of this.copying) {
+      if (
+        e.lastPacket !== this.packets &&
+        b.limit - b.w.bitLength >= 1 + this.decoder.idBits &&
+        this.tryWrite(b, e)
+      ) {
+        e.copiesLeft--;
+        this.counters.copies++;
+      }
+      if (e.copiesLeft > 0) this.copying[kept++] = e;
+    }
+    this.copying.length = kept;
+  }
+
+  /** Keeps the invariant: `copying` holds exactly the entries with copies left to write. */
+  private stopCopies(e: Entry): void {
+    if (e.copiesLeft === 0) return;
+    this.copying.splice(this.copying.indexOf(e), 1);
+    e.copiesLeft = 0;
+  }
+
   private notifyEntry(e: Entry, delivered: boolean): void {
     const kind = e.ev.kind;
+    e.inFlight--;
     switch (kind.policy) {
       case 'unreliable':
       case 'unreliableSequenced':
@@ -204,9 +242,14 @@ export class EventManager implements StreamManager<EventRecord> {
         return;
       case 'reliableUnordered':
       case 'reliableOrdered':
+        if (e.acked) return;
         if (delivered) {
+          e.acked = kind.copies > 1;
+          this.stopCopies(e);
           if (e.seq !== undefined) this.lanes.streamFor(kind.channel).ack(e.seq);
-        } else {
+        } else if (e.inFlight === 0) {
+          // Every copy in flight is lost. A copy still waiting for room goes back as the resend.
+          this.stopCopies(e);
           this.lanes.laneFor(kind).requeue(e);
           this.counters.resent++;
         }
@@ -264,6 +307,10 @@ export class EventManager implements StreamManager<EventRecord> {
       return;
     }
     lane.removeHead();
+    if (e.ev.kind.copies > 1) {
+      this.copying.push(e);
+      e.copiesLeft = e.ev.kind.copies - 1;
+    }
     if (stream !== undefined && e.seq === undefined) {
       e.seq = stream.nextSeq++;
       if (policy === 'quickest') stream.quickest.push(e);
@@ -291,6 +338,8 @@ export class EventManager implements StreamManager<EventRecord> {
     }
     if (seq !== undefined) b.prevSeq.set(e.ev.kind.channel, seq);
     b.entries.push(e);
+    e.inFlight++;
+    e.lastPacket = this.packets;
     this.countBits(
       e.ev.kind.policy,
       w.bitLength - mark,

@@ -4,7 +4,7 @@
 import type { BitReader } from '../bitstream';
 import { BitWriter, bitsForRange } from '../bitstream';
 import type { EventDecoder, EventKind, Policy } from './event-types';
-import { MAX_CHANNELS, MAX_PRIORITY, POLICIES } from './event-types';
+import { MAX_CHANNELS, MAX_COPIES, MAX_PRIORITY, POLICIES } from './event-types';
 import type { EventManagerOptions } from './events';
 import { EventManager } from './events';
 import type { ParamsOf, Schema, TableStringWriter } from './params';
@@ -19,6 +19,8 @@ export interface RpcOptions<S extends Schema> {
   readonly priority?: number;
   /** Send at once when credit allows instead of at the next tick. Default false. */
   readonly urgent?: boolean;
+  /** Reliable-ordered only: packets each send goes out in, 1..MAX_COPIES. Default 1. */
+  readonly copies?: number;
   readonly params: S;
 }
 
@@ -46,6 +48,14 @@ export class RpcRegistry {
     if (!Number.isInteger(priority) || priority < 0 || priority > MAX_PRIORITY) {
       throw new RangeError(`RPC ${name}: priority ${priority} outside 0..${MAX_PRIORITY}`);
     }
+    const copies = o.copies ?? 1;
+    if (!Number.isInteger(copies) || copies < 1 || copies > MAX_COPIES) {
+      throw new RangeError(`RPC ${name}: copies ${copies} outside 1..${MAX_COPIES}`);
+    }
+    if (copies > 1 && o.policy !== 'reliableOrdered') {
+      // Only the ordered stream's sequence numbers let the receiver drop the extra copies.
+      throw new RangeError(`RPC ${name}: copies need policy reliableOrdered, not ${o.policy}`);
+    }
     const def: RpcDef<S> = {
       id: this.defs.length,
       name,
@@ -53,6 +63,7 @@ export class RpcRegistry {
       channel,
       priority,
       urgent: o.urgent ?? false,
+      copies,
       params: o.params,
     };
     this.defs.push(def);
