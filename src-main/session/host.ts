@@ -269,7 +269,8 @@ export class HostSession {
     // Trust the fields, never the claimed identity: the relay carries the host-assigned peer id. A repeated
     // state (a peer's tail repeat) changes nothing and is neither relayed nor reported.
     const changed = changedPresenceMask(relay.obj, g, mask & ~Presence.maskOf('peer'));
-    Object.assign(relay.obj, { ...g, peer: p.peerId });
+    Object.assign(relay.obj, g);
+    relay.obj.peer = p.peerId;
     if (changed === 0) return;
     relay.markDirty(changed);
     const pointer = presenceMaskToPointer(relay.obj, changed);

@@ -175,9 +175,9 @@ export class PeerSession {
   }
 
   private onPresence(g: PresenceState, mask: number): void {
-    this.ghostPeers.set(g, g.peer);
     // A repeat of what we already have (the host's tail repeat of a pointer that stopped) is no news.
     const seen = this.presenceSeen.get(g);
+    if (seen?.peer !== g.peer) this.ghostPeers.set(g, g.peer);
     const changed = seen === undefined ? mask : changedPresenceMask(seen, g, mask);
     if (seen === undefined) this.presenceSeen.set(g, { ...g });
     else Object.assign(seen, g);

@@ -18,19 +18,17 @@ export function changedPresenceMask(
   after: PresenceState,
   mask: number,
 ): number {
+  // Called for every pointer update received (host and peers): no closures or allocation here.
   let m = mask;
-  const same = (bit: number, eq: boolean): void => {
-    if (eq) m &= ~bit;
-  };
-  same(
-    POINTER_MASK,
-    before.x === after.x && before.y === after.y && before.visible === after.visible,
-  );
-  same(TOOL_MASK, before.tool === after.tool);
-  same(
-    DRAG_MASK,
-    before.dragId === after.dragId && before.dragX === after.dragX && before.dragY === after.dragY,
-  );
+  if (before.x === after.x && before.y === after.y && before.visible === after.visible)
+    m &= ~POINTER_MASK;
+  if (before.tool === after.tool) m &= ~TOOL_MASK;
+  if (
+    before.dragId === after.dragId &&
+    before.dragX === after.dragX &&
+    before.dragY === after.dragY
+  )
+    m &= ~DRAG_MASK;
   return m >>> 0;
 }
 
