@@ -84,8 +84,10 @@ const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b
 
 async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
   const code = generateJoinCode();
-  // GB_SCALE_HOST_PROF=DIR: a V8 CPU profile of the host, written when it exits.
+  // GB_SCALE_HOST_PROF=DIR / GB_SCALE_BOT_PROF=DIR: V8 CPU profiles of the host / each bot driver, written
+  // when it exits.
   const prof = process.env.GB_SCALE_HOST_PROF;
+  const botProf = process.env.GB_SCALE_BOT_PROF;
   const host = JsonProc.start('scale-host', process.execPath, [
     ...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []),
     ...[GHOSTBOARD, 'host', '--port', '0', '--bind', '127.0.0.1'],
@@ -101,6 +103,7 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
     for (let first = 0; first < peers; first += PER_DRIVER) {
       const count = Math.min(PER_DRIVER, peers - first);
       const d = JsonProc.start(`bots-${first}`, process.execPath, [
+        ...(botProf ? ['--cpu-prof', '--cpu-prof-dir', botProf] : []),
         ...['--import', 'tsx', join(here, 'scale', 'bots.ts')],
         ...['127.0.0.1', String(ready.port), code, String(first), String(count), String(peers)],
       ]);
