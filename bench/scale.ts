@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateJoinCode } from '../src-main/net/join-code';
 import { percentile, round1 } from './compare/figures';
+import type { JsonEvent } from './router/json-proc';
 import { JsonProc } from './router/json-proc';
 import type { BarChart } from './plot';
 import { renderCharts } from './plot';
@@ -42,6 +43,14 @@ interface ScaleRun {
   /** The fewest peers any bot knew of (all of them: peers - 1 + the host). */
   knownPeersMin: number;
   hostCpuSecondsPerSecond: number;
+  /**
+   * Datagrams the host sent and received per second in the window, and its CPU per datagram (µs): the host's
+   * cost per unit of work, comparable between runs whose links settled at different rates.
+   */
+  hostDatagramsPerSecond: number;
+  hostCpuUsPerDatagram: number;
+  /** Presence (pointer) updates the host wrote per second, summed over its links. */
+  hostPointerUpdatesPerSecond: number;
   hostRssMB: number;
   driverCpuSecondsPerSecond: number;
   /** How late the host's event loop ran (undefined: the host doesn't report it), and the worst driver's. */
@@ -82,13 +91,33 @@ const mean = (xs: readonly number[]): number =>
   round1(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
 const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
 
+/**
+ * GB_SCALE_CPUS=HOST:BOTS (taskset lists, e.g. `0:1`): the host on some CPUs, the bot drivers on others, so the
+ * bots' work doesn't queue the host (or the other way round). Unset: both share every CPU.
+ */
+function cpuSets(): { host: string; bots: string } | undefined {
+  const v = process.env.GB_SCALE_CPUS;
+  if (v === undefined || v === '') return undefined;
+  const [host, bots] = v.split(':');
+  if (!host || !bots) throw new Error('GB_SCALE_CPUS wants HOST:BOTS, e.g. 0:1');
+  return { host, bots };
+}
+
+/** A node child (JsonProc), under `taskset -c CPUS` when given: taskset execs node, so the pid is node's. */
+function startNode(cpus: string | undefined, label: string, args: readonly string[]): JsonProc {
+  return cpus === undefined
+    ? JsonProc.start(label, process.execPath, args)
+    : JsonProc.start(label, 'taskset', ['-c', cpus, process.execPath, ...args]);
+}
+
 async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
+  const cpus = cpuSets();
   const code = generateJoinCode();
   // GB_SCALE_HOST_PROF=DIR / GB_SCALE_BOT_PROF=DIR: V8 CPU profiles of the host / each bot driver, written
   // when it exits.
   const prof = process.env.GB_SCALE_HOST_PROF;
   const botProf = process.env.GB_SCALE_BOT_PROF;
-  const host = JsonProc.start('scale-host', process.execPath, [
+  const host = startNode(cpus?.host, 'scale-host', [
     ...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []),
     ...[GHOSTBOARD, 'host', '--port', '0', '--bind', '127.0.0.1'],
     // A dedicated host: its stdout would otherwise carry every bot's pointer, which costs the host CPU that
@@ -102,7 +131,7 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
     // Drivers start one after another: the host admits 16 pending handshakes per IP.
     for (let first = 0; first < peers; first += PER_DRIVER) {
       const count = Math.min(PER_DRIVER, peers - first);
-      const d = JsonProc.start(`bots-${first}`, process.execPath, [
+      const d = startNode(cpus?.bots, `bots-${first}`, [
         ...(botProf ? ['--cpu-prof', '--cpu-prof-dir', botProf] : []),
         ...['--import', 'tsx', join(here, 'scale', 'bots.ts')],
         ...['127.0.0.1', String(ready.port), code, String(first), String(count), String(peers)],
@@ -112,6 +141,8 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
       joined += Number(r.bots) - (Array.isArray(r.failed) ? r.failed.length : 0);
     }
     await new Promise((r) => setTimeout(r, WARMUP_MS));
+    // The host's counters at the window's start (this also resets its event-loop histogram to the window).
+    const traffic0 = hostTraffic(await hostStats(host));
     const cpu0 = cpuSeconds(host.child.pid);
     const drv0 = drivers.reduce((a, d) => a + cpuSeconds(d.child.pid), 0);
     const t0 = performance.now();
@@ -121,15 +152,12 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
     const cpu = (cpuSeconds(host.child.pid) - cpu0) / seconds;
     const drv = (drivers.reduce((a, d) => a + cpuSeconds(d.child.pid), 0) - drv0) / seconds;
     const rss = rssMB(host.child.pid);
-    const { hostStats, hostLoop } = await (async () => {
-      const n = host.events.length;
-      host.send({ cmd: 'stats' });
-      const s = await host.waitFor((e) => e.ev === 'stats', 10_000, n);
-      return {
-        hostStats: (s.connections ?? []) as HostLink[],
-        hostLoop: s.loopDelayMs as LoopDelay | undefined,
-      };
-    })();
+    const end = await hostStats(host);
+    const links = (end.connections ?? []) as HostLink[];
+    const hostLoop = end.loopDelayMs as LoopDelay | undefined;
+    const traffic1 = hostTraffic(end);
+    const datagrams = traffic1.datagrams - traffic0.datagrams;
+    const updates = traffic1.updates - traffic0.updates;
 
     const bots: BotFigures[] = [];
     const driverLoops: LoopDelay[] = [];
@@ -149,6 +177,9 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
       alive: bots.filter((b) => b.alive).length,
       knownPeersMin: Math.min(...bots.map((b) => b.known)),
       hostCpuSecondsPerSecond: Math.round(cpu * 1000) / 1000,
+      hostDatagramsPerSecond: Math.round(datagrams / seconds),
+      hostCpuUsPerDatagram: round1((cpu * seconds * 1e6) / Math.max(1, datagrams)),
+      hostPointerUpdatesPerSecond: Math.round(updates / seconds),
       hostRssMB: rss,
       driverCpuSecondsPerSecond: Math.round(drv * 100) / 100,
       // How late the event loops ran in the window: the host's, and the worst of the bot drivers'.
@@ -165,7 +196,7 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
       nearHz: { mean: mean(near), p5: round1(percentile(near, 5)) },
       restHz: { mean: mean(rest), p5: round1(percentile(rest, 5)) },
       load1: load1(),
-      hostLinks: summarizeLinks(hostStats),
+      hostLinks: summarizeLinks(links),
       ended: bots.reduce<Record<string, number>>((acc, b) => {
         if (b.ended !== undefined) acc[b.ended] = (acc[b.ended] ?? 0) + 1;
         return acc;
@@ -178,7 +209,27 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
   }
 }
 
+async function hostStats(host: JsonProc): Promise<JsonEvent> {
+  const n = host.events.length;
+  host.send({ cmd: 'stats' });
+  return host.waitFor((e) => e.ev === 'stats', 10_000, n);
+}
+
+/** Datagrams sent + received and presence updates written, over all the host's links (cumulative counters). */
+function hostTraffic(stats: JsonEvent): { datagrams: number; updates: number } {
+  let datagrams = 0;
+  let updates = 0;
+  for (const l of (stats.connections ?? []) as HostLink[]) {
+    datagrams += l.packetsSent + l.packetsReceived;
+    updates += l.presenceSent?.updates ?? 0;
+  }
+  return { datagrams, updates };
+}
+
 interface HostLink {
+  packetsSent: number;
+  packetsReceived: number;
+  presenceSent?: { updates: number };
   rttMs: number;
   lossPct: number;
   sendKbps: number;
@@ -226,12 +277,12 @@ const loopCell = (l: LoopDelay | undefined): string => (l ? `${l.p50} / ${l.p99}
 
 export function scaleTable(runs: readonly ScaleRun[]): string {
   const lines = [
-    '| peers | joined / alive | host CPU s/s | host RSS MB | bots CPU s/s | event-loop delay p50 / p99 ms, host · worst driver | down kbit/s per bot mean / p5 / max | nearest-8 Hz mean / p5 | rest Hz mean / p5 | load1 | bots gone (why) |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| peers | joined / alive | host CPU s/s | host datagrams/s · CPU µs each | host RSS MB | bots CPU s/s | event-loop delay p50 / p99 ms, host · worst driver | down kbit/s per bot mean / p5 / max | nearest-8 Hz mean / p5 | rest Hz mean / p5 | load1 | bots gone (why) |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of runs) {
     lines.push(
-      `| ${r.peers} | ${r.joined} / ${r.alive} | ${r.hostCpuSecondsPerSecond} | ${r.hostRssMB} | ` +
+      `| ${r.peers} | ${r.joined} / ${r.alive} | ${r.hostCpuSecondsPerSecond} | ${r.hostDatagramsPerSecond} · ${r.hostCpuUsPerDatagram} | ${r.hostRssMB} | ` +
         `${r.driverCpuSecondsPerSecond} | ${loopCell(r.hostLoopDelayMs)} · ${loopCell(r.driverLoopDelayMs)} | ${r.downKbps.mean} / ${r.downKbps.p5} / ${r.downKbps.max} | ` +
         `${r.nearHz.mean} / ${r.nearHz.p5} | ${r.restHz.mean} / ${r.restHz.p5} | ${r.load1} | ` +
         `${
