@@ -53,6 +53,18 @@ interface PeerLink {
   lastActiveAt: number;
 }
 
+/**
+ * A pointer's priority in the presence scope of the peer whose pointer is at `me`: falls with the square of the
+ * distance (in 500-unit steps), so the pointers next to yours keep their full rate and the far ones share what is
+ * left (their priority still ages, so none stops).
+ */
+function presencePriority(me: PresenceState | undefined, o: PresenceState): number {
+  if (me === undefined) return 10;
+  const dx = (o.x - me.x) / 500;
+  const dy = (o.y - me.y) / 500;
+  return 1 + 1000 / (1 + dx * dx + dy * dy);
+}
+
 export class HostSession {
   readonly proto: Protocol = buildRegistry();
   readonly endpoint: Endpoint<PacketRecord>;
@@ -61,6 +73,8 @@ export class HostSession {
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   private readonly self: GhostSource<PresenceState>;
   private readonly links = new Map<Connection<PacketRecord>, PeerLink>();
+  /** The joined peers' relayed presence, in join order (what every peer's presence scope walks). */
+  private readonly relays: GhostSource<PresenceState>[] = [];
   private readonly listeners = new Set<SessionListener>();
   private readonly rules: HostRules;
   private nextPeerId = 1;
@@ -150,18 +164,11 @@ export class HostSession {
       presenceDomain: this.presence,
       presenceScope: (_now, s) => {
         if (!p.joined) return;
-        // Nearest pointers first when the budget is short (TRIBES' scoping by distance); ageing keeps the rest coming.
+        // Nearest pointers first when the budget is short (TRIBES' scoping by distance); ageing keeps the rest
+        // coming. Runs 10 times a second per peer over every other peer: no allocation, no Math.hypot.
         const me = p.relay?.obj;
-        const near = (o: PresenceState): number => {
-          if (me === undefined) return 10;
-          // Falls with the square of the distance: the pointers next to yours keep their full rate, the far
-          // ones share what is left (their priority still ages, so none stops).
-          const d = Math.hypot(o.x - me.x, o.y - me.y) / 500;
-          return 1 + 1000 / (1 + d * d);
-        };
-        s.add(this.self, near(this.self.obj));
-        for (const other of this.links.values())
-          if (other !== p && other.relay) s.add(other.relay, near(other.relay.obj));
+        s.add(this.self, presencePriority(me, this.self.obj));
+        for (const r of this.relays) if (r !== p.relay) s.add(r, presencePriority(me, r.obj));
       },
       presenceEvents: {
         created: (now, g, _c) => this.onPresence(p, g as PresenceState, 0xffffffff, now),
@@ -235,6 +242,7 @@ export class HostSession {
     p.joined = true;
     p.lastActiveAt = now;
     p.relay = this.presence.add(Presence, blankPresence(id));
+    this.relays.push(p.relay);
     const rpc = p.link.stack.rpc;
     rpc.send(this.proto.welcome, {
       you: id,
@@ -279,7 +287,10 @@ export class HostSession {
 
   private onClosed(p: PeerLink, now: number, info: CloseInfo): void {
     this.links.delete(p.link.conn);
-    p.relay?.destroy();
+    if (p.relay) {
+      this.relays.splice(this.relays.indexOf(p.relay), 1);
+      p.relay.destroy();
+    }
     if (!p.joined) return;
     for (const id of this.rules.releaseAll(p.peerId)) this.announceRelease(id, p.peerId, now);
     const reason =

@@ -88,7 +88,7 @@ export class GhostSender implements RecordOwner {
   private readonly records = new Map<GhostSource, GhostRecord>();
   private queueList: GhostRecord[] = [];
   private urgentList: GhostRecord[] = [];
-  private readonly heap = new RecordHeap();
+  private readonly heap = new RecordHeap<GhostRecord>();
   private stamp = 0;
   /** Sections written so far. */
   private packets = 0;
@@ -346,34 +346,43 @@ export class GhostSender implements RecordOwner {
     rec.priority = priority >= MIN_PRIORITY ? priority : MIN_PRIORITY;
   }
 
-  /** The records with something to send, each given this packet's ordering key; drops the rest from the queue. */
+  /**
+   * The records with something to send, each given this packet's ordering key; drops the rest from the queue. In
+   * place: this runs for every packet over every queued record (hundreds on a busy host), so no new arrays.
+   */
   private collect(): GhostRecord[] {
-    const out: GhostRecord[] = [];
-    for (const rec of this.queueList) {
+    const list = this.queueList;
+    let n = 0;
+    for (let i = 0; i < list.length; i++) {
+      const rec = list[i] as GhostRecord;
       if (!rec.sendable) {
         rec.queued = false;
         continue;
       }
       rec.tier = rec.state === 'create' || rec.state === 'delete' ? STATUS_TIER : UPDATE_TIER;
       rec.rank = rec.priority * (1 + rec.waited);
-      out.push(rec);
+      list[n++] = rec;
     }
-    this.queueList = out;
-    return out;
+    list.length = n;
+    return list;
   }
 
-  /** After a packet: what still has something to send stays queued, and ages if this packet left it out. */
-  private requeue(candidates: readonly GhostRecord[], packet: number): void {
-    const next: GhostRecord[] = [];
-    for (const rec of candidates) {
+  /**
+   * After a packet: what still has something to send stays queued, and ages if this packet left it out. `list` is
+   * the queue itself (records queued while the packet was written were appended to it); compacted in place.
+   */
+  private requeue(list: GhostRecord[], packet: number): void {
+    let n = 0;
+    for (let i = 0; i < list.length; i++) {
+      const rec = list[i] as GhostRecord;
       if (!rec.sendable) {
         rec.queued = false;
         continue;
       }
       if (rec.writtenIn !== packet) rec.waited++;
-      next.push(rec);
+      list[n++] = rec;
     }
-    this.queueList = next;
+    list.length = n;
   }
 
   private writeEntry(w: BitWriter, idBits: number, rec: GhostRecord, kind: EntryKind): number {
