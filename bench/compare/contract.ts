@@ -10,8 +10,11 @@ export type Command =
   | { cmd: 'drag' | 'drop'; id: number; x: number; y: number }
   | { cmd: 'quit' };
 
+/** Every event carries `t`: when it was emitted, ms of CLOCK_MONOTONIC (as `ghostboard --script` stamps its events). */
 export function emit(event: Record<string, unknown>): void {
-  process.stdout.write(JSON.stringify(event) + '\n');
+  process.stdout.write(
+    JSON.stringify({ ...event, t: Number(process.hrtime.bigint()) / 1e6 }) + '\n',
+  );
 }
 
 function isCommand(c: unknown): c is Command {

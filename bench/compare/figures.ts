@@ -47,6 +47,11 @@ export interface RunSummary {
   finalCorrect: string;
   /** With a relay that reports pointers: excess latency of each link, sender → relay and relay → receiver. */
   hops?: { up: Latency; down: Latency };
+  /**
+   * The same pointer updates timed when the bench read them instead of when the receiving process emitted them:
+   * the difference is the harness (the event's pipe and the bench's own event loop), not the stack.
+   */
+  asRead: { pointerExcess: Latency; maxGapMs: number };
 }
 
 export interface RunResult {
@@ -211,6 +216,17 @@ export function runFigures(
         ),
       ),
       finalCorrect: `${correct}/${n}`,
+      asRead: {
+        pointerExcess: latency(s.asRead.latency, pathDelayMs),
+        maxGapMs: round1(
+          Math.max(
+            0,
+            ...s.asRead.arrivals.flatMap((row, r) =>
+              row.map((a, from) => (from === r ? 0 : maxGap(a))),
+            ),
+          ),
+        ),
+      },
       ...(s.hops
         ? {
             hops: {

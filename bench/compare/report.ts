@@ -161,7 +161,14 @@ export function compareTables(rs: readonly RunResult[]): string {
       );
     }
   }
-  lines.push('', '### Router counters (whole measured window, all clients)', '');
+  lines.push(
+    '',
+    '### Router counters and the harness (whole measured window, all clients)',
+    '',
+    'Latencies and gaps above are timed when the receiving process emitted each event; the last column times the',
+    "same updates when the bench read them (their pipe and the bench's own event loop added).",
+    '',
+  );
   lines.push(
     head([
       'condition',
@@ -172,6 +179,7 @@ export function compareTables(rs: readonly RunResult[]): string {
       'queue drops down',
       'load1',
       'bench loop delay p99 / max ms',
+      'as read by the bench: excess p50 / p99 ms · max gap ms',
     ]),
   );
   for (const r of rs) {
@@ -187,6 +195,7 @@ export function compareTables(rs: readonly RunResult[]): string {
         x.queueDropsDown,
         r.load1,
         loop ? `${loop.p99} / ${loop.max}` : '–',
+        `${r.summary.asRead.pointerExcess.p50} / ${r.summary.asRead.pointerExcess.p99} · ${r.summary.asRead.maxGapMs}`,
       ]),
     );
   }

@@ -1,6 +1,8 @@
 // The compare workload, identical for every stack: each user's pointer at a 60 Hz mouse rate, a drag of its own
-// rectangle every 2 s, a chat line every 5 s; records what every other user sees and when. Time is this
-// process's monotonic clock at both ends (commands written, events read), so every stack pays the same pipes.
+// rectangle every 2 s, a chat line every 5 s; records what every other user sees and when. A command's time is
+// when this process wrote it; an event's is when the user's process emitted it (its `t`, CLOCK_MONOTONIC, one
+// clock for every process on the machine), so neither the event's pipe nor this process's own event loop counts
+// as the stack's latency. The time each event was read here is kept too, to show what the harness adds.
 // Knows nothing of the stacks or the router.
 import type { JsonEvent, JsonProc } from '../router/json-proc';
 
@@ -12,6 +14,14 @@ const TICK_MS = 2;
 /** The pointer's x carries its send time in 0.1 ms since the run's epoch; y carries sender and sequence. */
 const X_UNITS_PER_MS = 10;
 const Y_PER_SENDER = 100_000;
+
+/** CLOCK_MONOTONIC (what the users' `t` stamps read) minus this process's performance.now(), ms: a constant. */
+const CLOCK_OFFSET_MS = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+
+/** When the user's process emitted `e`, on this process's clock; when it was read here if it carries no stamp. */
+function emittedAt(e: JsonEvent, readAt: number): number {
+  return typeof e.t === 'number' ? e.t - CLOCK_OFFSET_MS : readAt;
+}
 
 export interface Drop {
   readonly owner: number;
@@ -35,6 +45,8 @@ export interface Samples {
    */
   readonly hops: { readonly up: number[]; readonly down: number[] } | undefined;
   readonly pointersSent: number[];
+  /** The same pointer updates timed when this process read them ([receiver][sender] arrivals; latencies). */
+  readonly asRead: { readonly arrivals: number[][][]; readonly latency: number[] };
   /** [receiver]: chat latencies (ms) for lines sent inside the window. */
   readonly chatLatency: number[][];
   chatsSent: number;
@@ -75,6 +87,7 @@ export async function runWorkload(
     pointerLatency: grid<number[]>(() => []),
     hops: relay === undefined ? undefined : { up: [], down: [] },
     pointersSent: new Array<number>(n).fill(0),
+    asRead: { arrivals: grid<number[]>(() => []), latency: [] },
     chatLatency: Array.from({ length: n }, () => []),
     chatsSent: 0,
     drops: [],
@@ -85,16 +98,17 @@ export async function runWorkload(
   // When the relay reported each pointer update (by its x, the send time, and y, sender and sequence).
   const relayed = new Map<string, number>();
   if (relay !== undefined) {
-    relay.onEvent = (e, at) => {
+    relay.onEvent = (e, readAt) => {
       if (e.ev !== 'pointer') return false;
       const sentAt = epoch + Number(e.x) / X_UNITS_PER_MS;
-      if (inWindow(sentAt)) relayed.set(`${String(e.x)},${String(e.y)}`, at);
+      if (inWindow(sentAt)) relayed.set(`${String(e.x)},${String(e.y)}`, emittedAt(e, readAt));
       return true;
     };
   }
 
   users.forEach((u, r) => {
-    u.onEvent = (e, at) => {
+    u.onEvent = (e, readAt) => {
+      const at = emittedAt(e, readAt);
       if (e.ev === 'pointer') {
         const sentAt = epoch + Number(e.x) / X_UNITS_PER_MS;
         const from = Math.floor(Number(e.y) / Y_PER_SENDER);
@@ -102,6 +116,8 @@ export async function runWorkload(
         if (from !== r && lat && inWindow(sentAt)) {
           lat.push(at - sentAt);
           s.pointerArrivals[r]?.[from]?.push(at);
+          s.asRead.latency.push(readAt - sentAt);
+          s.asRead.arrivals[r]?.[from]?.push(readAt);
           const via = relayed.get(`${String(e.x)},${String(e.y)}`);
           if (via !== undefined && s.hops) {
             s.hops.up.push(via - sentAt);

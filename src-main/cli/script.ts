@@ -12,9 +12,18 @@ import { monotonicNow } from '../net/transport';
 
 export type Emit = (event: Record<string, unknown>) => void;
 
+/**
+ * Every event line carries `t`: when it was emitted, in ms of CLOCK_MONOTONIC, the one clock every process on the
+ * machine reads, so a driver (a bench, a load test) can time what it sees without counting its own pipe or loop.
+ */
 export const emitLine: Emit = (event) => {
-  process.stdout.write(JSON.stringify(event) + '\n');
+  process.stdout.write(JSON.stringify({ ...event, t: machineClockMs() }) + '\n');
 };
+
+/** CLOCK_MONOTONIC in ms (fractional): comparable between processes on one machine, unlike performance.now(). */
+export function machineClockMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
 
 const KINDS: Record<string, ObjectKind> = {
   rect: 'rect',
