@@ -1,0 +1,171 @@
+// Host CPU in the simulator: one host and 16-256 peers over simulated 1 ms links, every peer's pointer circling
+// its home at 30 Hz and each peer accepting 30 packets/s x 238 B downstream (64 kbit/s with IP/UDP), the scale
+// bench's workload without sockets, processes or a shared CPU. Times only the host's own work (its endpoint's
+// datagram, timer and transmit calls and its session ticks) per simulated second, so the figure is the share of
+// one core the host needs for that load, repeatable enough to compare two versions of the code side by side
+// (the scale bench adds the system calls and the bots' competition for the CPUs). Deterministic workload
+// (seeded); the times are this machine's.
+import { PERFECT_LINK } from '../src-main/net/sim/link';
+import type { SimEndpoint } from '../src-main/net/sim/harness';
+import { makeSimSession } from '../src-main/session/sim-session';
+import { home, nearest } from './scale/layout';
+import { percentile, round1 } from './compare/figures';
+
+const POINTER_HZ = 30;
+const RADIUS = 120;
+const RATE = { packetsPerSecond: 30, packetBytes: 238 };
+const WARMUP_MS = 3000;
+const JOIN_WAVE = 8;
+const UDP_IPV4_BYTES = 28;
+
+interface HostCpuRow {
+  peers: number;
+  joined: number;
+  /** Host work per simulated second, ms (1000 = one core). */
+  hostMsPerSecond: number;
+  hostDatagramsPerSecond: number;
+  hostUsPerDatagram: number;
+  downKbpsPerPeer: number;
+  nearHz: { mean: number; p5: number };
+  restHz: { mean: number; p5: number };
+  /** Wall time the whole simulation took per simulated second (host and peers), ms. */
+  simMsPerSecond: number;
+}
+
+/** Wraps the endpoint's calls so their wall time adds up in `acc.ms`. */
+function timeEndpoint(ep: SimEndpoint, acc: { ms: number }): void {
+  const wrap = <A extends unknown[], R>(f: (...a: A) => R): ((...a: A) => R) => {
+    return (...a: A): R => {
+      const t = performance.now();
+      try {
+        return f(...a);
+      } finally {
+        acc.ms += performance.now() - t;
+      }
+    };
+  };
+  ep.handleDatagram = wrap(ep.handleDatagram.bind(ep));
+  ep.handleTimeout = wrap(ep.handleTimeout.bind(ep));
+  ep.pollTransmit = wrap(ep.pollTransmit.bind(ep));
+  ep.nextTimeout = wrap(ep.nextTimeout.bind(ep));
+}
+
+function runOnce(peers: number, measureMs: number, seed: number): HostCpuRow {
+  const s = makeSimSession({
+    seed,
+    rate: { toHost: RATE, toPeers: RATE },
+    conditions: { ...PERFECT_LINK, delayMs: 1 },
+  });
+  s.sim.audit = false;
+  const host = { ms: 0 };
+  timeEndpoint(s.host.endpoint, host);
+  const tick = s.host.tick.bind(s.host);
+  const afterIo = s.host.afterIo.bind(s.host);
+  s.host.tick = (now: number): void => {
+    const t = performance.now();
+    tick(now);
+    host.ms += performance.now() - t;
+  };
+  s.host.afterIo = (now: number): void => {
+    const t = performance.now();
+    afterIo(now);
+    host.ms += performance.now() - t;
+  };
+
+  // Join in waves, as the scale bench's drivers do.
+  const byPeer = new Map<number, number>();
+  for (let first = 0; first < peers; first += JOIN_WAVE) {
+    for (let i = first; i < Math.min(peers, first + JOIN_WAVE); i++) s.addPeer(`b${i}`);
+    s.sim.runUntilTrue(
+      () => s.peerEvents.every((ev) => ev.some((e) => e.type === 'ready')),
+      s.sim.now + 10_000,
+    );
+  }
+  s.peerEvents.forEach((ev, i) => {
+    const r = ev.find((e) => e.type === 'ready');
+    if (r?.type === 'ready') byPeer.set(r.you, i);
+  });
+
+  // Count what each peer sees; the fixture's event logs are emptied as they go (memory stays flat).
+  const near = Array.from({ length: peers }, (_, i) => new Set(nearest(i, peers, 8)));
+  const nearSeen = new Array<number>(peers).fill(0);
+  const restSeen = new Array<number>(peers).fill(0);
+  let counting = false;
+  s.peers.forEach((p, i) =>
+    p.on((e) => {
+      if (!counting || e.type !== 'pointer' || !e.moved) return;
+      const from = byPeer.get(e.pointer.peer);
+      if (from === undefined) return;
+      if (near[i]?.has(from) === true) nearSeen[i] = (nearSeen[i] ?? 0) + 1;
+      else restSeen[i] = (restSeen[i] ?? 0) + 1;
+    }),
+  );
+  s.sim.every(100, () => {
+    for (const ev of s.peerEvents) ev.length = 0;
+    s.hostEvents.length = 0;
+  });
+  const start = s.sim.now;
+  s.peers.forEach((p, i) => {
+    const h = home(i);
+    s.sim.every(
+      1000 / POINTER_HZ,
+      (now) => {
+        const a = ((now - start) / 1000) * 2 + i;
+        p.pointer(Math.round(h.x + RADIUS * Math.cos(a)), Math.round(h.y + RADIUS * Math.sin(a)));
+      },
+      start + ((i % 32) * 1000) / POINTER_HZ / 32,
+    );
+  });
+
+  s.sim.runUntil(start + WARMUP_MS);
+  const hostCounters = (): { datagrams: number; bytesSent: number } => {
+    let datagrams = 0;
+    let bytesSent = 0;
+    for (const { link } of s.host.peerLinks()) {
+      const c = link.conn.stats(s.sim.now);
+      datagrams += c.packetsSent + c.packetsReceived;
+      bytesSent += c.bytesSent + UDP_IPV4_BYTES * c.packetsSent;
+    }
+    return { datagrams, bytesSent };
+  };
+  const c0 = hostCounters();
+  host.ms = 0;
+  counting = true;
+  const wall0 = performance.now();
+  s.sim.runUntil(start + WARMUP_MS + measureMs);
+  const wall = performance.now() - wall0;
+  counting = false;
+  const c1 = hostCounters();
+  const seconds = measureMs / 1000;
+  const datagrams = c1.datagrams - c0.datagrams;
+  const sortedHz = (xs: number[]): number[] => xs.map((x) => x / seconds).sort((a, b) => a - b);
+  const nearHz = sortedHz(nearSeen.map((n, i) => n / Math.max(1, near[i]?.size ?? 1)));
+  const restHz = sortedHz(restSeen.map((n) => n / Math.max(1, peers - 1 - 8)));
+  const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    peers,
+    joined: byPeer.size,
+    hostMsPerSecond: round1(host.ms / seconds),
+    hostDatagramsPerSecond: Math.round(datagrams / seconds),
+    hostUsPerDatagram: round1((host.ms * 1000) / Math.max(1, datagrams)),
+    downKbpsPerPeer: round1(((c1.bytesSent - c0.bytesSent) * 8) / 1000 / seconds / peers),
+    nearHz: { mean: round1(mean(nearHz)), p5: round1(percentile(nearHz, 5)) },
+    restHz: { mean: round1(mean(restHz)), p5: round1(percentile(restHz, 5)) },
+    simMsPerSecond: round1(wall / seconds),
+  };
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  await Promise.resolve();
+  const sizes = (process.env.GB_HOSTCPU_PEERS ?? '16,64,128,256').split(',').map(Number);
+  const measureMs = Number(process.env.GB_HOSTCPU_SECONDS ?? 5) * 1000;
+  const rows: HostCpuRow[] = [];
+  for (const n of sizes) {
+    rows.push(runOnce(n, measureMs, 1));
+    process.stderr.write(`hostcpu ${n}: ${JSON.stringify(rows[rows.length - 1])}\n`);
+  }
+  return {
+    setup: { pointerHz: POINTER_HZ, rate: RATE, linkDelayMs: 1, measureSeconds: measureMs / 1000 },
+    rows,
+  };
+}
