@@ -35,7 +35,7 @@ interface HostCpuRow {
 /** Wraps the endpoint's calls so their wall time adds up in `acc.ms`. */
 function timeEndpoint(ep: SimEndpoint, acc: { ms: number }): void {
   const wrap = <A extends unknown[], R>(f: (...a: A) => R): ((...a: A) => R) => {
-    return (...a: A): R => {
+    return function hostCall(...a: A): R {
       const t = performance.now();
       try {
         return f(...a);
