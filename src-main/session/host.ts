@@ -288,7 +288,8 @@ export class HostSession {
   private onClosed(p: PeerLink, now: number, info: CloseInfo): void {
     this.links.delete(p.link.conn);
     if (p.relay) {
-      this.relays.splice(this.relays.indexOf(p.relay), 1);
+      const i = this.relays.indexOf(p.relay);
+      if (i >= 0) this.relays.splice(i, 1);
       p.relay.destroy();
     }
     if (!p.joined) return;
