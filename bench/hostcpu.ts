@@ -6,6 +6,7 @@
 // (the scale bench adds the system calls and the bots' competition for the CPUs). Deterministic workload
 // (seeded); the times are this machine's.
 import { PERFECT_LINK } from '../src-main/net/sim/link';
+import { UDP_IPV4_OVERHEAD } from '../src-main/net/stats';
 import type { SimEndpoint } from '../src-main/net/sim/harness';
 import { makeSimSession } from '../src-main/session/sim-session';
 import { home, nearest } from './scale/layout';
@@ -16,7 +17,6 @@ const RADIUS = 120;
 const RATE = { packetsPerSecond: 30, packetBytes: 238 };
 const WARMUP_MS = 3000;
 const JOIN_WAVE = 8;
-const UDP_IPV4_BYTES = 28;
 
 interface HostCpuRow {
   peers: number;
@@ -32,22 +32,16 @@ interface HostCpuRow {
   simMsPerSecond: number;
 }
 
-/** Wraps the endpoint's calls so their wall time adds up in `acc.ms`. */
-function timeEndpoint(ep: SimEndpoint, acc: { ms: number }): void {
-  const wrap = <A extends unknown[], R>(f: (...a: A) => R): ((...a: A) => R) => {
-    return function hostCall(...a: A): R {
-      const t = performance.now();
-      try {
-        return f(...a);
-      } finally {
-        acc.ms += performance.now() - t;
-      }
-    };
+/** `f`, with its wall time added to `acc.ms` on every call. */
+function timed<A extends unknown[], R>(acc: { ms: number }, f: (...a: A) => R): (...a: A) => R {
+  return function hostCall(...a: A): R {
+    const t = performance.now();
+    try {
+      return f(...a);
+    } finally {
+      acc.ms += performance.now() - t;
+    }
   };
-  ep.handleDatagram = wrap(ep.handleDatagram.bind(ep));
-  ep.handleTimeout = wrap(ep.handleTimeout.bind(ep));
-  ep.pollTransmit = wrap(ep.pollTransmit.bind(ep));
-  ep.nextTimeout = wrap(ep.nextTimeout.bind(ep));
 }
 
 function runOnce(peers: number, measureMs: number, seed: number): HostCpuRow {
@@ -57,20 +51,15 @@ function runOnce(peers: number, measureMs: number, seed: number): HostCpuRow {
     conditions: { ...PERFECT_LINK, delayMs: 1 },
   });
   s.sim.audit = false;
+  // The host's work: its endpoint's calls from the harness and its session ticks.
   const host = { ms: 0 };
-  timeEndpoint(s.host.endpoint, host);
-  const tick = s.host.tick.bind(s.host);
-  const afterIo = s.host.afterIo.bind(s.host);
-  s.host.tick = (now: number): void => {
-    const t = performance.now();
-    tick(now);
-    host.ms += performance.now() - t;
-  };
-  s.host.afterIo = (now: number): void => {
-    const t = performance.now();
-    afterIo(now);
-    host.ms += performance.now() - t;
-  };
+  const ep: SimEndpoint = s.host.endpoint;
+  ep.handleDatagram = timed(host, ep.handleDatagram.bind(ep));
+  ep.handleTimeout = timed(host, ep.handleTimeout.bind(ep));
+  ep.pollTransmit = timed(host, ep.pollTransmit.bind(ep));
+  ep.nextTimeout = timed(host, ep.nextTimeout.bind(ep));
+  s.host.tick = timed(host, s.host.tick.bind(s.host));
+  s.host.afterIo = timed(host, s.host.afterIo.bind(s.host));
 
   // Join in waves, as the scale bench's drivers do.
   const byPeer = new Map<number, number>();
@@ -124,7 +113,7 @@ function runOnce(peers: number, measureMs: number, seed: number): HostCpuRow {
     for (const { link } of s.host.peerLinks()) {
       const c = link.conn.stats(s.sim.now);
       datagrams += c.packetsSent + c.packetsReceived;
-      bytesSent += c.bytesSent + UDP_IPV4_BYTES * c.packetsSent;
+      bytesSent += c.bytesSent + UDP_IPV4_OVERHEAD * c.packetsSent;
     }
     return { datagrams, bytesSent };
   };

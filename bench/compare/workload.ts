@@ -5,6 +5,7 @@
 // as the stack's latency. The time each event was read here is kept too, to show what the harness adds.
 // Knows nothing of the stacks or the router.
 import type { JsonEvent, JsonProc } from '../router/json-proc';
+import { machineClockMs } from '../../src-main/cli/script';
 
 export const POINTER_HZ = 60;
 const DRAG_EVERY_MS = 2000;
@@ -16,7 +17,7 @@ const X_UNITS_PER_MS = 10;
 const Y_PER_SENDER = 100_000;
 
 /** CLOCK_MONOTONIC (what the users' `t` stamps read) minus this process's performance.now(), ms: a constant. */
-const CLOCK_OFFSET_MS = Number(process.hrtime.bigint()) / 1e6 - performance.now();
+const CLOCK_OFFSET_MS = machineClockMs() - performance.now();
 
 /** When the user's process emitted `e`, on this process's clock; when it was read here if it carries no stamp. */
 function emittedAt(e: JsonEvent, readAt: number): number {

@@ -249,7 +249,7 @@ export class GhostSender implements RecordOwner {
       const urgent = kind === 'update' ? mask & rec.source.cls.urgentMask & ~rec.repeatOnly : 0;
       rec.repeatOnly = 0;
       if (urgent !== 0) {
-        const due = tailRepeatDue(rec, now);
+        const due = tailRepeatDue(rec, now); // also learns the record's write rhythm, starved or not
         if (starved) {
           // Left out of a packet while it had something to send: the packets can't keep up with it (a far
           // pointer on a busy host), so its next turn carries newer state anyway and a lost last write comes
