@@ -191,7 +191,13 @@ export async function runCommand(
       emit(statsEvent(s, now));
       return undefined;
     case 'hash':
-      emit({ ev: 'hash', hash: s.board.hash(), objects: s.board.size });
+      emit({
+        ev: 'hash',
+        hash: s.board.hash(),
+        objects: s.board.size,
+        // Events sent over every link that the other side may still need (0: all this side's edits are in).
+        unsettled: s.links().reduce((n, l) => n + l.link.stack.rpc.events.unsettled, 0),
+      });
       return undefined;
     case 'quit':
       return 'quit';

@@ -28,6 +28,14 @@ process.once('exit', () => {
   for (const p of live) p.killNow();
 });
 
+/** One process's board as its `hash` command reports it. */
+export interface BoardState {
+  readonly hash: string;
+  readonly objects: number;
+  /** Events it sent that the other side may still need. */
+  readonly unsettled: number;
+}
+
 /** One CLI process in script mode. */
 export class GhostProc {
   readonly events: GhostEvent[] = [];
@@ -106,7 +114,12 @@ export class GhostProc {
   }
 
   async hash(): Promise<string> {
-    return str(await this.request({ cmd: 'hash' }, 'hash'), 'hash');
+    return (await this.boardState()).hash;
+  }
+
+  async boardState(): Promise<BoardState> {
+    const e = await this.request({ cmd: 'hash' }, 'hash');
+    return { hash: str(e, 'hash'), objects: num(e, 'objects'), unsettled: num(e, 'unsettled') };
   }
 
   /** Asks the process to quit, and kills it if it has not exited within `graceMs`. */
@@ -289,3 +302,26 @@ export const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => {
     setTimeout(resolve, ms);
   });
+
+/**
+ * Waits until every board is final and equal. First until no process has an event its peer may still need: then
+ * every edit has reached the host and the host's board can no longer change. Then until every board hashes like
+ * the host's. Returns the last poll's states (in `all`'s order) and whether both conditions held by `limitMs`.
+ */
+export async function settledBoards(
+  all: readonly GhostProc[],
+  limitMs: number,
+  pollMs = 200,
+): Promise<{ readonly states: readonly BoardState[]; readonly settled: boolean }> {
+  const deadline = performance.now() + limitMs;
+  let quiet = false;
+  for (;;) {
+    // Hashes count only from a poll that began once everything was in: a poll's answers are not one instant.
+    const wasQuiet = quiet;
+    const states = await Promise.all(all.map((p) => p.boardState()));
+    quiet ||= states.every((b) => b.unsettled === 0);
+    const settled = wasQuiet && states.every((b) => b.hash === states[0]?.hash);
+    if (settled || performance.now() > deadline) return { states, settled };
+    if (wasQuiet || !quiet) await sleep(pollMs);
+  }
+}

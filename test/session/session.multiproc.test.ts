@@ -1,7 +1,7 @@
 // Whole sessions as separate `ghostboard --script` processes over real UDP, each joiner behind its own lossy proxy: chat order, lock races, seeded edit storms, viewers, wrong codes and a vanished peer. Knows nothing of the session's internals.
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GhostEvent, GhostProc } from './harness';
-import { EVENT_MS, Lab, killAll, lossyLink, num, sleep } from './harness';
+import { EVENT_MS, Lab, killAll, lossyLink, num, settledBoards, sleep } from './harness';
 import { limiter, runStorm } from './storm';
 
 const LOSSY = lossyLink(0.1, 20);
@@ -17,13 +17,10 @@ afterAll(killAll);
 const chatLines = (p: GhostProc): string[] =>
   p.events.filter((e) => e.ev === 'chat').map((e) => `${String(e.peer)}:${String(e.text)}`);
 
-/** Every board hashes like the host's (polled: ghosts converge after the events that caused them). */
+/** Every board's hash once every edit is in and the boards agree (or the guard ran out). */
 async function sameBoards(all: readonly GhostProc[]): Promise<string[]> {
-  for (let tries = 0; ; tries++) {
-    const hashes = await Promise.all(all.map((p) => p.hash()));
-    if (hashes.every((h) => h === hashes[0]) || tries >= 100) return hashes;
-    await sleep(200);
-  }
+  const { states } = await settledBoards(all, 20_000);
+  return states.map((b) => b.hash);
 }
 
 const isObject =

@@ -24,6 +24,11 @@ if (![count, from, parallel].every((n) => Number.isInteger(n) && n >= 1) || !(op
 
 type Outcome = StormResult | { readonly seed: number; readonly error: string };
 
+/** Converged, and every board holds as many objects as the host's. */
+function passed(r: Outcome): r is StormResult {
+  return !('error' in r) && r.converged && new Set(r.objects).size === 1;
+}
+
 const started = performance.now();
 let done = 0;
 const seeds = Array.from({ length: count }, (_, i) => from + i);
@@ -35,13 +40,13 @@ const outcomes = await pooled(seeds, parallel, async (seed): Promise<Outcome> =>
     r = { seed, error: e instanceof Error ? e.message : String(e) };
   }
   done++;
-  if ('error' in r || !r.converged) console.log(JSON.stringify({ failed: r }));
+  if (!passed(r)) console.log(JSON.stringify({ failed: r }));
   else if (done % 10 === 0) console.error(`${done}/${count} seeds`);
   return r;
 });
 await killAll();
 
-const ok = outcomes.filter((r): r is StormResult => !('error' in r) && r.converged);
+const ok = outcomes.filter(passed);
 const settle = ok.map((r) => r.settleMs).sort((a, b) => a - b);
 const at = (q: number): number | null => settle[Math.floor(q * (settle.length - 1))] ?? null;
 console.log(

@@ -1,7 +1,7 @@
 // One seeded edit storm over real processes and lossy proxies (creates, grab-drag-drop moves, deletes from every peer), then a wait for every board to hash like the host's; shared by the vitest suite and the soak program. Knows nothing of vitest.
 import { Rng } from '../../src-main/net/rng';
 import type { GhostProc } from './harness';
-import { Lab, lossyLink, num, sleep } from './harness';
+import { Lab, lossyLink, num, settledBoards, sleep } from './harness';
 
 export interface StormOptions {
   readonly durationMs: number;
@@ -32,7 +32,7 @@ export interface StormResult {
   readonly errors: number;
   /** Drops the host announced: the storm really moved things. */
   readonly drops: number;
-  /** From the end of the storm until every hash matched (or the guard ran out). */
+  /** From the end of the storm until every edit was in and every hash matched (or the guard ran out). */
   readonly settleMs: number;
   readonly totalMs: number;
 }
@@ -84,16 +84,6 @@ async function act(p: GhostProc, rng: Rng, until: number): Promise<number> {
   return sent;
 }
 
-/** Polls every board's hash until all equal the host's, at most `limitMs`. */
-async function settle(all: readonly GhostProc[], limitMs: number): Promise<string[]> {
-  const deadline = performance.now() + limitMs;
-  for (;;) {
-    const hashes = await Promise.all(all.map((p) => p.hash()));
-    if (hashes.every((h) => h === hashes[0]) || performance.now() > deadline) return hashes;
-    await sleep(250);
-  }
-}
-
 /** Runs one seed end to end in its own lab (host + 3 joiners, each through its own proxy). */
 export async function runStorm(
   seed: number,
@@ -110,16 +100,13 @@ export async function runStorm(
       s.all.map((p, i) => act(p, new Rng(seed * 8 + i + 1), until)),
     );
     const stormEnd = performance.now();
-    const hashes = await settle(s.all, o.settleLimitMs);
+    const { states, settled } = await settledBoards(s.all, o.settleLimitMs, 250);
     const settleMs = performance.now() - stormEnd;
-    const objects = await Promise.all(
-      s.all.map(async (p) => num(await p.request({ cmd: 'hash' }, 'hash'), 'objects')),
-    );
     return {
       seed,
-      converged: hashes.every((h) => h === hashes[0]),
-      hashes,
-      objects,
+      converged: settled,
+      hashes: states.map((b) => b.hash),
+      objects: states.map((b) => b.objects),
       commands,
       refused: s.all.map((p) => p.events.filter((e) => e.ev === 'refused').length),
       errors: s.all.reduce((n, p) => n + p.events.filter((e) => e.ev === 'error').length, 0),

@@ -141,9 +141,22 @@ function runSeed(seed: number, totals: Record<string, number>): void {
   const sent = { host: [] as Sent[], client: [] as Sent[] };
   let nextId = 1;
   const trafficEnd = sim.now + 1_000;
+  let barriers = 0;
   sim.every(rng.range(10, 40), (now) => {
     if (now > trafficEnd) return;
     for (const side of [pair.hostSide, pair.clientSide]) {
+      const unsettled = side.s.rpc.events.unsettled;
+      check(unsettled >= 0, `seed ${seed} ${side.role}: unsettled ${unsettled}`);
+      // The barrier: nothing unsettled means everything sent that must arrive has been delivered.
+      if (unsettled === 0 && sent[side.role].length > 0) {
+        barriers++;
+        const to = side.role === 'host' ? 'client' : 'host';
+        checkDelivery(
+          seed,
+          sent[side.role],
+          log.filter((l) => l.role === to),
+        );
+      }
       const n = rng.bool(0.05) ? rng.range(5, 40) : rng.bool(0.6) ? rng.range(1, 3) : 0;
       for (let i = 0; i < n; i++) {
         const def = rng.pick(defs);
@@ -162,6 +175,9 @@ function runSeed(seed: number, totals: Record<string, number>): void {
   expect(sim.runUntilTrue(idle, trafficEnd + 60_000), `seed ${seed}: queues never drained`).toBe(
     true,
   );
+  for (const side of [pair.hostSide, pair.clientSide])
+    expect(side.s.rpc.events.unsettled, `seed ${seed} ${side.role} unsettled when idle`).toBe(0);
+  totals.barriers = (totals.barriers ?? 0) + barriers;
   expect(pair.hostSide.conn?.isOpen, `seed ${seed} host open`).toBe(true);
   expect(pair.clientSide.conn?.isOpen, `seed ${seed} client open`).toBe(true);
   for (const side of [pair.hostSide, pair.clientSide]) {
@@ -227,7 +243,8 @@ describe('event manager over a simulated link', () => {
     const totals: Record<string, number> = {};
     for (let seed = 1; seed <= SEEDS; seed++) runSeed(seed, totals);
     if (process.env.GB_SIM_VERBOSE) console.log(totals);
-    // The seeds must exercise resends, supersession, priority drops, quickest repeats, early buffering and eviction.
+    // The seeds must exercise resends, supersession, priority drops, quickest repeats, early buffering, eviction
+    // and moments mid-traffic when a side had nothing unsettled.
     for (const k of [
       'resent',
       'superseded',
@@ -236,6 +253,7 @@ describe('event manager over a simulated link', () => {
       'buffered',
       'evictions',
       'byId',
+      'barriers',
     ]) {
       expect(totals[k] ?? 0, `${k} never happened`).toBeGreaterThan(SEEDS);
     }

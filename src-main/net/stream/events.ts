@@ -95,6 +95,7 @@ export class EventManager implements StreamManager<EventRecord> {
   private packets = 0;
   /** Sent events of kinds with copies > 1 whose extra copies haven't all gone, oldest first. */
   private readonly copying: Entry[] = [];
+  private unsettledCount = 0;
 
   constructor(options: EventManagerOptions) {
     this.window = options.window ?? DEFAULT_EVENT_WINDOW;
@@ -125,6 +126,7 @@ export class EventManager implements StreamManager<EventRecord> {
       throw new RangeError(`event ${kind.name} may take ${bits} bits > ${this.maxEventBits}`);
     if (this.queueLength >= this.maxQueued) return false;
     const lane = this.lanes.laneFor(kind);
+    if (isReliable(kind.policy)) this.unsettledCount++;
     lane.push({
       ev,
       order: this.nextOrder++,
@@ -146,6 +148,15 @@ export class EventManager implements StreamManager<EventRecord> {
     for (const lane of this.lanes.all) n += lane.queue.length;
     for (const s of this.lanes.streams.values()) n += s.quickest.length;
     return n;
+  }
+
+  /**
+   * Events the other side may still need: every reliable or quickest event queued or in flight and not yet known
+   * delivered, less reliable-sequenced ones a newer event of their lane made stale. At zero, everything this
+   * side has sent that must arrive has arrived (a barrier for "all my edits are in").
+   */
+  get unsettled(): number {
+    return this.unsettledCount;
   }
 
   demand(_now: number): SendDemand {
@@ -244,7 +255,8 @@ export class EventManager implements StreamManager<EventRecord> {
       case 'reliableOrdered':
         if (e.acked) return;
         if (delivered) {
-          e.acked = kind.copies > 1;
+          e.acked = true;
+          this.unsettledCount--;
           this.stopCopies(e);
           if (e.seq !== undefined) this.lanes.streamFor(kind.channel).ack(e.seq);
         } else if (e.inFlight === 0) {
@@ -255,19 +267,24 @@ export class EventManager implements StreamManager<EventRecord> {
         }
         return;
       case 'reliableSequenced': {
-        if (delivered) return;
+        if (delivered) {
+          this.unsettledCount--;
+          return;
+        }
         const lane = this.lanes.laneFor(kind);
         if (e.laneSeq === lane.enqueued - 1) {
           lane.requeue(e);
           this.counters.resent++;
         } else {
           this.counters.superseded++;
+          this.unsettledCount--;
         }
         return;
       }
       case 'quickest': {
         if (!delivered || e.acked || e.seq === undefined) return;
         e.acked = true;
+        this.unsettledCount--;
         const s = this.lanes.streamFor(kind.channel);
         const i = s.quickest.indexOf(e);
         if (i >= 0) s.quickest.splice(i, 1);
@@ -282,6 +299,7 @@ export class EventManager implements StreamManager<EventRecord> {
     let best: { lane: Lane; e: Entry } | undefined;
     const discard = (): void => {
       this.counters.superseded++;
+      this.unsettledCount--;
     };
     for (const lane of this.lanes.all) {
       const e = lane.head(discard);
