@@ -56,7 +56,7 @@ describe('ghost priority', () => {
         lastSent[u.key] = p;
       }
     }
-    // Aging by priority × (1 + waited) gives each ghost a share of the packets proportional to its priority:
+    // Fair queueing by priority (stride 1 / p) gives each ghost a share of the packets proportional to it:
     // ghost i waits about Σp / (10 · p_i) packets. Allow a 2 × margin on top of that share.
     const sumP = (N * (N + 1)) / 2;
     for (let i = 0; i < N; i++) {
@@ -64,5 +64,34 @@ describe('ghost priority', () => {
       expect(maxGap[i], `ghost ${i}`).toBeLessThanOrEqual(2 * share + 2);
       expect(lastSent[i], `ghost ${i}`).toBeGreaterThan(packets - 2 * share - 2);
     }
+  });
+});
+
+describe('ghost priority changes', () => {
+  it('sends a waiting ghost within two packets once its priority jumps, not after its old stride', () => {
+    const shapes: GhostSource<Shape>[] = [];
+    let boosted = -1;
+    const loop = new GhostLoop({
+      scopeIntervalMs: 0,
+      scope: (_now, scope) => {
+        shapes.forEach((s, i) => {
+          scope.add(s, i === boosted ? 1000 : i + 1);
+        });
+      },
+    });
+    for (let i = 0; i < N; i++) shapes.push(loop.addShape(i, true));
+    while (loop.sender.demand(loop.now) !== 'none') loop.exchange(true, 100_000);
+    loop.updates.length = 0;
+    // Everything dirty every packet: ghost 0 (priority 1) gets about one packet in Σp / 10 = 505.
+    let sentAfterBoost = -1;
+    for (let p = 1; p <= 60 && sentAfterBoost < 0; p++) {
+      for (const s of shapes) s.markDirty(POS);
+      if (p === 20) boosted = 0;
+      loop.exchange(true, TEN_UPDATES);
+      const keys = loop.updates.splice(0).map((u) => u.key);
+      if (p >= 20 && keys.includes(0)) sentAfterBoost = p - 20;
+    }
+    expect(sentAfterBoost).toBeGreaterThanOrEqual(0);
+    expect(sentAfterBoost).toBeLessThanOrEqual(1);
   });
 });

@@ -48,11 +48,8 @@ export class GhostRecord implements GhostLink {
   createsInFlight = 0;
   /** From the last scope pass; larger goes first. */
   priority = 1;
-  /** Packets written while this record had something to send and was left out. */
-  waited = 0;
   /** Scope pass that last saw it in scope. */
   scopeStamp = 0;
-  queued = false;
   urgentQueued = false;
   /** Urgent groups last written and not yet known delivered, to send once more if nothing newer follows. */
   repeatMask = 0;
@@ -65,11 +62,19 @@ export class GhostRecord implements GhostLink {
   /** When urgent groups were last written, and the smoothed gap between such writes while they flow (ms). */
   lastUrgentWriteAt = -Infinity;
   urgentWriteGap: number | undefined;
-  /** Per packet ordering key, set by the sender before selection. */
-  tier = 0;
-  rank = 0;
-  /** The sender's count of the last section this record was written into. */
-  writtenIn = 0;
+  /** The sender's line (see GhostSender.queue): the tier it waits in (-1: none), its key and order there. */
+  queuedTier = -1;
+  key = 0;
+  order = 0;
+  /** The priority its key was set with. */
+  keyPriority = 1;
+  /** Bumped at each queueing: the line's older entries for this record are stale. */
+  queueGen = 0;
+  /** The key it was last written with: its next turn comes a stride after this, or after the queue's clock. */
+  pass = 0;
+  /** How many sections the sender had written when this was queued. */
+  queuedAt = 0;
+  linkIndex = -1;
   private lastTx: GhostTx | undefined;
 
   constructor(
@@ -93,12 +98,15 @@ export class GhostRecord implements GhostLink {
     return this.state === 'live' || (this.state === 'creating' && this.wanted);
   }
 
-  onDirty(mask: number): void {
+  onDirty(mask: number): number {
     this.mask = (this.mask | mask) >>> 0;
     this.repeatOnly = (this.repeatOnly & ~mask) >>> 0;
-    if (!this.canUpdate) return;
+    if (!this.canUpdate) return 0;
     this.owner.queue(this);
     if ((mask & this.source.cls.urgentMask) !== 0) this.owner.queueUrgent(this);
+    // Until it is written or changes state (each calls unhold), marking these again would change nothing: they
+    // are dirty, queued (urgent ones in the urgent list too) and not a repeat.
+    return (this.mask & ~this.repeatOnly) >>> 0;
   }
 
   onDestroyed(): void {
@@ -107,6 +115,7 @@ export class GhostRecord implements GhostLink {
 
   /** Out of scope (or destroyed). A status change in flight finishes first: see fate(). */
   leave(): void {
+    this.source.unhold(this);
     this.wanted = false;
     if (this.state === 'create') {
       this.owner.release(this); // never sent: nothing to undo remotely
@@ -118,6 +127,7 @@ export class GhostRecord implements GhostLink {
 
   /** Back in scope: a delete not yet written is cancelled; one in flight is followed by a create. */
   reenter(): void {
+    this.source.unhold(this);
     this.wanted = true;
     if (this.state === 'delete') this.toLive(this.mask);
     else if (this.state === 'creating' && this.mask !== 0) this.onDirty(0);
@@ -125,10 +135,10 @@ export class GhostRecord implements GhostLink {
 
   /** The record was written into a packet as `kind` carrying `mask`; returns its transmission entry. */
   wrote(kind: EntryKind, mask: number): GhostTx {
+    this.source.unhold(this);
     const tx: GhostTx = { rec: this, kind, mask, next: undefined };
     if (this.lastTx !== undefined) this.lastTx.next = tx;
     this.lastTx = tx;
-    this.waited = 0;
     switch (kind) {
       case 'create':
       case 'refresh':
@@ -148,6 +158,8 @@ export class GhostRecord implements GhostLink {
 
   /** A packet's fate; entries arrive in send order, so `tx` is this record's oldest unnotified one. */
   fate(tx: GhostTx, delivered: boolean): void {
+    // An update's fate changes no state and only adds dirty groups (which the source may keep skipping).
+    if (tx.kind !== 'update') this.source.unhold(this);
     if (this.lastTx === tx) this.lastTx = undefined;
     switch (tx.kind) {
       case 'create':

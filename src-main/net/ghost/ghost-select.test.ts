@@ -1,42 +1,53 @@
-// The per-packet record heap pops status changes first, then by rank, and is reused packet after packet without
-// leaking an earlier packet's records; knows nothing of bits.
+// The sender's persistent line pops (key, order) in order through random pushes and pops across growth, and
+// hands back each entry's generation; knows nothing of bits.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng';
-import type { Ranked } from './ghost-select';
-import { RecordHeap } from './ghost-select';
+import { KeyHeap } from './ghost-select';
 
-const rec = (tier: number, rank: number): Ranked => ({ tier, rank });
-const order = (a: Ranked, b: Ranked): number => b.tier - a.tier || b.rank - a.rank;
+interface Entry {
+  readonly name: number;
+  readonly key: number;
+  readonly order: number;
+  readonly gen: number;
+}
 
-describe('RecordHeap', () => {
-  it('pops (tier, rank) in descending order over builds of growing and shrinking sizes (seed 11)', () => {
+const byKey = (a: Entry, b: Entry): number => a.key - b.key || a.order - b.order;
+
+describe('KeyHeap', () => {
+  it('pops (key, order) in order through random pushes and pops (seed 11)', () => {
     const rng = new Rng(11);
-    const heap = new RecordHeap<Ranked>();
-    for (let round = 0; round < 300; round++) {
-      const n = rng.int(round % 3 === 0 ? 300 : 12);
-      const records = Array.from({ length: n }, () => rec(rng.int(2), rng.int(40)));
-      heap.build(records);
-      expect(heap.size, `seed 11, round ${round}`).toBe(n);
-      // A packet usually fills before the heap is empty: pop only part of it, sometimes.
-      const take = rng.bool(0.5) ? n : rng.int(n + 1);
-      const want = [...records].sort(order).slice(0, take);
-      const got: Ranked[] = [];
-      for (let i = 0; i < take; i++) got.push(heap.pop() as Ranked);
-      expect(
-        got.map((r) => [r.tier, r.rank]),
-        `seed 11, round ${round}`,
-      ).toEqual(want.map((r) => [r.tier, r.rank]));
-      if (take === n) expect(heap.pop()).toBeUndefined();
+    const heap = new KeyHeap<Entry>();
+    const model: Entry[] = [];
+    let order = 0;
+    for (let step = 0; step < 20_000; step++) {
+      // Phases that grow the heap past its first arrays, then drain it.
+      const pushing = step % 4000 < 2500 ? 0.7 : 0.3;
+      if (rng.bool(pushing)) {
+        const e = { name: step, key: rng.int(60), order: order++, gen: rng.int(5) };
+        heap.push(e, e.key, e.order, e.gen);
+        model.push(e);
+      } else {
+        model.sort(byKey);
+        const want = model.shift();
+        expect(heap.peek(), `seed 11, step ${step}`).toBe(want);
+        if (want !== undefined) expect(heap.peekGen()).toBe(want.gen);
+        heap.pop();
+      }
+      expect(heap.size).toBe(model.length);
     }
   });
 
-  it('holds exactly the records of the last build', () => {
-    const heap = new RecordHeap<Ranked>();
-    const old = [rec(1, 9), rec(1, 8), rec(0, 7)];
-    heap.build(old);
+  it('is empty after clear() and works again', () => {
+    const heap = new KeyHeap<string>();
+    heap.push('a', 2, 0, 0);
+    heap.push('b', 1, 1, 0);
+    heap.clear();
+    expect(heap.peek()).toBeUndefined();
+    heap.pop(); // popping an empty heap does nothing
+    heap.push('c', 5, 2, 7);
+    heap.push('d', 5, 3, 8);
+    expect([heap.peek(), heap.peekGen()]).toEqual(['c', 7]);
     heap.pop();
-    const now = [rec(0, 1), rec(0, 2)];
-    heap.build(now);
-    expect([heap.pop(), heap.pop(), heap.pop()]).toEqual([now[1], now[0], undefined]);
+    expect([heap.peek(), heap.peekGen()]).toEqual(['d', 8]);
   });
 });

@@ -1,61 +1,106 @@
-// Partial selection of a packet's update list: a binary max-heap over (tier, rank), built in O(n) and popped
-// only as far as the packet has room, so a packet costs O(n + k log n), not a full sort. Knows nothing of bits.
+// The ghost sender's line of records waiting to send: a binary min-heap that lives across packets, ordered by
+// (key, order), its keys in typed arrays so that finding a packet's next record reads a few contiguous numbers
+// rather than hundreds of scattered record objects. A packet pops only as many records as it has room for, so
+// its cost grows with what it carries, not with how many records wait. An entry carries the generation its
+// record had when queued: the caller skips entries whose record has since been queued again or let go. Knows
+// nothing of bits or of what the keys mean.
 
-/** What the heap orders by: status changes (higher tier) first, then rank (priority aged by waiting). */
-export interface Ranked {
-  readonly tier: number;
-  readonly rank: number;
-}
-
-function before(a: Ranked, b: Ranked): boolean {
-  return a.tier > b.tier || (a.tier === b.tier && a.rank > b.rank);
-}
-
-export class RecordHeap<T extends Ranked> {
-  /** items[0..n) is the heap; the array only grows, so a packet allocates nothing here. */
-  private readonly items: T[] = [];
+export class KeyHeap<T> {
+  private keys = new Float64Array(16);
+  private orders = new Float64Array(16);
+  private gens = new Float64Array(16);
+  private readonly items: (T | undefined)[] = [];
   private n = 0;
 
   get size(): number {
     return this.n;
   }
 
-  /** Replaces the contents with `records` (Floyd's heapify). */
-  build(records: readonly T[]): void {
-    const h = this.items;
-    for (let i = 0; i < records.length; i++) h[i] = records[i] as T;
-    this.n = records.length;
-    for (let i = (this.n >> 1) - 1; i >= 0; i--) this.siftDown(i);
+  /** The first entry's item (smallest key, then order), or undefined when empty. */
+  peek(): T | undefined {
+    return this.n === 0 ? undefined : this.items[0];
   }
 
-  /** The record that goes first, removed; undefined when empty. */
-  pop(): T | undefined {
-    if (this.n === 0) return undefined;
-    const h = this.items;
-    const top = h[0];
-    this.n--;
-    if (this.n > 0) {
-      h[0] = h[this.n] as T;
-      this.siftDown(0);
+  /** The first entry's generation. */
+  peekGen(): number {
+    return this.gens[0] as number;
+  }
+
+  push(item: T, key: number, order: number, gen: number): void {
+    if (this.n === this.keys.length) this.grow();
+    const keys = this.keys;
+    const orders = this.orders;
+    let i = this.n++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pk = keys[p] as number;
+      if (pk < key || (pk === key && (orders[p] as number) <= order)) break;
+      this.move(p, i);
+      i = p;
     }
-    return top;
+    this.set(i, item, key, order, gen);
   }
 
-  private siftDown(start: number): void {
-    const h = this.items;
+  /** Removes the first entry. */
+  pop(): void {
+    if (this.n === 0) return;
+    const last = --this.n;
+    const item = this.items[last];
+    const key = this.keys[last] as number;
+    const order = this.orders[last] as number;
+    const gen = this.gens[last] as number;
+    this.items[last] = undefined;
+    if (last === 0) return;
+    const keys = this.keys;
+    const orders = this.orders;
     const n = this.n;
-    const item = h[start] as T;
-    let i = start;
+    let i = 0;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
       const r = l + 1;
-      const lv = h[l] as T;
-      const c = r < n && before(h[r] as T, lv) ? (h[r] as T) : lv;
-      if (!before(c, item)) break;
-      h[i] = c;
-      i = c === lv ? l : r;
+      let c = l;
+      if (r < n) {
+        const lk = keys[l] as number;
+        const rk = keys[r] as number;
+        if (rk < lk || (rk === lk && (orders[r] as number) < (orders[l] as number))) c = r;
+      }
+      const ck = keys[c] as number;
+      if (key < ck || (key === ck && order <= (orders[c] as number))) break;
+      this.move(c, i);
+      i = c;
     }
-    h[i] = item;
+    this.set(i, item as T, key, order, gen);
+  }
+
+  clear(): void {
+    this.items.length = 0;
+    this.n = 0;
+  }
+
+  private set(i: number, item: T, key: number, order: number, gen: number): void {
+    this.items[i] = item;
+    this.keys[i] = key;
+    this.orders[i] = order;
+    this.gens[i] = gen;
+  }
+
+  private move(from: number, to: number): void {
+    this.items[to] = this.items[from];
+    this.keys[to] = this.keys[from] as number;
+    this.orders[to] = this.orders[from] as number;
+    this.gens[to] = this.gens[from] as number;
+  }
+
+  private grow(): void {
+    const size = this.keys.length * 2;
+    const grown = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(size);
+      b.set(a);
+      return b;
+    };
+    this.keys = grown(this.keys);
+    this.orders = grown(this.orders);
+    this.gens = grown(this.gens);
   }
 }

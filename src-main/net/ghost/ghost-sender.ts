@@ -1,6 +1,6 @@
-// One connection's outgoing ghosts: scoping, the per-packet update list (status changes first, then priority
-// aged by waiting), writing within the budget with rollback, and packet fates. Knows nothing of sockets,
-// of other stream managers, or of what the objects are.
+// One connection's outgoing ghosts: scoping, the queue of records with something to send (status changes first,
+// then self-clocked fair queueing by priority), writing within the budget with rollback, and packet fates. Knows
+// nothing of sockets, of other stream managers, or of what the objects are.
 import type { BitWriter } from '../bitstream';
 import type { SendDemand } from '../stream/manager';
 import type { Due } from '../due-heap';
@@ -9,7 +9,7 @@ import { smoothedGap } from '../stats';
 import { DEFAULT_MAX_GHOSTS, GhostIdPool } from './ghost-ids';
 import type { GhostTx, RecordOwner } from './ghost-record';
 import { GhostRecord } from './ghost-record';
-import { RecordHeap } from './ghost-select';
+import { KeyHeap } from './ghost-select';
 import type { GhostDomain, GhostSource } from './ghost-source';
 import { GhostSendCounters } from './ghost-stats';
 import type { EntryKind } from './ghost-wire';
@@ -48,7 +48,7 @@ export interface GhostSenderOptions {
   readonly maxGhosts?: number | undefined;
 }
 
-/** Priorities are clamped up to this, so aging (priority × (1 + waited)) always makes progress. */
+/** Priorities are clamped up to this, so a ghost's stride between turns (1 / priority) stays bounded. */
 export const MIN_PRIORITY = 1e-3;
 /**
  * An urgent group (a pointer) written and then left alone for one and a half of its usual gaps between writes
@@ -86,9 +86,19 @@ export class GhostSender implements RecordOwner {
   readonly ids: GhostIdPool;
   /** Each source's record on this connection, until the peer has no ghost of it and none is on its way. */
   private readonly records = new Map<GhostSource, GhostRecord>();
-  private queueList: GhostRecord[] = [];
+  /**
+   * Records with something to send, kept across packets (see queue()); a record that has nothing left by the time
+   * it is met is dropped then.
+   */
+  private readonly lines = [new KeyHeap<GhostRecord>(), new KeyHeap<GhostRecord>()];
+  /** The queue's clock: the largest key written so far (self-clocked fair queueing). */
+  private clock = 0;
+  private queueOrder = 0;
+  /** The line firstQueued() last found its record in. */
+  private firstTier = UPDATE_TIER;
+  /** Records that didn't fit the packet being written, queued again after it. */
+  private readonly misfits: GhostRecord[] = [];
   private urgentList: GhostRecord[] = [];
-  private readonly heap = new RecordHeap<GhostRecord>();
   private stamp = 0;
   /** Sections written so far. */
   private packets = 0;
@@ -203,11 +213,7 @@ export class GhostSender implements RecordOwner {
       (r) => (r.urgentQueued = false),
     )
       ? 'urgent'
-      : firstLive(
-            this.queueList,
-            (r) => r.sendable,
-            (r) => (r.queued = false),
-          )
+      : this.firstQueued() !== undefined
         ? 'normal'
         : 'none';
     return this.lastDemand;
@@ -221,28 +227,30 @@ export class GhostSender implements RecordOwner {
   write(now: number, w: BitWriter, budgetBits: number): GhostPacketRecord | undefined {
     this.maybeScope(now);
     this.releaseRepeats(now);
-    const candidates = this.collect();
-    if (candidates.length === 0 || budgetBits < SECTION_OVERHEAD_BITS) return undefined;
+    if (budgetBits < SECTION_OVERHEAD_BITS || this.firstQueued() === undefined) return undefined;
     const start = w.bitLength;
     const limit = start + budgetBits - 1; // the end bit always fits
     const idBits = this.ids.idBits;
     writeSectionHeader(w, idBits);
-    this.heap.build(candidates);
     const packet = ++this.packets;
     const entries: GhostTx[] = [];
-    let misfits = 0;
-    for (let rec = this.heap.pop(); rec !== undefined; rec = this.heap.pop()) {
+    const misfits = this.misfits;
+    for (let rec = this.popQueued(); rec !== undefined; rec = this.popQueued()) {
       const mark = w.bitLength;
       const kind = kindOf(rec);
       const mask = this.writeEntry(w, idBits, rec, kind);
       if (w.bitLength > limit) {
         w.truncate(mark);
         this.counters.misfits++;
-        if (++misfits >= MAX_MISFITS) break;
+        misfits.push(rec);
+        if (misfits.length >= MAX_MISFITS) break;
         continue;
       }
       this.counted(rec, kind, w.bitLength - mark);
-      const starved = rec.waited > 0;
+      // Queued before the packet ahead of this one was written, and left out of it.
+      const starved = packet > rec.queuedAt + 1;
+      if (rec.key > this.clock) this.clock = rec.key;
+      rec.pass = rec.key;
       entries.push(rec.wrote(kind, mask));
       // A repeat is written once: repeating it until an ack outran the next one would never stop while the
       // round trip is longer than the repeat delay.
@@ -263,9 +271,11 @@ export class GhostSender implements RecordOwner {
           if (due < rec.repeatQueuedAt) this.queueRepeat(rec);
         }
       }
-      rec.writtenIn = packet;
     }
-    this.requeue(candidates, packet);
+    // A record that didn't fit keeps its key and place in line; one written with more to send queues anew.
+    for (const rec of misfits) this.enqueue(rec, tierOf(rec));
+    misfits.length = 0;
+    for (const tx of entries) if (tx.rec.queuedTier < 0 && tx.rec.sendable) this.queue(tx.rec);
     if (entries.length === 0) {
       w.truncate(start);
       return undefined;
@@ -290,18 +300,78 @@ export class GhostSender implements RecordOwner {
     this.unwatch();
     for (const rec of this.records.values()) rec.source.detach(rec);
     this.records.clear();
-    this.queueList = [];
+    for (const line of this.lines) line.clear();
     this.urgentList = [];
     this.repeats.clear();
     this.repeatCheckAt = Infinity;
   }
 
+  /**
+   * Self-clocked fair queueing over the records: each waits in line with key = (its last turn's key, or the
+   * queue's clock if that is later) + 1 / priority, and packets take the smallest keys. A ghost's share of the
+   * packets is proportional to its priority, a record that had nothing to send for a while gets no credit for it,
+   * and a packet touches only the records it takes. Status changes (creates, deletes) go before any update.
+   */
   queue(rec: GhostRecord): void {
     // Before the early return: a queued record that was not sendable may just have become so.
     if (this.lastDemand === 'none') this.raise('normal');
-    if (rec.queued) return;
-    rec.queued = true;
-    this.queueList.push(rec);
+    const tier = tierOf(rec);
+    if (rec.queuedTier >= tier) return;
+    // One waiting as an update that now has a status change (out of scope, destroyed) moves up with its key.
+    if (rec.queuedTier < 0) {
+      rec.key = Math.max(rec.pass, this.clock) + 1 / rec.priority;
+      rec.keyPriority = rec.priority;
+      rec.order = this.queueOrder++;
+      rec.queuedAt = this.packets;
+    }
+    this.enqueue(rec, tier);
+  }
+
+  /**
+   * A waiting record whose priority has more than doubled since its key was set (the viewer came close to it)
+   * takes the earlier place the new priority gives it, rather than waiting out the stride of the old one.
+   * Doubling at least each time bounds how often one wait is re-keyed (log2 of the priority range).
+   */
+  private rekey(rec: GhostRecord): void {
+    const key = Math.max(rec.pass, this.clock) + 1 / rec.priority;
+    rec.keyPriority = rec.priority;
+    if (key >= rec.key) return;
+    rec.key = key;
+    rec.order = this.queueOrder++;
+    this.enqueue(rec, rec.queuedTier);
+  }
+
+  /** Puts `rec` in the line for `tier` with its key and order; any entry it had elsewhere goes stale. */
+  private enqueue(rec: GhostRecord, tier: number): void {
+    rec.queuedTier = tier;
+    this.lines[tier]?.push(rec, rec.key, rec.order, ++rec.queueGen);
+  }
+
+  /** The first queued record with something to send, status changes first; stale and idle entries met are dropped. */
+  private firstQueued(): GhostRecord | undefined {
+    for (let tier = STATUS_TIER; tier >= UPDATE_TIER; tier--) {
+      const line = this.lines[tier] as KeyHeap<GhostRecord>;
+      for (let rec = line.peek(); rec !== undefined; rec = line.peek()) {
+        if (rec.queueGen === line.peekGen() && rec.queuedTier === tier) {
+          if (rec.sendable) {
+            this.firstTier = tier;
+            return rec;
+          }
+          rec.queuedTier = -1;
+        }
+        line.pop();
+      }
+    }
+    return undefined;
+  }
+
+  private popQueued(): GhostRecord | undefined {
+    const rec = this.firstQueued();
+    if (rec !== undefined) {
+      this.lines[this.firstTier]?.pop();
+      rec.queuedTier = -1;
+    }
+    return rec;
   }
 
   queueUrgent(rec: GhostRecord): void {
@@ -339,6 +409,8 @@ export class GhostSender implements RecordOwner {
   private inScope(source: GhostSource, priority: number): void {
     if (source.destroyed) return;
     let rec = this.records.get(source);
+    // Before queueing: the priority sets the record's place in line.
+    const p = priority >= MIN_PRIORITY ? priority : MIN_PRIORITY;
     if (rec === undefined) {
       const id = this.ids.alloc();
       if (id === undefined) {
@@ -346,53 +418,17 @@ export class GhostSender implements RecordOwner {
         return;
       }
       rec = new GhostRecord(this, source, id);
+      rec.priority = p;
       this.records.set(source, rec);
       source.attach(rec);
       this.queue(rec);
     } else if (!rec.wanted) {
+      rec.priority = p;
       rec.reenter();
     }
     rec.scopeStamp = this.stamp;
-    rec.priority = priority >= MIN_PRIORITY ? priority : MIN_PRIORITY;
-  }
-
-  /**
-   * The records with something to send, each given this packet's ordering key; drops the rest from the queue. In
-   * place: this runs for every packet over every queued record (hundreds on a busy host), so no new arrays.
-   */
-  private collect(): GhostRecord[] {
-    const list = this.queueList;
-    let n = 0;
-    for (let i = 0; i < list.length; i++) {
-      const rec = list[i] as GhostRecord;
-      if (!rec.sendable) {
-        rec.queued = false;
-        continue;
-      }
-      rec.tier = rec.state === 'create' || rec.state === 'delete' ? STATUS_TIER : UPDATE_TIER;
-      rec.rank = rec.priority * (1 + rec.waited);
-      list[n++] = rec;
-    }
-    list.length = n;
-    return list;
-  }
-
-  /**
-   * After a packet: what still has something to send stays queued, and ages if this packet left it out. `list` is
-   * the queue itself (records queued while the packet was written were appended to it); compacted in place.
-   */
-  private requeue(list: GhostRecord[], packet: number): void {
-    let n = 0;
-    for (let i = 0; i < list.length; i++) {
-      const rec = list[i] as GhostRecord;
-      if (!rec.sendable) {
-        rec.queued = false;
-        continue;
-      }
-      if (rec.writtenIn !== packet) rec.waited++;
-      list[n++] = rec;
-    }
-    list.length = n;
+    rec.priority = p;
+    if (rec.queuedTier >= 0 && p > 2 * rec.keyPriority) this.rekey(rec);
   }
 
   private writeEntry(w: BitWriter, idBits: number, rec: GhostRecord, kind: EntryKind): number {
@@ -448,6 +484,10 @@ function firstLive(
     list.pop();
   }
   return false;
+}
+
+function tierOf(rec: GhostRecord): number {
+  return rec.state === 'create' || rec.state === 'delete' ? STATUS_TIER : UPDATE_TIER;
 }
 
 function kindOf(rec: GhostRecord): EntryKind {

@@ -4,8 +4,14 @@ import type { GhostClass, GhostRegistry } from './ghost-class';
 
 /** One connection's ghost record of a source; the source tells it of every change (TRIBES Ghost Record). */
 export interface GhostLink {
-  onDirty(mask: number): void;
+  /**
+   * Returns the groups marking again would change nothing for (dirty, queued to send, not a repeat): the source
+   * skips this link for those until the link calls `unhold`. 0 is always correct.
+   */
+  onDirty(mask: number): number;
   onDestroyed(): void;
+  /** Its place in the source's links, kept by the source (attach / detach). */
+  linkIndex: number;
 }
 
 export interface GhostSourceOptions {
@@ -20,6 +26,12 @@ export class GhostSource<S = unknown> {
   readonly always: boolean;
   readonly alwaysPriority: number;
   private readonly links: GhostLink[] = [];
+  /**
+   * Per link, at the same index: the groups it said marking again would not change (see GhostLink.onDirty). A
+   * change then skips the connections already waiting to send it without touching their records: on a busy host
+   * most records of a moving pointer are, and each touch of a record was a likely cache miss.
+   */
+  private held = new Uint32Array(4);
   private isDestroyed = false;
 
   constructor(
@@ -50,7 +62,16 @@ export class GhostSource<S = unknown> {
       throw new RangeError(`mask ${m.toString(2)} has bits ${this.cls.name} has no group for`);
     }
     if (m === 0) return;
-    for (const link of this.links) link.onDirty(m);
+    const links = this.links;
+    const held = this.held;
+    for (let i = 0; i < links.length; i++) {
+      if (((held[i] as number) & m) !== m) held[i] = (links[i] as GhostLink).onDirty(m);
+    }
+  }
+
+  /** The link's next change must reach it again (its record sent, or changed state). */
+  unhold(link: GhostLink): void {
+    if (this.links[link.linkIndex] === link) this.held[link.linkIndex] = 0;
   }
 
   /** Removes the object: its ghost is deleted on every connection. */
@@ -65,14 +86,28 @@ export class GhostSource<S = unknown> {
 
   /** For ghost managers: start / stop telling this record of changes. */
   attach(link: GhostLink): void {
+    const i = this.links.length;
+    if (i === this.held.length) {
+      const grown = new Uint32Array(i * 2);
+      grown.set(this.held);
+      this.held = grown;
+    }
+    link.linkIndex = i;
     this.links.push(link);
+    this.held[i] = 0;
   }
 
   detach(link: GhostLink): void {
-    const i = this.links.indexOf(link);
-    if (i < 0) return;
-    this.links[i] = this.links[this.links.length - 1] as GhostLink;
+    const i = link.linkIndex;
+    if (this.links[i] !== link) return;
+    const last = this.links.length - 1;
+    const moved = this.links[last] as GhostLink;
+    this.links[i] = moved;
+    this.held[i] = this.held[last] as number;
+    moved.linkIndex = i;
     this.links.pop();
+    this.held[last] = 0;
+    link.linkIndex = -1;
   }
 }
 

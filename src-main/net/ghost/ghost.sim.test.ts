@@ -136,7 +136,7 @@ function diagnose(board: Board, pair: GhostPair): string[] {
     const rec = pair.host.ghosts.sender?.recordOf(src);
     if (inScope !== (g !== undefined) || (g && !sameShape(g, src.obj)))
       out.push(
-        `key ${src.obj.key} inScope=${inScope} ghost=${JSON.stringify(g)} src=${JSON.stringify(src.obj)} rec=${rec?.state}/${rec?.mask}/${rec?.queued}`,
+        `key ${src.obj.key} inScope=${inScope} ghost=${JSON.stringify(g)} src=${JSON.stringify(src.obj)} rec=${rec?.state}/${rec?.mask}/${rec?.queuedTier}`,
       );
   }
   return out;
