@@ -94,7 +94,7 @@ export class KeyHeap<T> {
 
   private grow(): void {
     const size = this.keys.length * 2;
-    const grown = (a: Float64Array): Float64Array => {
+    const grown = (a: Float64Array): Float64Array<ArrayBuffer> => {
       const b = new Float64Array(size);
       b.set(a);
       return b;
