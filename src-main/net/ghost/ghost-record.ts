@@ -62,14 +62,15 @@ export class GhostRecord implements GhostLink {
   /** When urgent groups were last written, and the smoothed gap between such writes while they flow (ms). */
   lastUrgentWriteAt = -Infinity;
   urgentWriteGap: number | undefined;
-  /** The sender's line (see GhostSender.queue): the tier it waits in (-1: none), its key and order there. */
+  /**
+   * The sender's line (see GhostSender.queue): the tier it waits in (-1: none), its key and order there. A line
+   * entry with another tier or order is stale.
+   */
   queuedTier = -1;
   key = 0;
   order = 0;
   /** The priority its key was set with. */
   keyPriority = 1;
-  /** Bumped at each queueing: the line's older entries for this record are stale. */
-  queueGen = 0;
   /** The key it was last written with: its next turn comes a stride after this, or after the queue's clock. */
   pass = 0;
   /** How many sections the sender had written when this was queued. */

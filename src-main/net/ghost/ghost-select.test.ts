@@ -1,5 +1,5 @@
 // The sender's persistent line pops (key, order) in order through random pushes and pops across growth, and
-// hands back each entry's generation; knows nothing of bits.
+// hands back each entry's order; knows nothing of bits.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng';
 import { KeyHeap } from './ghost-select';
@@ -8,7 +8,6 @@ interface Entry {
   readonly name: number;
   readonly key: number;
   readonly order: number;
-  readonly gen: number;
 }
 
 const byKey = (a: Entry, b: Entry): number => a.key - b.key || a.order - b.order;
@@ -23,14 +22,14 @@ describe('KeyHeap', () => {
       // Phases that grow the heap past its first arrays, then drain it.
       const pushing = step % 4000 < 2500 ? 0.7 : 0.3;
       if (rng.bool(pushing)) {
-        const e = { name: step, key: rng.int(60), order: order++, gen: rng.int(5) };
-        heap.push(e, e.key, e.order, e.gen);
+        const e = { name: step, key: rng.int(60), order: order++ };
+        heap.push(e, e.key, e.order);
         model.push(e);
       } else {
         model.sort(byKey);
         const want = model.shift();
         expect(heap.peek(), `seed 11, step ${step}`).toBe(want);
-        if (want !== undefined) expect(heap.peekGen()).toBe(want.gen);
+        if (want !== undefined) expect(heap.peekOrder()).toBe(want.order);
         heap.pop();
       }
       expect(heap.size).toBe(model.length);
@@ -39,15 +38,15 @@ describe('KeyHeap', () => {
 
   it('is empty after clear() and works again', () => {
     const heap = new KeyHeap<string>();
-    heap.push('a', 2, 0, 0);
-    heap.push('b', 1, 1, 0);
+    heap.push('a', 2, 0);
+    heap.push('b', 1, 1);
     heap.clear();
     expect(heap.peek()).toBeUndefined();
     heap.pop(); // popping an empty heap does nothing
-    heap.push('c', 5, 2, 7);
-    heap.push('d', 5, 3, 8);
-    expect([heap.peek(), heap.peekGen()]).toEqual(['c', 7]);
+    heap.push('c', 5, 7);
+    heap.push('d', 5, 8);
+    expect([heap.peek(), heap.peekOrder()]).toEqual(['c', 7]);
     heap.pop();
-    expect([heap.peek(), heap.peekGen()]).toEqual(['d', 8]);
+    expect([heap.peek(), heap.peekOrder()]).toEqual(['d', 8]);
   });
 });

@@ -1,14 +1,12 @@
 // The ghost sender's line of records waiting to send: a binary min-heap that lives across packets, ordered by
 // (key, order), its keys in typed arrays so that finding a packet's next record reads a few contiguous numbers
 // rather than hundreds of scattered record objects. A packet pops only as many records as it has room for, so
-// its cost grows with what it carries, not with how many records wait. An entry carries the generation its
-// record had when queued: the caller skips entries whose record has since been queued again or let go. Knows
-// nothing of bits or of what the keys mean.
+// its cost grows with what it carries, not with how many records wait. The caller tells a stale entry (its
+// record queued again since) by the order it was pushed with. Knows nothing of bits or of what the keys mean.
 
 export class KeyHeap<T> {
   private keys = new Float64Array(16);
   private orders = new Float64Array(16);
-  private gens = new Float64Array(16);
   private readonly items: (T | undefined)[] = [];
   private n = 0;
 
@@ -21,12 +19,12 @@ export class KeyHeap<T> {
     return this.n === 0 ? undefined : this.items[0];
   }
 
-  /** The first entry's generation. */
-  peekGen(): number {
-    return this.gens[0] as number;
+  /** The first entry's order. */
+  peekOrder(): number {
+    return this.orders[0] as number;
   }
 
-  push(item: T, key: number, order: number, gen: number): void {
+  push(item: T, key: number, order: number): void {
     if (this.n === this.keys.length) this.grow();
     const keys = this.keys;
     const orders = this.orders;
@@ -38,7 +36,7 @@ export class KeyHeap<T> {
       this.move(p, i);
       i = p;
     }
-    this.set(i, item, key, order, gen);
+    this.set(i, item, key, order);
   }
 
   /** Removes the first entry. */
@@ -48,7 +46,6 @@ export class KeyHeap<T> {
     const item = this.items[last];
     const key = this.keys[last] as number;
     const order = this.orders[last] as number;
-    const gen = this.gens[last] as number;
     this.items[last] = undefined;
     if (last === 0) return;
     const keys = this.keys;
@@ -70,7 +67,7 @@ export class KeyHeap<T> {
       this.move(c, i);
       i = c;
     }
-    this.set(i, item as T, key, order, gen);
+    this.set(i, item as T, key, order);
   }
 
   clear(): void {
@@ -78,18 +75,16 @@ export class KeyHeap<T> {
     this.n = 0;
   }
 
-  private set(i: number, item: T, key: number, order: number, gen: number): void {
+  private set(i: number, item: T, key: number, order: number): void {
     this.items[i] = item;
     this.keys[i] = key;
     this.orders[i] = order;
-    this.gens[i] = gen;
   }
 
   private move(from: number, to: number): void {
     this.items[to] = this.items[from];
     this.keys[to] = this.keys[from] as number;
     this.orders[to] = this.orders[from] as number;
-    this.gens[to] = this.gens[from] as number;
   }
 
   private grow(): void {
@@ -101,6 +96,5 @@ export class KeyHeap<T> {
     };
     this.keys = grown(this.keys);
     this.orders = grown(this.orders);
-    this.gens = grown(this.gens);
   }
 }

@@ -341,10 +341,13 @@ export class GhostSender implements RecordOwner {
     this.enqueue(rec, rec.queuedTier);
   }
 
-  /** Puts `rec` in the line for `tier` with its key and order; any entry it had elsewhere goes stale. */
+  /**
+   * Puts `rec` in the line for `tier` with its key and order. An entry it had in the other line, or with an older
+   * order, goes stale.
+   */
   private enqueue(rec: GhostRecord, tier: number): void {
     rec.queuedTier = tier;
-    this.lines[tier]?.push(rec, rec.key, rec.order, ++rec.queueGen);
+    this.lines[tier]?.push(rec, rec.key, rec.order);
   }
 
   /** The first queued record with something to send, status changes first; stale and idle entries met are dropped. */
@@ -352,7 +355,8 @@ export class GhostSender implements RecordOwner {
     for (let tier = STATUS_TIER; tier >= UPDATE_TIER; tier--) {
       const line = this.lines[tier] as KeyHeap<GhostRecord>;
       for (let rec = line.peek(); rec !== undefined; rec = line.peek()) {
-        if (rec.queueGen === line.peekGen() && rec.queuedTier === tier) {
+        // Current unless the record has moved up a tier or been queued again (a new order) since.
+        if (rec.queuedTier === tier && rec.order === line.peekOrder()) {
           if (rec.sendable) {
             this.firstTier = tier;
             return rec;
