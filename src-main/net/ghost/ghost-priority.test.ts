@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GhostSource } from './ghost-source';
 import type { Shape } from './fixture-classes';
 import { GhostLoop, SHAPE } from './fixture-classes';
@@ -93,5 +93,49 @@ describe('ghost priority changes', () => {
     }
     expect(sentAfterBoost).toBeGreaterThanOrEqual(0);
     expect(sentAfterBoost).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('ghosts the packets cannot keep up with', () => {
+  it('stay in line across their writes: changes skip them, their turn still sends the latest state, once', () => {
+    const { loop, shapes } = board();
+    const sender = loop.sender.sender;
+    if (sender === undefined) throw new Error('no sender');
+    // Everything dirty every packet: most ghosts are written only after waiting several packets. Go on until
+    // the lowest (priority 1, one packet in about 500) has just been written.
+    const low = shapes[0] as GhostSource<Shape>;
+    let writtenAt = -1;
+    for (let p = 0; p < 2000 && writtenAt < 0; p++) {
+      for (const s of shapes) {
+        s.obj.x++;
+        s.markDirty(POS);
+      }
+      loop.exchange(true, TEN_UPDATES);
+      if (p > 100 && loop.updates.some((u) => u.key === 0)) writtenAt = p;
+      loop.updates.length = 0;
+    }
+    expect(writtenAt).toBeGreaterThan(100);
+    // It was kept in line: its source no longer tells its record of changes.
+    const rec = sender.recordOf(low);
+    if (rec === undefined) throw new Error('no record');
+    const told = vi.spyOn(rec, 'onDirty');
+    low.obj.x++;
+    low.markDirty(POS);
+    expect(told).not.toHaveBeenCalled();
+    expect(rec.mask & POS).toBe(POS); // read when looked at
+    // Changes stop: every ghost's last state arrives, each ghost at most once more, then nothing is left.
+    loop.updates.length = 0;
+    for (let p = 0; p < 30 && sender.demand(loop.now) !== 'none'; p++) loop.exchange(true, TEN_UPDATES);
+    expect(sender.demand(loop.now)).toBe('none');
+    const perKey = new Map<number, number>();
+    for (const u of loop.updates) perKey.set(u.key, (perKey.get(u.key) ?? 0) + 1);
+    expect(Math.max(...perKey.values())).toBe(1);
+    for (const s of shapes) expect(loop.shapes.get(s.obj.key)?.x, `shape ${s.obj.key}`).toBe(s.obj.x);
+    // Idle now: the next change reaches the record again (and queues it).
+    low.obj.x++;
+    low.markDirty(POS);
+    expect(told).toHaveBeenCalledTimes(1);
+    loop.exchange(true, TEN_UPDATES);
+    expect(loop.shapes.get(low.obj.key)?.x).toBe(low.obj.x);
   });
 });

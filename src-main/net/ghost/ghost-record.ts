@@ -40,8 +40,9 @@ export interface GhostTx {
 
 export class GhostRecord implements GhostLink {
   state: GhostState = 'create';
-  /** Groups dirty and not yet carried by any packet (TRIBES State Mask). */
-  mask = 0;
+  /** See `mask`: the dirty groups as of the source's change numbered `seen`. */
+  private dirty = 0;
+  private seen = 0;
   /** In scope (and not destroyed) as of the last scope pass: the ghost should exist remotely. */
   wanted = true;
   /** Creates and refreshes written and not yet notified. */
@@ -84,6 +85,26 @@ export class GhostRecord implements GhostLink {
     readonly id: number,
   ) {}
 
+  /**
+   * Groups dirty and not yet carried by any packet (TRIBES State Mask). Changes the source made while it held this
+   * record (GhostSource.hold) are folded in when it is read.
+   */
+  get mask(): number {
+    if (this.seen !== this.source.changes) {
+      const changed = this.source.changedSince(this.seen);
+      this.seen = this.source.changes;
+      this.dirty = (this.dirty | changed) >>> 0;
+      this.repeatOnly = (this.repeatOnly & ~changed) >>> 0;
+    }
+    return this.dirty;
+  }
+
+  /** Every change the source made so far is in `m` (or written): set it only from a value read after `mask`. */
+  set mask(m: number) {
+    this.dirty = m;
+    this.seen = this.source.changes;
+  }
+
   get sendable(): boolean {
     return (
       this.state === 'create' || this.state === 'delete' || (this.canUpdate && this.mask !== 0)
@@ -100,7 +121,7 @@ export class GhostRecord implements GhostLink {
   }
 
   onDirty(mask: number): number {
-    this.mask = (this.mask | mask) >>> 0;
+    this.mask = (this.mask | mask) >>> 0; // folds the change that called this (and any held before it)
     this.repeatOnly = (this.repeatOnly & ~mask) >>> 0;
     if (!this.canUpdate) return 0;
     this.owner.queue(this);

@@ -98,6 +98,8 @@ export class GhostSender implements RecordOwner {
   private firstTier = UPDATE_TIER;
   /** Records that didn't fit the packet being written, queued again after it. */
   private readonly misfits: GhostRecord[] = [];
+  /** Starved records written into the packet being written, kept in line after it (see keepInLine). */
+  private readonly kept: GhostRecord[] = [];
   private urgentList: GhostRecord[] = [];
   private stamp = 0;
   /** Sections written so far. */
@@ -235,6 +237,7 @@ export class GhostSender implements RecordOwner {
     const packet = ++this.packets;
     const entries: GhostTx[] = [];
     const misfits = this.misfits;
+    const kept = this.kept;
     for (let rec = this.popQueued(); rec !== undefined; rec = this.popQueued()) {
       const mark = w.bitLength;
       const kind = kindOf(rec);
@@ -256,6 +259,7 @@ export class GhostSender implements RecordOwner {
       // round trip is longer than the repeat delay.
       const urgent = kind === 'update' ? mask & rec.source.cls.urgentMask & ~rec.repeatOnly : 0;
       rec.repeatOnly = 0;
+      if (starved && kind === 'update') kept.push(rec);
       if (urgent !== 0) {
         const due = tailRepeatDue(rec, now); // also learns the record's write rhythm, starved or not
         if (starved) {
@@ -275,6 +279,8 @@ export class GhostSender implements RecordOwner {
     // A record that didn't fit keeps its key and place in line; one written with more to send queues anew.
     for (const rec of misfits) this.enqueue(rec, tierOf(rec));
     misfits.length = 0;
+    for (const rec of kept) this.keepInLine(rec);
+    kept.length = 0;
     for (const tx of entries) if (tx.rec.queuedTier < 0 && tx.rec.sendable) this.queue(tx.rec);
     if (entries.length === 0) {
       w.truncate(start);
@@ -328,6 +334,26 @@ export class GhostSender implements RecordOwner {
   }
 
   /**
+   * A record left out of a packet while it had something to send, and then written, goes straight back in line
+   * for its next turn (a stride after this one), and its source stops telling it of changes: it reads them when
+   * that turn comes (GhostRecord.mask), and leaves the line then if there are none. A far pointer on a busy host
+   * changes many times between its turns; each change used to queue it again on every connection it had been
+   * written to, a likely cache miss each (a record, its sender, its line), where now only the source's own
+   * counters are touched. Such a record gives up the urgent wake-up (the connection is busy anyway) and its tail
+   * repeat (already dropped for starved writes). Its next turn is a stride after this one, as for a record that
+   * was never idle: self-clocked fair queueing of a backlogged flow.
+   */
+  private keepInLine(rec: GhostRecord): void {
+    if (rec.state !== 'live' || rec.queuedTier >= 0) return;
+    rec.key = rec.pass + 1 / rec.priority;
+    rec.keyPriority = rec.priority;
+    rec.order = this.queueOrder++;
+    rec.queuedAt = this.packets;
+    this.enqueue(rec, UPDATE_TIER);
+    rec.source.hold(rec, rec.source.cls.allMask);
+  }
+
+  /**
    * A waiting record whose priority has more than doubled since its key was set (the viewer came close to it)
    * takes the earlier place the new priority gives it, rather than waiting out the stride of the old one.
    * Doubling at least each time bounds how often one wait is re-keyed (log2 of the priority range).
@@ -362,6 +388,7 @@ export class GhostSender implements RecordOwner {
             return rec;
           }
           rec.queuedTier = -1;
+          rec.source.unhold(rec); // kept in line with nothing new: changes must reach it again
         }
         line.pop();
       }

@@ -32,6 +32,13 @@ export class GhostSource<S = unknown> {
    * most records of a moving pointer are, and each touch of a record was a likely cache miss.
    */
   private held = new Uint32Array(4);
+  /**
+   * Changes so far, and per group the change that last touched it. A record held across its writes (see
+   * GhostSender: a far pointer the packets can't keep up with) learns its dirty groups from these when its turn
+   * comes, instead of being told of each change.
+   */
+  private changeCount = 0;
+  private readonly changedAt: number[];
   private isDestroyed = false;
 
   constructor(
@@ -43,6 +50,20 @@ export class GhostSource<S = unknown> {
   ) {
     this.always = options.always ?? false;
     this.alwaysPriority = options.alwaysPriority ?? 1;
+    this.changedAt = cls.groups.map(() => 0);
+  }
+
+  /** How many changes have been marked so far (see changedSince). */
+  get changes(): number {
+    return this.changeCount;
+  }
+
+  /** The groups changed after the change numbered `seen`. */
+  changedSince(seen: number): number {
+    let m = 0;
+    const at = this.changedAt;
+    for (let g = 0; g < at.length; g++) if ((at[g] as number) > seen) m |= 1 << g;
+    return m >>> 0;
   }
 
   get destroyed(): boolean {
@@ -62,6 +83,8 @@ export class GhostSource<S = unknown> {
       throw new RangeError(`mask ${m.toString(2)} has bits ${this.cls.name} has no group for`);
     }
     if (m === 0) return;
+    const c = ++this.changeCount;
+    for (let g = 0, b = m; b !== 0; g++, b >>>= 1) if ((b & 1) !== 0) this.changedAt[g] = c;
     const links = this.links;
     const held = this.held;
     for (let i = 0; i < links.length; i++) {
@@ -72,6 +95,14 @@ export class GhostSource<S = unknown> {
   /** The link's next change must reach it again (its record sent, or changed state). */
   unhold(link: GhostLink): void {
     if (this.links[link.linkIndex] === link) this.held[link.linkIndex] = 0;
+  }
+
+  /**
+   * Changes to these groups skip the link until it calls `unhold`: it reads them from `changedSince` when it
+   * next looks (see GhostLink.onDirty for the other way a link comes to be skipped).
+   */
+  hold(link: GhostLink, mask: number): void {
+    if (this.links[link.linkIndex] === link) this.held[link.linkIndex] = mask;
   }
 
   /** Removes the object: its ghost is deleted on every connection. */
