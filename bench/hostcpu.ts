@@ -54,9 +54,10 @@ function timed<A extends unknown[], R>(acc: HostClock, f: (...a: A) => R): (...a
 /**
  * The host's `nextTimeout`, timed on the first call after other host work only. A real host asks once per turn of
  * its event loop, after the datagrams and timers it handled; the simulator asks every endpoint at each of its
- * steps (about 180 times per datagram the host sends at 256 peers). Those repeats find nothing changed and
- * return the cached deadline, but timing each of them cost more than the call (two clock reads): it made up
- * about a fifth of the host time this bench reported until 2026-11-24.
+ * steps (about 180 times per datagram the host sends at 256 peers), and those repeats find nothing changed. Timing
+ * them too made no difference that showed through this bench's noise (three alternating pairs at 256 peers on
+ * 2026-11-24: 1,101 / 1,035 / 1,017 ms/s timing every call, 991 / 1,036 the first per turn), but they are not
+ * work a real host does.
  */
 function timedOncePerTurn<R>(acc: HostClock, f: () => R): () => R {
   const inner = timed(acc, f);
