@@ -237,3 +237,30 @@ describe('ghost ids', () => {
     expect(g?.label).toBe('s16000');
   });
 });
+
+describe('ghost scope passes', () => {
+  it('space out by scopeMsPerObject with many objects, and rescope at once when invalidated', () => {
+    const passes = (objects: number): { periodic: number; invalidated: boolean } => {
+      let calls = 0;
+      const shapes: ReturnType<GhostLoop['addShape']>[] = [];
+      const loop = new GhostLoop({
+        scopeIntervalMs: 100,
+        scopeMsPerObject: 1,
+        scope: (_now, scope) => {
+          calls++;
+          for (const s of shapes) scope.add(s, 1);
+        },
+      });
+      for (let i = 0; i < objects; i++) shapes.push(loop.addShape(i, true));
+      loop.sender.demand(loop.now); // the first pass ghosts them all
+      calls = 0;
+      for (let ms = 0; ms < 10_000; ms++) loop.sender.demand(loop.now++);
+      const periodic = calls;
+      loop.sender.sender?.invalidateScope();
+      loop.sender.demand(loop.now++);
+      return { periodic, invalidated: calls === periodic + 1 };
+    };
+    expect(passes(10)).toEqual({ periodic: 99, invalidated: true }); // the floor: every 100 ms after the first
+    expect(passes(400)).toEqual({ periodic: 24, invalidated: true }); // 400 objects: every 400 ms
+  });
+});

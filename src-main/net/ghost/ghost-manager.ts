@@ -22,6 +22,8 @@ export interface GhostManagerOptions {
   readonly scope?: GhostScopeFn;
   /** Scope at most this often and at most once per packet; 0 = every packet. Default 50 ms. */
   readonly scopeIntervalMs?: number;
+  /** The interval grows by this per object ghosted (see GhostSenderOptions). Default 0. */
+  readonly scopeMsPerObject?: number;
   /** Live ghosts per direction (ids 0..maxGhosts-1); both ends must agree. Default 16,384; at most 65,536. */
   readonly maxGhosts?: number;
   /** Receiving role: what the app hears about the peer's objects. */
@@ -55,6 +57,7 @@ export class GhostManager implements StreamManager<GhostPacketRecord> {
             domain: o.domain,
             scope: o.scope,
             scopeIntervalMs: o.scopeIntervalMs,
+            scopeMsPerObject: o.scopeMsPerObject,
             maxGhosts,
           });
     this.receiver = new GhostReceiver(o.registry, maxGhosts, o.events);

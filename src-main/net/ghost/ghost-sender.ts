@@ -45,6 +45,12 @@ export interface GhostSenderOptions {
    * Default 50 ms: viewports move at human speed, and a pointer moving at 60 Hz needs no rescoping.
    */
   readonly scopeIntervalMs?: number | undefined;
+  /**
+   * The interval grows to this many ms per object ghosted (default 0): a scope pass costs a visit to each, so with
+   * hundreds of them the passes take a bounded share of the time. Joins and leaves still rescope at once
+   * (invalidateScope); only the priorities age more.
+   */
+  readonly scopeMsPerObject?: number | undefined;
   readonly maxGhosts?: number | undefined;
 }
 
@@ -109,6 +115,7 @@ export class GhostSender implements RecordOwner {
   private scopeInvalid = true;
   private seenDomainVersion = -1;
   private readonly scopeIntervalMs: number;
+  private readonly scopeMsPerObject: number;
   /** What demand() last said: a rise past it wakes the scheduler. */
   private lastDemand: SendDemand = 'none';
   /**
@@ -136,6 +143,7 @@ export class GhostSender implements RecordOwner {
   constructor(private readonly o: GhostSenderOptions) {
     this.ids = new GhostIdPool(o.maxGhosts ?? DEFAULT_MAX_GHOSTS);
     this.scopeIntervalMs = o.scopeIntervalMs ?? 50;
+    this.scopeMsPerObject = o.scopeMsPerObject ?? 0;
     this.unwatch = o.domain.watch(() => this.wake?.());
   }
 
@@ -425,7 +433,6 @@ export class GhostSender implements RecordOwner {
     const version = this.o.domain.version;
     if (now < this.nextScopeAt && !this.scopeInvalid && version === this.seenDomainVersion) return;
     this.lastScopeAt = now;
-    this.nextScopeAt = now + this.scopeIntervalMs;
     this.scopeInvalid = false;
     this.seenDomainVersion = version;
     this.counters.scopePasses++;
@@ -435,6 +442,8 @@ export class GhostSender implements RecordOwner {
     for (const rec of this.records.values()) {
       if (rec.wanted && rec.scopeStamp !== this.stamp) rec.leave(); // may delete from the map: safe here
     }
+    this.nextScopeAt =
+      now + Math.max(this.scopeIntervalMs, this.records.size * this.scopeMsPerObject);
   }
 
   private inScope(source: GhostSource, priority: number): void {

@@ -158,6 +158,8 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private readonly receivedMeters = new Map<string, RateMeter>();
   private readonly controller: RateController | undefined;
   private ceiling = Infinity;
+  /** effectiveRate, worked out again whenever one of its inputs changes (rateChanged). */
+  private effective: RatePolicy;
 
   constructor(
     private readonly conn: SchedulerConnection,
@@ -183,8 +185,9 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
         initialBytesPerSecond: policyBytesPerSecond(this.sendCap),
       });
     }
+    this.effective = this.workOutRate();
     // Credit starts full: a new connection may burst its first second.
-    this.credit = new SendCredit(-Infinity, this.effectiveRate);
+    this.credit = new SendCredit(-Infinity, this.effective);
     for (const n of names) {
       this.sentMeters.set(n, new RateMeter());
       this.receivedMeters.set(n, new RateMeter());
@@ -193,6 +196,10 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
 
   /** The fixed policy (min of ours and the peer's), shaped to the adaptive rate and any ceiling. */
   get effectiveRate(): RatePolicy {
+    return this.effective;
+  }
+
+  private workOutRate(): RatePolicy {
     const fixed = minRate(this.sendCap, this.peerRate);
     return shapeRate(
       fixed,
@@ -216,7 +223,8 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private rateChanged(now: number): void {
     const fixed = policyBytesPerSecond(minRate(this.sendCap, this.peerRate));
     this.controller?.clamp(Math.min(fixed, this.ceiling));
-    this.credit.setRate(now, this.effectiveRate);
+    this.effective = this.workOutRate();
+    this.credit.setRate(now, this.effective);
     this.conn.wake?.();
   }
 
