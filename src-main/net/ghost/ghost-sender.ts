@@ -269,14 +269,15 @@ export class GhostSender implements RecordOwner {
       rec.repeatOnly = 0;
       if (starved && kind === 'update') kept.push(rec);
       if (urgent !== 0) {
-        const due = tailRepeatDue(rec, now); // also learns the record's write rhythm, starved or not
         if (starved) {
           // Left out of a packet while it had something to send: the packets can't keep up with it (a far
           // pointer on a busy host), so its next turn carries newer state anyway and a lost last write comes
           // back by the lost-bit rule. A repeat would be heap work per write for nothing (12 % of a 256-peer
-          // host's time, nearly all discarded).
+          // host's time, nearly all discarded). Nor does it learn a rhythm from these writes: their gaps are
+          // the packets' turns, not the pointer's.
           rec.repeatMask = 0;
         } else {
+          const due = tailRepeatDue(rec, now);
           rec.repeatMask = urgent;
           rec.repeatDueAt = due;
           // An entry already waiting for an earlier time is pushed back when it surfaces.
