@@ -125,12 +125,14 @@ describe('ghosts the packets cannot keep up with', () => {
     expect(rec.mask & POS).toBe(POS); // read when looked at
     // Changes stop: every ghost's last state arrives, each ghost at most once more, then nothing is left.
     loop.updates.length = 0;
-    for (let p = 0; p < 30 && sender.demand(loop.now) !== 'none'; p++) loop.exchange(true, TEN_UPDATES);
+    for (let p = 0; p < 30 && sender.demand(loop.now) !== 'none'; p++)
+      loop.exchange(true, TEN_UPDATES);
     expect(sender.demand(loop.now)).toBe('none');
     const perKey = new Map<number, number>();
     for (const u of loop.updates) perKey.set(u.key, (perKey.get(u.key) ?? 0) + 1);
     expect(Math.max(...perKey.values())).toBe(1);
-    for (const s of shapes) expect(loop.shapes.get(s.obj.key)?.x, `shape ${s.obj.key}`).toBe(s.obj.x);
+    for (const s of shapes)
+      expect(loop.shapes.get(s.obj.key)?.x, `shape ${s.obj.key}`).toBe(s.obj.x);
     // Idle now: the next change reaches the record again (and queues it).
     low.obj.x++;
     low.markDirty(POS);
