@@ -334,11 +334,23 @@ export class GhostSender implements RecordOwner {
     if (rec.queuedTier >= tier) return;
     // One waiting as an update that now has a status change (out of scope, destroyed) moves up with its key.
     if (rec.queuedTier < 0) {
-      rec.key = Math.max(rec.pass, this.clock) + 1 / rec.priority;
-      rec.keyPriority = rec.priority;
-      rec.order = this.queueOrder++;
       rec.queuedAt = this.packets;
+      this.takeTurn(rec, tier, this.nextKey(rec));
+    } else {
+      this.enqueue(rec, tier);
     }
+  }
+
+  /** A record's next key: a stride (1 / priority) after its last turn, or after the queue's clock if later. */
+  private nextKey(rec: GhostRecord): number {
+    return Math.max(rec.pass, this.clock) + 1 / rec.priority;
+  }
+
+  /** Queues `rec` in `tier` with a new key (and a new order, which makes any entry it had stale). */
+  private takeTurn(rec: GhostRecord, tier: number, key: number): void {
+    rec.key = key;
+    rec.keyPriority = rec.priority;
+    rec.order = this.queueOrder++;
     this.enqueue(rec, tier);
   }
 
@@ -354,11 +366,8 @@ export class GhostSender implements RecordOwner {
    */
   private keepInLine(rec: GhostRecord): void {
     if (rec.state !== 'live' || rec.queuedTier >= 0) return;
-    rec.key = rec.pass + 1 / rec.priority;
-    rec.keyPriority = rec.priority;
-    rec.order = this.queueOrder++;
     rec.queuedAt = this.packets;
-    this.enqueue(rec, UPDATE_TIER);
+    this.takeTurn(rec, UPDATE_TIER, rec.pass + 1 / rec.priority);
     rec.source.hold(rec, rec.source.cls.allMask);
   }
 
@@ -368,12 +377,9 @@ export class GhostSender implements RecordOwner {
    * Doubling at least each time bounds how often one wait is re-keyed (log2 of the priority range).
    */
   private rekey(rec: GhostRecord): void {
-    const key = Math.max(rec.pass, this.clock) + 1 / rec.priority;
-    rec.keyPriority = rec.priority;
-    if (key >= rec.key) return;
-    rec.key = key;
-    rec.order = this.queueOrder++;
-    this.enqueue(rec, rec.queuedTier);
+    const key = this.nextKey(rec);
+    if (key < rec.key) this.takeTurn(rec, rec.queuedTier, key);
+    else rec.keyPriority = rec.priority;
   }
 
   /**
