@@ -277,6 +277,18 @@ describe('bitstream round trip', () => {
       expect(full.finish(), `seed ${seed} cut ${cut}`).toEqual(expected.finish());
     }
   });
+
+  it('a writer emptied with truncate(0) and written again views exactly what a new writer would finish', () => {
+    // Connections keep their packet writers: each packet starts with truncate(0) and is sealed from view().
+    const reused = new BitWriter(4);
+    for (let seed = 1; seed <= 200; seed++) {
+      const rng = new Rng(seed);
+      const ops = Array.from({ length: rng.int(30) }, () => randomOp(rng));
+      reused.truncate(0);
+      for (const op of ops) op.write(reused);
+      expect(reused.view(), `seed ${seed}`).toEqual(encode(...ops).finish());
+    }
+  });
 });
 
 describe('bitstream boundaries', () => {

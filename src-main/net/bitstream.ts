@@ -220,6 +220,14 @@ export class BitWriter {
   }
 
   /**
+   * The written bytes without a copy, as finish() would return them: valid only until the writer is written to or
+   * truncated again.
+   */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.byteLength);
+  }
+
+  /**
    * Writes `bits` (0..24) bits as one 32-bit window over four bytes. Bytes past bitPos are
    * always zero, so the window can OR into the first byte and overwrite the other three.
    */

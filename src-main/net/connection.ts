@@ -107,6 +107,13 @@ export class Connection<R> {
   private phase: Phase;
   private readonly window: NotifyWindow<R>;
   private readonly outbox: Uint8Array[] = [];
+  /**
+   * Writers for the packet being built, kept from packet to packet (a host builds thousands a second); seal()
+   * copies what they hold into the datagram. Packets are built one at a time: one begun inside another's fill
+   * would take the next sequence number first, and the notify window refuses the outer one then.
+   */
+  private readonly headerWriter = new BitWriter(24);
+  private readonly payloadWriter = new BitWriter(256);
   private lastSentAt: number;
   private lastReceivedAt: number;
   /** Last time the window advanced or a probe went out: the probe timer runs from here. */
@@ -401,19 +408,21 @@ export class Connection<R> {
 
   private emit(now: number, kind: PacketKind, fill: PacketFiller<R> | undefined): void {
     const header = this.window.nextHeader(kind, now);
-    const hw = new BitWriter(24);
+    const hw = this.headerWriter;
+    hw.truncate(0);
     writeNotifyHeader(hw, header);
     const headerBits = hw.bitLength;
-    const headerBytes = hw.finish();
+    const headerBytes = hw.view();
     let record: R | undefined;
     let plaintext: Uint8Array = EMPTY;
     if (fill) {
       const budgetBits = (this.options.maxDatagramBytes - headerBytes.length - SEAL_OVERHEAD) * 8;
-      const pw = new BitWriter(Math.min(256, budgetBits / 8));
+      const pw = this.payloadWriter;
+      pw.truncate(0);
       record = fill(pw, budgetBits);
       if (pw.bitLength > budgetBits)
         throw new Error(`payload ${pw.bitLength} bits > budget ${budgetBits}`);
-      plaintext = pw.finish();
+      plaintext = pw.view();
     }
     const datagram = seal(this.keys.send, header.seq, headerBytes, plaintext);
     // The probe timer runs from the oldest unacknowledged ack-eliciting packet: one sent after a quiet spell

@@ -116,10 +116,12 @@ function isSeq(seq: number): boolean {
 
 /**
  * 96-bit nonce: 4 zero bytes || seq as u64 BE. Each key serves one direction only, so a nonce
- * never repeats under a key as long as the sender never reuses a sequence number.
+ * never repeats under a key as long as the sender never reuses a sequence number. Written into one
+ * shared buffer: createCipheriv / createDecipheriv copy the nonce before returning, and nothing here
+ * yields in between.
  */
+const nonce = Buffer.alloc(NONCE_SIZE);
 function nonceFor(seq: number): Buffer {
-  const nonce = Buffer.alloc(NONCE_SIZE);
   nonce.writeUInt32BE(Math.floor(seq / TWO_POW_32), 4);
   nonce.writeUInt32BE(seq >>> 0, 8);
   return nonce;

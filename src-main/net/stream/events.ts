@@ -96,6 +96,8 @@ export class EventManager implements StreamManager<EventRecord> {
   /** Sent events of kinds with copies > 1 whose extra copies haven't all gone, oldest first. */
   private readonly copying: Entry[] = [];
   private unsettledCount = 0;
+  /** Quickest events in every stream's `quickest` list (sent, not yet known delivered): demand() runs per packet. */
+  private quickestWaiting = 0;
 
   constructor(options: EventManagerOptions) {
     this.window = options.window ?? DEFAULT_EVENT_WINDOW;
@@ -160,8 +162,7 @@ export class EventManager implements StreamManager<EventRecord> {
   }
 
   demand(_now: number): SendDemand {
-    let d: SendDemand = this.copying.length > 0 ? 'normal' : 'none';
-    for (const s of this.lanes.streams.values()) if (s.quickest.length > 0) d = 'normal';
+    let d: SendDemand = this.copying.length > 0 || this.quickestWaiting > 0 ? 'normal' : 'none';
     for (const lane of this.lanes.all) {
       const ld = lane.demand();
       if (ld === 'urgent') return 'urgent';
@@ -287,7 +288,10 @@ export class EventManager implements StreamManager<EventRecord> {
         this.unsettledCount--;
         const s = this.lanes.streamFor(kind.channel);
         const i = s.quickest.indexOf(e);
-        if (i >= 0) s.quickest.splice(i, 1);
+        if (i >= 0) {
+          s.quickest.splice(i, 1);
+          this.quickestWaiting--;
+        }
         s.ack(e.seq);
         return;
       }
@@ -331,7 +335,10 @@ export class EventManager implements StreamManager<EventRecord> {
     }
     if (stream !== undefined && e.seq === undefined) {
       e.seq = stream.nextSeq++;
-      if (policy === 'quickest') stream.quickest.push(e);
+      if (policy === 'quickest') {
+        stream.quickest.push(e);
+        this.quickestWaiting++;
+      }
     }
     if (lane.kind === 'sequenced') lane.highestWritten = e.laneSeq;
   }

@@ -156,6 +156,9 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private closed = false;
   private readonly sentMeters = new Map<string, RateMeter>();
   private readonly receivedMeters = new Map<string, RateMeter>();
+  /** The same meters by manager index, the scheduler's own last (every packet adds to them). */
+  private readonly sentBy: RateMeter[] = [];
+  private readonly receivedBy: RateMeter[] = [];
   private readonly controller: RateController | undefined;
   private ceiling = Infinity;
   /** effectiveRate, worked out again whenever one of its inputs changes (rateChanged). */
@@ -191,6 +194,10 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     for (const n of names) {
       this.sentMeters.set(n, new RateMeter());
       this.receivedMeters.set(n, new RateMeter());
+    }
+    for (const m of [...this.managers.map((m) => m.name), SCHEDULER]) {
+      this.sentBy.push(this.meter(this.sentMeters, m));
+      this.receivedBy.push(this.meter(this.receivedMeters, m));
     }
   }
 
@@ -298,13 +305,15 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
       this.peerRate = readRateField(r);
       this.rateChanged(now);
     }
-    for (const m of this.managers) {
+    const managers = this.managers;
+    const own = this.receivedBy[managers.length] as RateMeter;
+    for (let i = 0; i < managers.length; i++) {
       const present = r.readBool();
-      this.meter(this.receivedMeters, SCHEDULER).add(now, r.position - at);
+      own.add(now, r.position - at);
       at = r.position;
       if (!present) continue;
-      m.read(now, r);
-      this.meter(this.receivedMeters, m.name).add(now, r.position - at);
+      (managers[i] as StreamManager<unknown>).read(now, r);
+      (this.receivedBy[i] as RateMeter).add(now, r.position - at);
       at = r.position;
     }
     if (r.bitsLeft >= 8) throw new ProtocolError(`${r.bitsLeft} bits after the last section`);
@@ -409,10 +418,12 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     if (rateVersion !== undefined) writeRateField(w, this.localRate);
     let overhead = w.bitLength;
     const sections: unknown[] = [];
-    this.managers.forEach((m, i) => {
+    const managers = this.managers;
+    for (let i = 0; i < managers.length; i++) {
+      const m = managers[i] as StreamManager<unknown>;
       const at = w.bitLength;
       // Room left once this and every later manager's presence bit is accounted for.
-      let room = budgetBits - at - (this.managers.length - i);
+      let room = budgetBits - at - (managers.length - i);
       const share = m.maxShare;
       if (share !== undefined && share < 1 && this.laterHaveDemand(now, i))
         room = Math.min(room, Math.floor((budgetBits - overhead) * share));
@@ -423,12 +434,12 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
         w.truncate(at);
         w.writeBool(false);
       } else {
-        this.meter(this.sentMeters, m.name).add(now, w.bitLength - at - 1);
+        (this.sentBy[i] as RateMeter).add(now, w.bitLength - at - 1);
       }
       overhead++;
       sections.push(rec);
-    });
-    this.meter(this.sentMeters, SCHEDULER).add(now, overhead);
+    }
+    (this.sentBy[managers.length] as RateMeter).add(now, overhead);
     const tracked = this.trackers.map((t) => t.takeRecord());
     return {
       id: this.packetsBuilt,
