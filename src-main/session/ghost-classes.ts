@@ -48,6 +48,18 @@ export interface PresenceState {
   dragY: number;
 }
 
+/** Copies every field of `from` into `to` (per update received: a plain copy, not Object.assign's generic one). */
+export function copyPresence(to: PresenceState, from: PresenceState): void {
+  to.peer = from.peer;
+  to.x = from.x;
+  to.y = from.y;
+  to.visible = from.visible;
+  to.tool = from.tool;
+  to.dragId = from.dragId;
+  to.dragX = from.dragX;
+  to.dragY = from.dragY;
+}
+
 export function blankPresence(peer = 0): PresenceState {
   return { peer, x: 0, y: 0, visible: false, tool: 0, dragId: 0, dragX: 0, dragY: 0 };
 }

@@ -16,7 +16,7 @@ import { Board, isRefusal } from './board';
 import { BoardReplica } from './board-replica';
 import { participantColor } from './colors';
 import type { PresenceState } from './ghost-classes';
-import { blankPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
+import { blankPresence, copyPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
 import type { Link } from './link';
 import type { SessionRate } from './link';
 import { buildLink, SESSION_RATES } from './link';
@@ -277,7 +277,7 @@ export class HostSession {
     // Trust the fields, never the claimed identity: the relay carries the host-assigned peer id. A repeated
     // state (a peer's tail repeat) changes nothing and is neither relayed nor reported.
     const changed = changedPresenceMask(relay.obj, g, mask & ~Presence.maskOf('peer'));
-    Object.assign(relay.obj, g);
+    copyPresence(relay.obj, g);
     relay.obj.peer = p.peerId;
     if (changed === 0) return;
     relay.markDirty(changed);

@@ -13,7 +13,7 @@ import type { PacketRecord } from '../net/stream/scheduler';
 import { PROTOCOL_VERSION } from '../../shared/version';
 import { Board } from './board';
 import type { BoardGhost, PresenceState } from './ghost-classes';
-import { blankPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
+import { blankPresence, copyPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
 import type { Link } from './link';
 import type { SessionRate } from './link';
 import { buildLink, SESSION_RATES } from './link';
@@ -180,7 +180,7 @@ export class PeerSession {
     if (seen?.peer !== g.peer) this.ghostPeers.set(g, g.peer);
     const changed = seen === undefined ? mask : changedPresenceMask(seen, g, mask);
     if (seen === undefined) this.presenceSeen.set(g, { ...g });
-    else Object.assign(seen, g);
+    else copyPresence(seen, g);
     // Presence is written before events, so it can arrive in the packet that welcomes us: report it once we
     // know who we are, and never our own.
     if (this.you === undefined || g.peer === this.you || changed === 0) return;

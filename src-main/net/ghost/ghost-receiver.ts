@@ -25,7 +25,12 @@ export class GhostReceiver {
   /** Ids at or above this are refused; it also bounds the dictionary. */
   readonly limit: number;
   private readonly maxIdBits: number;
-  private readonly ghosts = new Map<number, Entry>();
+  /**
+   * Live ghosts by id (ids are below `limit` and kept dense by the sender, so an array indexed by id; a client
+   * looks one up for every update it reads).
+   */
+  private readonly ghosts: (Entry | undefined)[] = [];
+  private live = 0;
   private bits = 0;
   private creates = 0;
   private updates = 0;
@@ -41,17 +46,20 @@ export class GhostReceiver {
   }
 
   get size(): number {
-    return this.ghosts.size;
+    return this.live;
   }
 
   /** The ghost with this id, if live. */
   ghost(id: number): unknown {
-    return this.ghosts.get(id)?.ghost;
+    return this.ghosts[id]?.ghost;
   }
 
   /** Every live ghost with its id and class id. */
   *entries(): IterableIterator<{ id: number; ghost: unknown; classId: number }> {
-    for (const [id, e] of this.ghosts) yield { id, ghost: e.ghost, classId: e.classId };
+    for (let id = 0; id < this.ghosts.length; id++) {
+      const e = this.ghosts[id];
+      if (e !== undefined) yield { id, ghost: e.ghost, classId: e.classId };
+    }
   }
 
   stats(): GhostReceiveStats {
@@ -60,7 +68,7 @@ export class GhostReceiver {
       creates: this.creates,
       updates: this.updates,
       deletes: this.deletes,
-      live: this.ghosts.size,
+      live: this.live,
     };
   }
 
@@ -90,7 +98,7 @@ export class GhostReceiver {
   }
 
   private readCreate(now: number, r: BitReader, id: number, refresh: boolean): void {
-    const existing = this.ghosts.get(id);
+    const existing = this.ghosts[id];
     if (existing !== undefined && !refresh) {
       throw new ProtocolError(`ghost create for id ${id}, already in use`);
     }
@@ -110,13 +118,14 @@ export class GhostReceiver {
     }
     const ghost = cls.createGhost();
     for (const g of cls.groups) g.unpack(r, ghost);
-    this.ghosts.set(id, { ghost, classId, cls });
+    this.setEntry(id, { ghost, classId, cls });
+    this.live++;
     this.creates++;
     this.events.created?.(now, ghost, classId);
   }
 
   private readUpdate(now: number, r: BitReader, id: number): void {
-    const e = this.ghosts.get(id);
+    const e = this.ghosts[id];
     if (e === undefined) throw new ProtocolError(`ghost update for unknown id ${id}`);
     const groups = e.cls.groups;
     const mask = readUpdateMask(r, e.cls.maskBits);
@@ -128,10 +137,18 @@ export class GhostReceiver {
   }
 
   private readDelete(now: number, id: number): void {
-    const e = this.ghosts.get(id);
+    const e = this.ghosts[id];
     if (e === undefined) throw new ProtocolError(`ghost delete for unknown id ${id}`);
-    this.ghosts.delete(id);
+    this.ghosts[id] = undefined;
+    this.live--;
     this.deletes++;
     this.events.deleted?.(now, e.ghost, e.classId);
+  }
+
+  /** Fills the array up to `id` first, so it stays packed (ids arrive in any order, the lowest free first). */
+  private setEntry(id: number, e: Entry): void {
+    const ghosts = this.ghosts;
+    while (ghosts.length < id) ghosts.push(undefined);
+    ghosts[id] = e;
   }
 }

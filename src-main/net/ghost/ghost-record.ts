@@ -36,6 +36,8 @@ export interface GhostTx {
   readonly mask: number;
   /** This record's entry in the next later packet, while unnotified (TNL's update chain). */
   next: GhostTx | undefined;
+  /** The write set the record's tail repeat (see GhostSender): its delivery cancels the repeat. */
+  repeats: boolean;
 }
 
 export class GhostRecord implements GhostLink {
@@ -77,6 +79,11 @@ export class GhostRecord implements GhostLink {
   /** How many sections the sender had written when this was queued. */
   queuedAt = 0;
   linkIndex = -1;
+  /**
+   * Its latest entry, to chain the next one to. The sender does not pass on a delivered update that set no repeat
+   * (it changes nothing here), so this may be such an entry, already notified: chaining a later one to it is
+   * harmless, as chains are only walked forward from an entry being notified, and it is let go of at the next write.
+   */
   private lastTx: GhostTx | undefined;
 
   constructor(
@@ -158,7 +165,7 @@ export class GhostRecord implements GhostLink {
   /** The record was written into a packet as `kind` carrying `mask`; returns its transmission entry. */
   wrote(kind: EntryKind, mask: number): GhostTx {
     this.source.unhold(this);
-    const tx: GhostTx = { rec: this, kind, mask, next: undefined };
+    const tx: GhostTx = { rec: this, kind, mask, next: undefined, repeats: false };
     if (this.lastTx !== undefined) this.lastTx.next = tx;
     this.lastTx = tx;
     switch (kind) {
@@ -180,7 +187,8 @@ export class GhostRecord implements GhostLink {
 
   /** A packet's fate; entries arrive in send order, so `tx` is this record's oldest unnotified one. */
   fate(tx: GhostTx, delivered: boolean): void {
-    // An update's fate changes no state and only adds dirty groups (which the source may keep skipping).
+    // An update's fate changes no state and only adds dirty groups (which the source may keep skipping). A delivered
+    // one that set no repeat doesn't come here at all (GhostSender.notify).
     if (tx.kind !== 'update') this.source.unhold(this);
     if (this.lastTx === tx) this.lastTx = undefined;
     switch (tx.kind) {

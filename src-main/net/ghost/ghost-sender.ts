@@ -217,11 +217,7 @@ export class GhostSender implements RecordOwner {
     this.releaseRepeats(now);
     // Called several times per packet on every connection: stop at the first record that still has something
     // to send, dropping the stale ones met on the way (swap-remove; order doesn't matter in these lists).
-    this.lastDemand = firstLive(
-      this.urgentList,
-      (r) => r.urgent,
-      (r) => (r.urgentQueued = false),
-    )
+    this.lastDemand = firstUrgent(this.urgentList)
       ? 'urgent'
       : this.firstQueued() !== undefined
         ? 'normal'
@@ -262,7 +258,8 @@ export class GhostSender implements RecordOwner {
       const starved = packet > rec.queuedAt + 1;
       if (rec.key > this.clock) this.clock = rec.key;
       rec.pass = rec.key;
-      entries.push(rec.wrote(kind, mask));
+      const tx = rec.wrote(kind, mask);
+      entries.push(tx);
       // A repeat is written once: repeating it until an ack outran the next one would never stop while the
       // round trip is longer than the repeat delay.
       const urgent = kind === 'update' ? mask & rec.source.cls.urgentMask & ~rec.repeatOnly : 0;
@@ -278,6 +275,7 @@ export class GhostSender implements RecordOwner {
           rec.repeatMask = 0;
         } else {
           const due = tailRepeatDue(rec, now);
+          tx.repeats = true;
           rec.repeatMask = urgent;
           rec.repeatDueAt = due;
           // An entry already waiting for an earlier time is pushed back when it surfaces.
@@ -304,6 +302,11 @@ export class GhostSender implements RecordOwner {
 
   notify(record: GhostPacketRecord, delivered: boolean): void {
     for (const tx of record.entries) {
+      if (delivered && tx.kind === 'update' && !tx.repeats) {
+        // Nothing to do, so the record is left alone: on a busy host most entries are far pointers whose
+        // records would each be a cache miss here (see GhostRecord.lastTx).
+        continue;
+      }
       // The latest write of those groups arrived: no repeat needed.
       if (delivered && tx.next === undefined) tx.rec.repeatMask &= ~tx.mask >>> 0;
       tx.rec.fate(tx, delivered);
@@ -498,7 +501,7 @@ export class GhostSender implements RecordOwner {
   }
 
   private counted(rec: GhostRecord, kind: EntryKind, bits: number): void {
-    this.counters.addClassBits(rec.source.cls.name, bits);
+    this.counters.addClassBits(rec.source.classId, rec.source.cls.name, bits);
     switch (kind) {
       case 'create':
         this.counters.creates++;
@@ -516,18 +519,13 @@ export class GhostSender implements RecordOwner {
   }
 }
 
-/** Whether `list` holds a record passing `live`; the failing ones met first are removed and `drop`ped. */
-function firstLive(
-  list: GhostRecord[],
-  live: (r: GhostRecord) => boolean,
-  drop: (r: GhostRecord) => void,
-): boolean {
+/** Whether `list` holds a record still urgent; the ones met first that no longer are leave it. */
+function firstUrgent(list: GhostRecord[]): boolean {
   while (list.length > 0) {
-    const i = list.length - 1;
-    const rec = list[i];
+    const rec = list[list.length - 1];
     if (rec === undefined) break;
-    if (live(rec)) return true;
-    drop(rec);
+    if (rec.urgent) return true;
+    rec.urgentQueued = false;
     list.pop();
   }
   return false;

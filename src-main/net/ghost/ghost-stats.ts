@@ -42,7 +42,10 @@ export interface GhostReceiveStats {
 }
 
 export class GhostSendCounters {
-  readonly bitsByClass = new Map<string, number>();
+  /** Bits per class id, and the classes' names in the order they were first counted (for the snapshot). */
+  private readonly classBits: number[] = [];
+  private readonly classNames: string[] = [];
+  private readonly classOrder: number[] = [];
   overheadBits = 0;
   sections = 0;
   creates = 0;
@@ -60,13 +63,26 @@ export class GhostSendCounters {
   tailRepeats = 0;
   idBits = 0;
 
-  addClassBits(name: string, bits: number): void {
-    this.bitsByClass.set(name, (this.bitsByClass.get(name) ?? 0) + bits);
+  /** Called for every entry written: indexed by class id rather than keyed by name. */
+  addClassBits(classId: number, name: string, bits: number): void {
+    const had = this.classBits[classId];
+    if (had === undefined) {
+      this.classNames[classId] = name;
+      this.classOrder.push(classId);
+    }
+    this.classBits[classId] = (had ?? 0) + bits;
+  }
+
+  get bitsByClass(): Readonly<Record<string, number>> {
+    const out: Record<string, number> = {};
+    for (const id of this.classOrder)
+      out[this.classNames[id] as string] = this.classBits[id] as number;
+    return out;
   }
 
   snapshot(liveIds: number): GhostSendStats {
     return {
-      bitsByClass: Object.fromEntries(this.bitsByClass),
+      bitsByClass: this.bitsByClass,
       overheadBits: this.overheadBits,
       sections: this.sections,
       creates: this.creates,
