@@ -49,8 +49,6 @@ export class GhostRecord implements GhostLink {
   wanted = true;
   /** Creates and refreshes written and not yet notified. */
   createsInFlight = 0;
-  /** From the last scope pass; larger goes first. */
-  priority = 1;
   /** Scope pass that last saw it in scope. */
   scopeStamp = 0;
   urgentQueued = false;
@@ -66,16 +64,11 @@ export class GhostRecord implements GhostLink {
   lastUrgentWriteAt = -Infinity;
   urgentWriteGap: number | undefined;
   /**
-   * The sender's line (see GhostSender.queue): the tier it waits in (-1: none), its key and order there. A line
-   * entry with another tier or order is stale.
+   * The sender's line (see GhostSender.queue): the tier it waits in (-1: none) and its order there. A line entry
+   * with another tier or order is stale. Its priority and key are the sender's (GhostSender.priorityOf).
    */
   queuedTier = -1;
-  key = 0;
   order = 0;
-  /** The priority its key was set with. */
-  keyPriority = 1;
-  /** The key it was last written with: its next turn comes a stride after this, or after the queue's clock. */
-  pass = 0;
   /** How many sections the sender had written when this was queued. */
   queuedAt = 0;
   linkIndex = -1;

@@ -82,6 +82,21 @@ interface Repeat extends Due {
   readonly rec: GhostRecord;
 }
 
+/**
+ * A record's numbers for the line, kept by its sender in one typed array indexed by ghost id (HOT slots each)
+ * rather than on the record: each is a double, which a record would hold as a separate boxed number, and at 256
+ * peers every turn of a far pointer found these cold, one cache miss apiece.
+ * - KEY: its key in line;
+ * - PASS: the key it was last written with (its next turn comes a stride after this, or after the queue's clock);
+ * - PRIORITY: from the last scope pass, larger goes first;
+ * - KEY_PRIORITY: the priority its key was set with.
+ */
+const HOT = 4;
+const KEY = 0;
+const PASS = 1;
+const PRIORITY = 2;
+const KEY_PRIORITY = 3;
+
 /** After this many entries that don't fit, the packet is full: smaller ones may still slip in before that. */
 const MAX_MISFITS = 4;
 const UPDATE_TIER = 0;
@@ -97,6 +112,8 @@ export class GhostSender implements RecordOwner {
    * it is met is dropped then.
    */
   private readonly lines = [new KeyHeap<GhostRecord>(), new KeyHeap<GhostRecord>()];
+  /** Each record's key, pass, priority and key priority, at HOT * id (see HOT). */
+  private hot = new Float64Array(HOT * 64);
   /** The queue's clock: the largest key written so far (self-clocked fair queueing). */
   private clock = 0;
   private queueOrder = 0;
@@ -256,8 +273,10 @@ export class GhostSender implements RecordOwner {
       this.counted(rec, kind, w.bitLength - mark);
       // Queued before the packet ahead of this one was written, and left out of it.
       const starved = packet > rec.queuedAt + 1;
-      if (rec.key > this.clock) this.clock = rec.key;
-      rec.pass = rec.key;
+      const at = HOT * rec.id;
+      const key = this.hot[at + KEY] as number;
+      if (key > this.clock) this.clock = key;
+      this.hot[at + PASS] = key;
       const tx = rec.wrote(kind, mask);
       entries.push(tx);
       // A repeat is written once: repeating it until an ack outran the next one would never stop while the
@@ -346,13 +365,15 @@ export class GhostSender implements RecordOwner {
 
   /** A record's next key: a stride (1 / priority) after its last turn, or after the queue's clock if later. */
   private nextKey(rec: GhostRecord): number {
-    return Math.max(rec.pass, this.clock) + 1 / rec.priority;
+    const at = HOT * rec.id;
+    return Math.max(this.hot[at + PASS] as number, this.clock) + 1 / (this.hot[at + PRIORITY] as number);
   }
 
   /** Queues `rec` in `tier` with a new key (and a new order, which makes any entry it had stale). */
   private takeTurn(rec: GhostRecord, tier: number, key: number): void {
-    rec.key = key;
-    rec.keyPriority = rec.priority;
+    const at = HOT * rec.id;
+    this.hot[at + KEY] = key;
+    this.hot[at + KEY_PRIORITY] = this.hot[at + PRIORITY] as number;
     rec.order = this.queueOrder++;
     this.enqueue(rec, tier);
   }
@@ -370,7 +391,9 @@ export class GhostSender implements RecordOwner {
   private keepInLine(rec: GhostRecord): void {
     if (rec.state !== 'live' || rec.queuedTier >= 0) return;
     rec.queuedAt = this.packets;
-    this.takeTurn(rec, UPDATE_TIER, rec.pass + 1 / rec.priority);
+    const at = HOT * rec.id;
+    const stride = 1 / (this.hot[at + PRIORITY] as number);
+    this.takeTurn(rec, UPDATE_TIER, (this.hot[at + PASS] as number) + stride);
     rec.source.hold(rec, rec.source.cls.allMask);
   }
 
@@ -381,8 +404,9 @@ export class GhostSender implements RecordOwner {
    */
   private rekey(rec: GhostRecord): void {
     const key = this.nextKey(rec);
-    if (key < rec.key) this.takeTurn(rec, rec.queuedTier, key);
-    else rec.keyPriority = rec.priority;
+    const at = HOT * rec.id;
+    if (key < (this.hot[at + KEY] as number)) this.takeTurn(rec, rec.queuedTier, key);
+    else this.hot[at + KEY_PRIORITY] = this.hot[at + PRIORITY] as number;
   }
 
   /**
@@ -391,7 +415,7 @@ export class GhostSender implements RecordOwner {
    */
   private enqueue(rec: GhostRecord, tier: number): void {
     rec.queuedTier = tier;
-    this.lines[tier]?.push(rec, rec.key, rec.order);
+    this.lines[tier]?.push(rec, this.hot[HOT * rec.id + KEY] as number, rec.order);
   }
 
   /** The first queued record with something to send, status changes first; stale and idle entries met are dropped. */
@@ -468,17 +492,37 @@ export class GhostSender implements RecordOwner {
         return;
       }
       rec = new GhostRecord(this, source, id);
-      rec.priority = p;
+      this.newHot(id, p);
       this.records.set(source, rec);
       source.attach(rec);
       this.queue(rec);
     } else if (!rec.wanted) {
-      rec.priority = p;
+      this.hot[HOT * rec.id + PRIORITY] = p;
       rec.reenter();
     }
     rec.scopeStamp = this.stamp;
-    rec.priority = p;
-    if (rec.queuedTier >= 0 && p > 2 * rec.keyPriority) this.rekey(rec);
+    const at = HOT * rec.id;
+    this.hot[at + PRIORITY] = p;
+    if (rec.queuedTier >= 0 && p > 2 * (this.hot[at + KEY_PRIORITY] as number)) this.rekey(rec);
+  }
+
+  /** A new record's numbers: never written, priority `p` (its id may have served a record before). */
+  private newHot(id: number, p: number): void {
+    const at = HOT * id;
+    if (at + HOT > this.hot.length) {
+      const grown = new Float64Array(Math.max(2 * this.hot.length, at + HOT));
+      grown.set(this.hot);
+      this.hot = grown;
+    }
+    this.hot[at + KEY] = 0;
+    this.hot[at + PASS] = 0;
+    this.hot[at + PRIORITY] = p;
+    this.hot[at + KEY_PRIORITY] = 1;
+  }
+
+  /** A record's priority from the last scope pass (tests and diagnostics). */
+  priorityOf(rec: GhostRecord): number {
+    return this.hot[HOT * rec.id + PRIORITY] as number;
   }
 
   private writeEntry(w: BitWriter, idBits: number, rec: GhostRecord, kind: EntryKind): number {
