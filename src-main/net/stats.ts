@@ -93,12 +93,15 @@ export class LossWindow {
 export class RateMeter {
   private readonly buckets = new Float64Array(10);
   private bucketStart = 0;
+  /** The bucket bucketStart falls in. */
+  private bucket = 0;
   private total = 0;
 
+  /** Called several times per packet sent or received. */
   add(now: number, amount: number): void {
-    this.roll(now);
-    const i = Math.floor(this.bucketStart / 100) % 10;
-    this.buckets[i] = (this.buckets[i] ?? 0) + amount;
+    if (now >= this.bucketStart + 100) this.roll(now);
+    const i = this.bucket;
+    this.buckets[i] = (this.buckets[i] as number) + amount;
     this.total += amount;
   }
 
@@ -122,6 +125,7 @@ export class RateMeter {
       this.buckets[(Math.floor(this.bucketStart / 100) + k) % 10] = 0;
     }
     this.bucketStart = start;
+    this.bucket = Math.floor(start / 100) % 10;
   }
 }
 
