@@ -366,7 +366,9 @@ export class GhostSender implements RecordOwner {
   /** A record's next key: a stride (1 / priority) after its last turn, or after the queue's clock if later. */
   private nextKey(rec: GhostRecord): number {
     const at = HOT * rec.id;
-    return Math.max(this.hot[at + PASS] as number, this.clock) + 1 / (this.hot[at + PRIORITY] as number);
+    return (
+      Math.max(this.hot[at + PASS] as number, this.clock) + 1 / (this.hot[at + PRIORITY] as number)
+    );
   }
 
   /** Queues `rec` in `tier` with a new key (and a new order, which makes any entry it had stale). */
