@@ -65,7 +65,7 @@ export class GhostRecord implements GhostLink {
   urgentWriteGap: number | undefined;
   /**
    * The sender's line (see GhostSender.queue): the tier it waits in (-1: none) and its order there. A line entry
-   * with another tier or order is stale. Its priority and key are the sender's (GhostSender.priorityOf).
+   * with another tier or order is stale. Its priority and key are kept by the sender (see HOT there).
    */
   queuedTier = -1;
   order = 0;

@@ -522,11 +522,6 @@ export class GhostSender implements RecordOwner {
     this.hot[at + KEY_PRIORITY] = 1;
   }
 
-  /** A record's priority from the last scope pass (tests and diagnostics). */
-  priorityOf(rec: GhostRecord): number {
-    return this.hot[HOT * rec.id + PRIORITY] as number;
-  }
-
   private writeEntry(w: BitWriter, idBits: number, rec: GhostRecord, kind: EntryKind): number {
     writeEntryHead(w, idBits, { id: rec.id, kind });
     const source = rec.source;
