@@ -122,7 +122,7 @@ export class RateMeter {
     if (start <= this.bucketStart) return;
     const steps = Math.min(10, (start - this.bucketStart) / 100);
     for (let k = 1; k <= steps; k++) {
-      this.buckets[(Math.floor(this.bucketStart / 100) + k) % 10] = 0;
+      this.buckets[(this.bucket + k) % 10] = 0;
     }
     this.bucketStart = start;
     this.bucket = Math.floor(start / 100) % 10;

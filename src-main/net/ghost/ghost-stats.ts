@@ -42,10 +42,9 @@ export interface GhostReceiveStats {
 }
 
 export class GhostSendCounters {
-  /** Bits per class id, and the classes' names in the order they were first counted (for the snapshot). */
-  private readonly classBits: number[] = [];
-  private readonly classNames: string[] = [];
-  private readonly classOrder: number[] = [];
+  /** Bits per class, indexed by class id, and the classes in the order they were first counted (the snapshot's). */
+  private readonly byClassId: { readonly name: string; bits: number }[] = [];
+  private readonly classes: { readonly name: string; bits: number }[] = [];
   overheadBits = 0;
   sections = 0;
   creates = 0;
@@ -65,19 +64,17 @@ export class GhostSendCounters {
 
   /** Called for every entry written: indexed by class id rather than keyed by name. */
   addClassBits(classId: number, name: string, bits: number): void {
-    const had = this.classBits[classId];
-    if (had === undefined) {
-      this.classNames[classId] = name;
-      this.classOrder.push(classId);
+    let c = this.byClassId[classId];
+    if (c === undefined) {
+      c = { name, bits: 0 };
+      this.byClassId[classId] = c;
+      this.classes.push(c);
     }
-    this.classBits[classId] = (had ?? 0) + bits;
+    c.bits += bits;
   }
 
   get bitsByClass(): Readonly<Record<string, number>> {
-    const out: Record<string, number> = {};
-    for (const id of this.classOrder)
-      out[this.classNames[id] as string] = this.classBits[id] as number;
-    return out;
+    return Object.fromEntries(this.classes.map((c) => [c.name, c.bits]));
   }
 
   snapshot(liveIds: number): GhostSendStats {

@@ -154,9 +154,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private holdUntil = -Infinity;
   private packetsBuilt = 0;
   private closed = false;
-  private readonly sentMeters = new Map<string, RateMeter>();
-  private readonly receivedMeters = new Map<string, RateMeter>();
-  /** The same meters by manager index, the scheduler's own last (every packet adds to them). */
+  /** Bits sent and received per manager, by manager index, the scheduler's own last (every packet adds to them). */
   private readonly sentBy: RateMeter[] = [];
   private readonly receivedBy: RateMeter[] = [];
   private readonly controller: RateController | undefined;
@@ -191,13 +189,9 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     this.effective = this.workOutRate();
     // Credit starts full: a new connection may burst its first second.
     this.credit = new SendCredit(-Infinity, this.effective);
-    for (const n of names) {
-      this.sentMeters.set(n, new RateMeter());
-      this.receivedMeters.set(n, new RateMeter());
-    }
-    for (const m of [...this.managers.map((m) => m.name), SCHEDULER]) {
-      this.sentBy.push(this.meter(this.sentMeters, m));
-      this.receivedBy.push(this.meter(this.receivedMeters, m));
+    for (let i = 0; i <= this.managers.length; i++) {
+      this.sentBy.push(new RateMeter());
+      this.receivedBy.push(new RateMeter());
     }
   }
 
@@ -344,15 +338,18 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   }
 
   stats(now: number): StreamStats {
-    const figures = (meters: Map<string, RateMeter>): Record<string, TrafficFigures> => {
+    const figures = (meters: readonly RateMeter[]): Record<string, TrafficFigures> => {
       const out: Record<string, TrafficFigures> = {};
-      for (const [name, m] of meters)
-        out[name] = { bits: m.lifetimeTotal, bitsPerSecond: m.perSecond(now) };
+      const put = (name: string, m: RateMeter | undefined): void => {
+        if (m) out[name] = { bits: m.lifetimeTotal, bitsPerSecond: m.perSecond(now) };
+      };
+      put(SCHEDULER, meters[this.managers.length]);
+      this.managers.forEach((mgr, i) => put(mgr.name, meters[i]));
       return out;
     };
     return {
-      sent: figures(this.sentMeters),
-      received: figures(this.receivedMeters),
+      sent: figures(this.sentBy),
+      received: figures(this.receivedBy),
       packetsBuilt: this.packetsBuilt,
       packetsInFlight: this.inFlight.length,
       localRate: this.localRate,
@@ -449,11 +446,5 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
       tracked,
       bits: w.bitLength,
     };
-  }
-
-  private meter(meters: Map<string, RateMeter>, name: string): RateMeter {
-    const m = meters.get(name);
-    if (m === undefined) throw new Error(`no meter ${name}`);
-    return m;
   }
 }
