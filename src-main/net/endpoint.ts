@@ -65,6 +65,7 @@ export interface EndpointCounters {
   wrongCode: number;
   rateLimited: number;
   full: number;
+  banned: number;
 }
 
 const MAX_QUEUED_REPLIES = 4096;
@@ -104,8 +105,11 @@ export class Endpoint<R> {
     wrongCode: 0,
     rateLimited: 0,
     full: 0,
+    banned: 0,
   };
   private readonly entries = new Map<string, Entry<R>>();
+  /** Host: source addresses refused for the rest of the session (a kick bans its address). */
+  private readonly banned = new Set<string>();
   private readonly dialing = new Map<string, Dialing>();
   private readonly host: HostHandshake | undefined;
   private readonly failures: FailureLimiter;
@@ -246,6 +250,11 @@ export class Endpoint<R> {
         this.send(from, existing.accept);
         return;
       }
+    }
+    if (this.banned.has(from.address)) {
+      this.counters.banned++;
+      this.send(from, reject(p.clientNonce, 'banned'));
+      return;
     }
     if (this.failures.isLimited(now, from.address)) {
       this.counters.rateLimited++;
@@ -461,6 +470,25 @@ export class Endpoint<R> {
       entry.conn.close(now, reason, detail);
       this.afterActivity(key, entry);
     }
+  }
+
+  /** Host: refuses every later handshake from this source address and closes its connections. */
+  ban(now: number, address: string, detail = 'banned by the host'): void {
+    this.banned.add(address);
+    for (const [key, entry] of this.entries) {
+      if (entry.ip !== address) continue;
+      entry.conn.close(now, 'kicked', detail);
+      this.afterActivity(key, entry);
+    }
+  }
+
+  isBanned(address: string): boolean {
+    return this.banned.has(address);
+  }
+
+  /** Host: a new join code for handshakes from now on (connections already open keep their keys). */
+  setJoinCode(code: string): void {
+    this.host?.setJoinCode(code);
   }
 
   /** Kicks one connection (host). */

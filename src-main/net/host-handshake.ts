@@ -33,7 +33,7 @@ export class HostHandshake {
   private previous: EpochKey | undefined;
 
   constructor(
-    private readonly joinCode: string,
+    private joinCode: string,
     private readonly version: number,
     now: number,
   ) {
@@ -96,6 +96,10 @@ export class HostHandshake {
       hostProof: keys.hostProof,
     });
     return { kind: 'accept', keys, reply };
+  }
+
+  setJoinCode(code: string): void {
+    this.joinCode = code;
   }
 
   /** A new host key every few minutes limits what one leaked key exposes; the previous one stays valid for late RESPONSEs. */
