@@ -42,6 +42,11 @@ export interface ConnectionOptions {
   readonly keepaliveMs: number;
   /** Close when nothing has been received for this long. */
   readonly timeoutMs: number;
+  /**
+   * Close when the peer is heard but acknowledges none of our packets for this long: a peer that keeps
+   * talking without reading would otherwise hold the window (and everything queued behind it) forever.
+   */
+  readonly stallTimeoutMs: number;
   /** Longest we hold an owed ack hoping to piggyback it on data. */
   readonly maxAckDelayMs: number;
   /** First sequence number each side sends (tests start near a wrap). */
@@ -53,6 +58,9 @@ export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
   maxDatagramBytes: 1200,
   keepaliveMs: 1000,
   timeoutMs: 10_000,
+  // Well past any loss burst a usable link has (at 20 % loss a round trip without an ack is already rare),
+  // and half the silence timeout, so a reader that stopped is let go before it costs much.
+  stallTimeoutMs: 5_000,
   // Long enough for an ack to ride on the next packet of a 30 Hz sender instead of costing a packet of its own.
   maxAckDelayMs: 40,
   initialSeq: 1,
@@ -118,6 +126,12 @@ export class Connection<R> {
   private lastReceivedAt: number;
   /** Last time the window advanced or a probe went out: the probe timer runs from here. */
   private lastProgressAt: number;
+  /**
+   * Since when ack-eliciting packets have been in flight with no notification (the window stuck); reset by
+   * every notification, whenever the window empties and when the peer is heard after a silence. Probes do not
+   * reset it. A peer that reads nothing but still talks (a keepalive a second) keeps it running.
+   */
+  private stuckSince: number;
   private probesInARow = 0;
 
   /** Smoothed RTT, its variance, floor and latest sample (the adaptive rate reads it). */
@@ -153,6 +167,7 @@ export class Connection<R> {
     this.lastSentAt = now;
     this.lastReceivedAt = now;
     this.lastProgressAt = now;
+    this.stuckSince = now;
   }
 
   get state(): Phase['kind'] {
@@ -249,6 +264,10 @@ export class Connection<R> {
 
   private onAuthenticated(now: number, h: NotifyHeader, plaintext: Uint8Array, size: number): void {
     if (this.phase.kind === 'pending') this.phase = { kind: 'open' };
+    // Back after a silence (an outage, not a peer that talks without reading): the stall clock starts again,
+    // giving our probes time to get through before the window is judged stuck.
+    if (now - this.lastReceivedAt > 2 * this.options.keepaliveMs)
+      this.stuckSince = Math.max(this.stuckSince, now);
     this.lastReceivedAt = now;
     this.packetsIn.add(now, 1);
     this.wireIn.add(now, size + UDP_IPV4_OVERHEAD);
@@ -261,6 +280,7 @@ export class Connection<R> {
     if (result.rtt) this.rtt.sample(result.rtt.rttMs, result.rtt.ackDelayMs);
     if (result.notifications.length > 0) {
       this.lastProgressAt = now;
+      this.stuckSince = now;
       this.probesInARow = 0;
     } else if (
       this.probesInARow > 0 &&
@@ -320,11 +340,16 @@ export class Connection<R> {
       return;
     }
     if (this.phase.kind === 'pending') return;
+    if (this.isStalled(now)) {
+      this.close(now, 'stalled', `no packet acknowledged for ${this.options.stallTimeoutMs} ms`);
+      return;
+    }
     const h = this.handler;
     h?.touch?.(now);
+    if (this.closedByCallback()) return; // a queue overflowed since the last timer
     if (h?.onSendTime && (h.nextSendAt?.() ?? Infinity) <= now) {
       h.onSendTime(now);
-      if (!this.isOpen) return; // the layer above may have closed us
+      if (this.closedByCallback()) return;
     }
     const ackOwedAt = this.window.ackOwedAt;
     if (
@@ -355,7 +380,12 @@ export class Connection<R> {
     if (this.phase.kind === 'pending') return t;
     const send = this.handler?.nextSendAt?.() ?? Infinity;
     t = Math.min(t, send, this.handler?.nextCheckAt?.() ?? Infinity);
-    if (this.window.ackElicitingInFlight > 0) t = Math.min(t, this.probeDeadline());
+    if (this.window.ackElicitingInFlight > 0) {
+      t = Math.min(t, this.probeDeadline());
+      // Only a heard peer can stall (a silent one times out); hearing it later brings this deadline back.
+      if (this.lastReceivedAt > this.stuckSince)
+        t = Math.min(t, this.stuckSince + this.options.stallTimeoutMs);
+    }
     // Acks and keepalives wait while even the control headroom is used up; the probe timer runs regardless.
     if (!this.hasControlRoom()) return t;
     const ackOwedAt = this.window.ackOwedAt;
@@ -370,6 +400,23 @@ export class Connection<R> {
   private ackDeadline(ackOwedAt: number, send: number): number {
     const base = ackOwedAt + this.options.maxAckDelayMs;
     return send > base && send <= ackOwedAt + MAX_PIGGYBACK_WAIT_MS ? send : base;
+  }
+
+  /** Whether the layer above closed us from inside a callback (a method, so no narrowing hides the change). */
+  private closedByCallback(): boolean {
+    return this.phase.kind !== 'open';
+  }
+
+  /**
+   * The peer talks (its packets arrive after the window got stuck) but has acknowledged nothing for
+   * stallTimeoutMs. A silent peer is the timeout's business: an outage shorter than it must not end the call.
+   */
+  private isStalled(now: number): boolean {
+    return (
+      this.window.ackElicitingInFlight > 0 &&
+      this.lastReceivedAt > this.stuckSince &&
+      now >= this.stuckSince + this.options.stallTimeoutMs
+    );
   }
 
   private hasControlRoom(): boolean {
@@ -427,8 +474,10 @@ export class Connection<R> {
     const datagram = seal(this.keys.send, header.seq, headerBytes, plaintext);
     // The probe timer runs from the oldest unacknowledged ack-eliciting packet: one sent after a quiet spell
     // starts it afresh (else a stale last-progress time makes every such packet drag a probe behind it).
-    if (kind === PacketKind.data && this.window.ackElicitingInFlight === 0)
+    if (kind === PacketKind.data && this.window.ackElicitingInFlight === 0) {
       this.lastProgressAt = now;
+      this.stuckSince = now;
+    }
     this.window.onSent(header, now, record);
     if (kind === PacketKind.data) {
       this.headerBitsTotal += headerBits;

@@ -147,6 +147,8 @@ export class UdpTransport<R> {
     // Work due now (a packet the app just queued, data relayed from the datagram just read) goes out right
     // after this batch of I/O callbacks, not a timer tick later (setTimeout(0) waits ~1 ms). A deadline that
     // stays due without anything leaving would spin the loop: after a few such turns, fall back to a timer.
+    // (The core never leaves a deadline due that it cannot act on, and the simulator fails any that does;
+    // this is the safety net for a bug, so that it costs a millisecond timer, not a busy CPU.)
     if (wait <= 0 && this.idleImmediates < MAX_IDLE_IMMEDIATES) {
       this.idleImmediates++;
       this.immediate = setImmediate(fire);

@@ -18,6 +18,13 @@ import type { Protocol } from './protocol';
 /** Session packets are full-size so one create or edit (up to ~1,100 B) always fits; rate adapts by packet count. */
 export const SESSION_PACKET_BYTES = 1200;
 export const SESSION_MAX_EVENT_BITS = 8800;
+/**
+ * What one connection may hold waiting to be sent before it is closed ('overflow'): room for a paste of a
+ * thousand largest objects (~1.1 MB) from a peer, or minutes of chat to a slow one, while a host with 256
+ * peers that all stopped reading holds at most 512 MB (the stall timeout closes them long before).
+ */
+export const SESSION_MAX_QUEUED_EVENTS = 4096;
+export const SESSION_MAX_QUEUED_BYTES = 2 * 1024 * 1024;
 
 /**
  * Packet rates to the host and to the peers, set apart as in TRIBES 2: the host relays every other
@@ -114,6 +121,8 @@ export function buildLink(conn: Connection<PacketRecord>, o: LinkOptions): Link 
     rate: o.rate,
     sendRate: o.sendRate,
     maxEventBits: SESSION_MAX_EVENT_BITS,
+    maxQueued: SESSION_MAX_QUEUED_EVENTS,
+    maxQueuedBytes: SESSION_MAX_QUEUED_BYTES,
     minPacketBytes: SESSION_PACKET_BYTES,
     before: [presence],
     after: [board],

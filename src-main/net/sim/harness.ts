@@ -1,6 +1,7 @@
 // Drives endpoints over a SimNetwork in virtual time: deliveries, timers and scripted application ticks,
 // in a deterministic order. Knows nothing of what the endpoints carry.
 import type { PeerAddress } from '../address';
+import { addressKey } from '../address';
 import type { Transmit } from '../endpoint';
 import type { SimNetwork } from './link';
 import { DueHeap } from '../due-heap';
@@ -20,6 +21,9 @@ export interface SimNode {
   readonly endpoint: SimEndpoint;
 }
 
+/** Timer calls at one instant that may each leave the endpoint due before it counts as spinning. */
+const MAX_CALLS_PER_INSTANT = 100;
+
 export class SimHarness {
   now = 0;
   /** Check every endpoint's cached timeouts after each step (tests); benchmarks of many peers turn it off. */
@@ -28,6 +32,8 @@ export class SimHarness {
   private readonly tickers: { every: number; next: number; fn: (now: number) => void }[] = [];
   private readonly timers = new DueHeap<{ at: number; order: number; fn: (now: number) => void }>();
   private timerOrder = 0;
+  /** Per node, the instant its timer last ran and stayed due, and how many calls in a row did. */
+  private readonly spins = new Map<SimNode, { at: number; calls: number }>();
 
   constructor(readonly net: SimNetwork) {}
 
@@ -90,6 +96,24 @@ export class SimHarness {
     return true;
   }
 
+  /**
+   * A timer may leave work due at the same instant (a close queues news for other peers), but one that stays
+   * due call after call is a deadline the endpoint cannot act on: a real event loop would spin on it.
+   */
+  private checkSpin(n: SimNode, now: number): void {
+    if (n.endpoint.nextTimeout() > now) {
+      this.spins.delete(n);
+      return;
+    }
+    const s = this.spins.get(n);
+    const calls = s?.at === now ? s.calls + 1 : 1;
+    this.spins.set(n, { at: now, calls });
+    if (calls > MAX_CALLS_PER_INSTANT)
+      throw new Error(
+        `${addressKey(n.address)} stays due at ${now} however often its timer runs (a spin)`,
+      );
+  }
+
   private nextEventAt(): number {
     // Before trusting the endpoints' cached timeouts for the next step, check them.
     if (this.audit) for (const n of this.nodes.values()) n.endpoint.auditTimeouts?.();
@@ -106,7 +130,9 @@ export class SimHarness {
       this.flush();
     }
     for (const n of this.nodes.values()) {
-      if (n.endpoint.nextTimeout() <= now) n.endpoint.handleTimeout(now);
+      if (n.endpoint.nextTimeout() > now) continue;
+      n.endpoint.handleTimeout(now);
+      if (this.audit) this.checkSpin(n, now);
     }
     for (const k of this.tickers) {
       if (k.next <= now) {

@@ -32,6 +32,8 @@ export class OrderedStreamOut {
   oldestUnacked = 0;
   /** Quickest events written and not yet known delivered, by sequence: they go into every packet. */
   readonly quickest: Entry[] = [];
+  /** Body bits (worst case) of the events in `quickest`. */
+  quickestBits = 0;
   private readonly ackedAhead = new Set<number>();
 
   constructor(readonly window: number) {}
@@ -54,6 +56,8 @@ export class Lane {
   readonly queue: Entry[] = [];
   /** Urgent events queued here. */
   urgent = 0;
+  /** Body bits (worst case) of the events queued here: what the lane holds in memory. */
+  bits = 0;
   /** Events ever queued here (sequenced lanes: the next laneSeq). */
   enqueued = 0;
   /** Sequenced lanes: highest laneSeq written so far. */
@@ -69,6 +73,7 @@ export class Lane {
 
   push(e: Entry): void {
     this.queue.push(e);
+    this.bits += e.ev.maxBodyBits;
     if (e.ev.kind.urgent) this.urgent++;
   }
 
@@ -82,6 +87,7 @@ export class Lane {
       else hi = mid;
     }
     this.queue.splice(lo, 0, e);
+    this.bits += e.ev.maxBodyBits;
     if (e.ev.kind.urgent) this.urgent++;
   }
 
@@ -115,7 +121,9 @@ export class Lane {
   /** Removes the event head() returned. */
   removeHead(): void {
     const [e] = this.queue.splice(this.cursor, 1);
-    if (e?.ev.kind.urgent === true) this.urgent--;
+    if (e === undefined) return;
+    this.bits -= e.ev.maxBodyBits;
+    if (e.ev.kind.urgent) this.urgent--;
   }
 
   /** The event head() returned doesn't fit this packet: later ones may (unordered) or must wait (ordered). */
@@ -128,14 +136,17 @@ export class Lane {
   dropUnreliable(): number {
     const before = this.queue.length;
     let urgent = 0;
+    let bits = 0;
     const kept = this.queue.filter((e) => {
       const keep = e.ev.kind.policy !== 'unreliable' && e.ev.kind.policy !== 'unreliableSequenced';
       if (keep && e.ev.kind.urgent) urgent++;
+      if (keep) bits += e.ev.maxBodyBits;
       return keep;
     });
     this.queue.length = 0;
     this.queue.push(...kept);
     this.urgent = urgent;
+    this.bits = bits;
     return before - kept.length;
   }
 

@@ -19,8 +19,14 @@ export interface EventManagerOptions {
    * most this many early events per channel; sequences travel as log2(window) + 1 low bits.
    */
   readonly window?: number;
-  /** Most events waiting to be sent before send() refuses (the app's memory choice); reliable ones are never dropped. */
+  /**
+   * Most events, and bytes of their bodies, waiting to be sent (the app's memory choice). Past either, send()
+   * refuses and calls onOverflow: reliable events are never dropped, so a peer that falls this far behind (it
+   * stopped reading) must be let go rather than kept with a gap in what it was promised.
+   */
   readonly maxQueued?: number;
+  readonly maxQueuedBytes?: number;
+  readonly onOverflow?: (detail: string) => void;
   /** Largest event (kind id, sequence and body), bits; must fit the smallest packet (RATE_PRESETS.modem). */
   readonly maxEventBits?: number;
   /** State written through event bodies (string tables) that a truncated write must roll back. */
@@ -89,6 +95,10 @@ export class EventManager implements StreamManager<EventRecord> {
   private readonly decoder: EventDecoder;
   private readonly checkpoints: readonly Checkpointable[];
   private readonly maxQueued: number;
+  private readonly maxQueuedBits: number;
+  private readonly onOverflow: ((detail: string) => void) | undefined;
+  /** Once a send overflowed, every later one is refused too: the connection is on its way out. */
+  private overflowed = false;
   private readonly maxEventBits: number;
   private nextOrder = 0;
   /** Packets built (write() calls), so an event is never copied into the packet that carries its send. */
@@ -108,14 +118,17 @@ export class EventManager implements StreamManager<EventRecord> {
     this.decoder = options.decoder;
     this.checkpoints = options.checkpoints ?? [];
     this.maxQueued = options.maxQueued ?? Infinity;
+    this.maxQueuedBits = (options.maxQueuedBytes ?? Infinity) * 8;
+    this.onOverflow = options.onOverflow;
     this.maxEventBits = options.maxEventBits ?? DEFAULT_MAX_EVENT_BITS;
     this.lanes = new Lanes(this.window);
     this.inbox = new OrderedInbox(this.window);
   }
 
   /**
-   * Queues an event. Returns false, queuing nothing, when maxQueued events already wait. An event that could
-   * never fit a packet is a programmer error (RangeError).
+   * Queues an event. Returns false, queuing nothing, when it would take the queue past maxQueued events or
+   * maxQueuedBytes (and reports the overflow). An event that could never fit a packet is a programmer error
+   * (RangeError).
    */
   send(ev: OutgoingEvent): boolean {
     const kind = ev.kind;
@@ -126,7 +139,14 @@ export class EventManager implements StreamManager<EventRecord> {
       ev.maxBodyBits;
     if (bits > this.maxEventBits)
       throw new RangeError(`event ${kind.name} may take ${bits} bits > ${this.maxEventBits}`);
-    if (this.queueLength >= this.maxQueued) return false;
+    if (this.overflowed) return false;
+    const queued = this.queueLength;
+    if (queued >= this.maxQueued || this.queuedBits + ev.maxBodyBits > this.maxQueuedBits) {
+      this.overflowed = true;
+      const bytes = Math.ceil(this.queuedBits / 8);
+      this.onOverflow?.(`too much was waiting to be sent: ${queued} events, ${bytes} bytes`);
+      return false;
+    }
     const lane = this.lanes.laneFor(kind);
     if (isReliable(kind.policy)) this.unsettledCount++;
     lane.push({
@@ -149,6 +169,14 @@ export class EventManager implements StreamManager<EventRecord> {
     let n = 0;
     for (const lane of this.lanes.all) n += lane.queue.length;
     for (const s of this.lanes.streams.values()) n += s.quickest.length;
+    return n;
+  }
+
+  /** Worst-case body bits of the events waiting to be sent or resent (what queueLength holds in memory). */
+  get queuedBits(): number {
+    let n = 0;
+    for (const lane of this.lanes.all) n += lane.bits;
+    for (const s of this.lanes.streams.values()) n += s.quickestBits;
     return n;
   }
 
@@ -290,6 +318,7 @@ export class EventManager implements StreamManager<EventRecord> {
         const i = s.quickest.indexOf(e);
         if (i >= 0) {
           s.quickest.splice(i, 1);
+          s.quickestBits -= e.ev.maxBodyBits;
           this.quickestWaiting--;
         }
         s.ack(e.seq);
@@ -337,6 +366,7 @@ export class EventManager implements StreamManager<EventRecord> {
       e.seq = stream.nextSeq++;
       if (policy === 'quickest') {
         stream.quickest.push(e);
+        stream.quickestBits += e.ev.maxBodyBits;
         this.quickestWaiting++;
       }
     }

@@ -2,7 +2,7 @@
 // their fixed priority order, with the transmission-record FIFO and per-kind traffic figures. Knows nothing of
 // sockets, crypto or what any manager carries.
 import type { BitReader, BitWriter } from '../bitstream';
-import type { CloseInfo } from '../close-reason';
+import type { CloseInfo, CloseReason } from '../close-reason';
 import type { ConnectionHandler, PacketFiller } from '../connection';
 import { RateMeter, smoothedGap, UDP_IPV4_OVERHEAD } from '../stats';
 import type { SendDemand, StreamManager } from './manager';
@@ -29,6 +29,8 @@ export interface SchedulerConnection {
   readonly rtt?: RttView;
   /** Our send time may have moved earlier outside the connection's callbacks: work it out again. */
   wake?(): void;
+  /** Ends the connection (a manager failed in a way the peer caused, e.g. its queue overflowed). */
+  close?(now: number, reason: CloseReason, detail: string): void;
 }
 
 /** The transmission record of one packet (TRIBES Figure 4). */
@@ -154,6 +156,8 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private holdUntil = -Infinity;
   private packetsBuilt = 0;
   private closed = false;
+  /** Why the connection must close at the next timer call (set outside one: a queue overflowed on send). */
+  private failure: { readonly reason: CloseReason; readonly detail: string } | undefined;
   /** Bits sent and received per manager, by manager index, the scheduler's own last (every packet adds to them). */
   private readonly sentBy: RateMeter[] = [];
   private readonly receivedBy: RateMeter[] = [];
@@ -246,14 +250,35 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     this.rateChanged(now);
   }
 
-  /** Tells the scheduler the time after the app queued data outside a callback (optional: it only sharpens timing). */
+  /**
+   * Tells the scheduler the time after the app queued data outside a callback (optional: it only sharpens
+   * timing); on the connection's timer, also closes it if a manager failed since.
+   */
   touch(now: number): void {
     this.lastNow = Math.max(this.lastNow, now);
+    const f = this.failure;
+    if (f !== undefined && !this.closed) this.conn.close?.(now, f.reason, f.detail);
   }
 
-  /** The earliest time a manager's demand may rise by itself (the connection's timer wakes us then). */
+  /**
+   * Closes the connection at its next timer call. For failures found outside the connection's callbacks (the
+   * app's send overflowed a queue), where closing at once would pull the connection out from under the caller.
+   */
+  fail(reason: CloseReason, detail: string): void {
+    if (this.failure !== undefined) return;
+    this.failure = { reason, detail };
+    this.conn.wake?.();
+  }
+
+  /**
+   * The earliest time a manager's demand may rise by itself (the connection's timer wakes us then). Never
+   * while the window is full: nothing could be sent, and a check that changes nothing stays due, so the timer
+   * would fire again at once, forever; the ack that opens the window brings the send time back.
+   */
   nextCheckAt(): number {
     if (this.closed) return Infinity;
+    if (this.failure !== undefined) return this.lastNow;
+    if (!this.conn.canSend()) return Infinity;
     let t = Infinity;
     for (const m of this.managers) t = Math.min(t, m.nextCheckAt?.() ?? Infinity);
     return t;

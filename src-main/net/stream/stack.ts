@@ -19,7 +19,9 @@ export interface EventStackOptions {
   readonly strings?: StringTableOptions;
   /** Ordered-stream window per channel; both ends must agree. */
   readonly window?: number;
+  /** Most events, and bytes of them, waiting to be sent; past either the connection closes ('overflow'). */
   readonly maxQueued?: number;
+  readonly maxQueuedBytes?: number;
   readonly maxEventBits?: number;
   /** Managers written before the events (small, latency-critical state such as pointers). */
   readonly before?: readonly StreamManager<unknown>[];
@@ -39,11 +41,16 @@ export interface EventStack {
 /** `new Endpoint(role, opts, (conn) => createEventStack(conn, o).scheduler, now)`, keeping the stack somewhere. */
 export function createEventStack(conn: SchedulerConnection, o: EventStackOptions): EventStack {
   const strings = new StringTable(o.strings);
+  // The scheduler is built after the RPC endpoint it schedules; the overflow callback runs only later.
+  const late: { scheduler?: StreamConnection } = {};
   const rpc = new RpcEndpoint({
     registry: o.registry,
     strings,
+    // A peer that stops reading must not make us keep everything sent its way: its connection ends instead.
+    onOverflow: (detail) => late.scheduler?.fail('overflow', detail),
     ...(o.window === undefined ? {} : { window: o.window }),
     ...(o.maxQueued === undefined ? {} : { maxQueued: o.maxQueued }),
+    ...(o.maxQueuedBytes === undefined ? {} : { maxQueuedBytes: o.maxQueuedBytes }),
     ...(o.maxEventBits === undefined ? {} : { maxEventBits: o.maxEventBits }),
   });
   const scheduler = new StreamConnection(conn, {
@@ -55,5 +62,6 @@ export function createEventStack(conn: SchedulerConnection, o: EventStackOptions
     ...(o.onClosed === undefined ? {} : { onClosed: o.onClosed }),
     ...(o.minPacketBytes === undefined ? {} : { minPacketBytes: o.minPacketBytes }),
   });
+  late.scheduler = scheduler;
   return { scheduler, rpc, strings };
 }
