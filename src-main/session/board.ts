@@ -18,8 +18,16 @@ export function isRefusal(r: object): r is Refusal {
 
 const FILE_FORMAT = 'ghostboard-board';
 const FILE_VERSION = 1;
-/** A board file larger than this is refused before parsing. */
+/**
+ * A board file larger than this is refused before it is read: 100,000 objects of typical size take well under
+ * it, and a file past it would take the host's memory several times over while parsed.
+ */
 export const MAX_BOARD_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * Stacking order a file may hold, ±2^40: every z then fits the wire (a varint, ±2^52) with room for 2^52 − 2^40
+ * more restacks in the session, each one step past the top or the bottom.
+ */
+export const MAX_Z = 2 ** 40;
 export const MAX_OBJECTS = 100_000;
 
 export class Board {
@@ -229,6 +237,7 @@ function readObject(raw: unknown): BoardObject | Refusal {
     lockedBy: null,
   } satisfies BoardObject;
   if (o.id < 1 || o.id > MAX_OBJECT_ID) return { refused: 'object id out of range' };
+  if (Math.abs(o.z) > MAX_Z) return { refused: 'stacking order (z) out of range' };
   const why = validateObjectFields(o);
   return why === undefined ? o : { refused: why };
 }

@@ -1,10 +1,11 @@
 // Runs a host or a joining peer over a real UDP socket: binds, drives the session's timers, autosaves the host's
 // board. The only session file that touches time and sockets (through net/transport). Knows nothing of the UI.
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { PeerAddress } from '../net/address';
 import { monotonicNow, UdpTransport } from '../net/transport';
 import type { PacketRecord } from '../net/stream/scheduler';
-import { Board, isRefusal } from './board';
+import type { Board } from './board';
+import type { BoardFileNotice } from './board-file';
+import { loadBoardFile, saveBoardFile } from './board-file';
 import type { Controls } from './controls';
 import { hostControls, peerControls } from './controls';
 import { HostSession } from './host';
@@ -13,6 +14,8 @@ import type { SessionRate } from './link';
 
 const TICK_MS = 50;
 const AUTOSAVE_MS = 5000;
+/** A save copies the file it replaces to FILE.1 at a session's first save and then at most this often. */
+const BACKUP_EVERY_MS = 10 * 60_000;
 
 export interface HostRun {
   readonly name: string;
@@ -39,6 +42,9 @@ export class SessionRunner {
   private saving: Promise<void> = Promise.resolve();
   private lastSavedHash = '';
   private lastSaveAt = 0;
+  private lastBackupAt = -Infinity;
+  /** Set when the board file could not be loaded and was moved aside (the host goes on; say so). */
+  boardNotice: BoardFileNotice | undefined;
   /** Autosave failures, counted (the session goes on). */
   saveErrors = 0;
   private flushPending = false;
@@ -52,7 +58,8 @@ export class SessionRunner {
 
   static async host(o: HostRun): Promise<SessionRunner> {
     let board: Board | undefined;
-    if (o.boardFile !== undefined) board = await loadBoard(o.boardFile);
+    let notice: BoardFileNotice | undefined;
+    if (o.boardFile !== undefined) ({ board, notice } = await loadBoardFile(o.boardFile));
     const session = new HostSession(
       {
         name: o.name,
@@ -67,7 +74,9 @@ export class SessionRunner {
     );
     const transport = await UdpTransport.open(session.endpoint, { port: o.port, bind: o.bind });
     const runner = new SessionRunner(hostControls(session), transport, o.boardFile);
-    runner.lastSavedHash = session.board.hash();
+    runner.boardNotice = notice;
+    // A board restored from a backup is saved at once, so FILE is good again; one loaded as it is waits for a change.
+    runner.lastSavedHash = notice === undefined ? session.board.hash() : '';
     runner.start();
     return runner;
   }
@@ -134,12 +143,11 @@ export class SessionRunner {
     if (hash === this.lastSavedHash) return;
     this.lastSavedHash = hash;
     const text = this.controls.board.toFile();
+    const now = monotonicNow();
+    const backup = now - this.lastBackupAt >= BACKUP_EVERY_MS;
+    if (backup) this.lastBackupAt = now;
     this.saving = this.saving
-      .then(async () => {
-        // Write then rename: a crash mid-save never leaves a half-written board.
-        await writeFile(`${file}.tmp`, text);
-        await rename(`${file}.tmp`, file);
-      })
+      .then(() => saveBoardFile(file, text, backup))
       .catch(() => {
         this.saveErrors++;
       });
@@ -155,16 +163,4 @@ export class SessionRunner {
     await this.autosave();
     await this.transport.close();
   }
-}
-
-async function loadBoard(file: string): Promise<Board | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return undefined; // a new board; autosave creates the file
-  }
-  const board = Board.fromFile(text);
-  if (isRefusal(board)) throw new Error(`${file}: ${board.refused}`);
-  return board;
 }
