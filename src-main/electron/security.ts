@@ -4,7 +4,8 @@ import type { Session, WebContents } from 'electron';
 
 export const ELECTRON_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-  "img-src 'self' data: blob:; connect-src 'self'";
+  "img-src 'self' data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'; " +
+  "object-src 'none'; frame-ancestors 'none'";
 
 /** CSP on every response (the app:// handler sets it too), and every permission denied. */
 export function hardenSession(ses: Session): void {

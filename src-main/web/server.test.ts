@@ -12,6 +12,7 @@ import type { WebHost } from './server';
 import { requestUrl, startWebHost, WEB_CSP } from './server';
 import type { ServerMessage } from './ws-api';
 import { MAX_MESSAGE_BYTES } from './ws-api';
+import { tokenProtocols, WS_PROTOCOL } from '../../shared/web-auth';
 
 function fakeCore() {
   const listeners = new Set<(e: ApiEvent) => void>();
@@ -57,9 +58,13 @@ class Client {
   }
 }
 
-function open(url: string, origin: string): Promise<Client> {
+function open(
+  url: string,
+  origin: string,
+  protocols: string[] = tokenProtocols(host.token),
+): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { origin });
+    const ws = new WebSocket(url, protocols, { origin });
     ws.once('open', () => {
       resolve(new Client(ws));
     });
@@ -92,7 +97,7 @@ let wsUrl: string;
 const clients: Client[] = [];
 
 async function client(url = wsUrl, origin = host.origin): Promise<Client> {
-  const c = await open(url, origin);
+  const c = await open(url, origin, tokenProtocols(host.token));
   clients.push(c);
   return c;
 }
@@ -116,7 +121,7 @@ beforeEach(async () => {
     port: 0,
     log: () => {},
   });
-  wsUrl = `ws://127.0.0.1:${host.port}/api?token=${host.token}`;
+  wsUrl = `ws://127.0.0.1:${host.port}/api`;
 });
 afterEach(async () => {
   for (const c of clients.splice(0)) c.ws.terminate();
@@ -124,27 +129,37 @@ afterEach(async () => {
 });
 
 describe('WebSocket upgrade guard', () => {
-  it('prints a URL with a 43-character base64url token, fresh per launch', async () => {
-    expect(host.url).toBe(`http://127.0.0.1:${host.port}/?token=${host.token}`);
+  it('prints a URL with a 43-character base64url token in its fragment, fresh per launch', async () => {
+    // A fragment is never sent to a server: the token stays out of request lines, logs and Referer.
+    expect(host.url).toBe(`http://127.0.0.1:${host.port}/#token=${host.token}`);
     expect(host.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const other = await startWebHost({ core: fake.core, rootDir: dir, port: 0 });
     expect(other.token).not.toBe(host.token);
     await other.close();
   });
 
-  it('accepts the right token and Origin', async () => {
+  it('accepts the right token and Origin, selecting our protocol and never echoing the token', async () => {
     const c = await client();
     expect(c.ws.readyState).toBe(WebSocket.OPEN);
+    expect(c.ws.protocol).toBe(WS_PROTOCOL);
   });
 
   it.each([
-    ['no token', (p: number) => `ws://127.0.0.1:${p}/api`, 401],
-    ['an empty token', (p: number) => `ws://127.0.0.1:${p}/api?token=`, 401],
-    ['a wrong token', (p: number) => `ws://127.0.0.1:${p}/api?token=${'A'.repeat(43)}`, 401],
-    ['another path', (p: number) => `ws://127.0.0.1:${p}/other?token=T`, 404],
-  ])('refuses %s', async (_name, url, status) => {
-    await expect(open(url(host.port).replace('=T', `=${host.token}`), host.origin)).rejects.toThrow(
-      `HTTP ${status}`,
+    ['no subprotocol', '/api', () => []],
+    ['no token', '/api', () => [WS_PROTOCOL]],
+    ['a wrong token', '/api', () => tokenProtocols('A'.repeat(43))],
+    ['the token without our protocol', '/api', () => [`token.${host.token}`]],
+    ['two tokens', '/api', () => [...tokenProtocols(host.token), 'token.other']],
+    // The old way: a token in the query (where logs and history keep it) opens nothing.
+    ['the token in the query', `/api?token=TOKEN`, () => [WS_PROTOCOL]],
+  ])('refuses %s with 401', async (_name, path, protocols) => {
+    const url = `ws://127.0.0.1:${host.port}${path.replace('TOKEN', host.token)}`;
+    await expect(open(url, host.origin, protocols())).rejects.toThrow('HTTP 401');
+  });
+
+  it('refuses another path with 404', async () => {
+    await expect(open(`ws://127.0.0.1:${host.port}/other`, host.origin)).rejects.toThrow(
+      'HTTP 404',
     );
   });
 

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { WS_PATH } from '../../shared/api';
+import { pageUrl, tokenFromProtocols, WS_PROTOCOL } from '../../shared/web-auth';
 import type { AppCore } from '../app/core-api';
 import { resolveStaticFile } from './static-files';
 import { generateToken, tokenMatches } from './token';
@@ -18,7 +19,8 @@ const CLOSE_GRACE_MS = 1000;
 
 export const WEB_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-  "img-src 'self' data: blob:; connect-src 'self' ws://127.0.0.1:*; frame-ancestors 'none'";
+  "img-src 'self' data: blob:; connect-src 'self' ws://127.0.0.1:*; frame-ancestors 'none'; " +
+  "base-uri 'none'; form-action 'none'; object-src 'none'";
 
 const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': WEB_CSP,
@@ -44,7 +46,7 @@ export interface WebHost {
   /** http://127.0.0.1:PORT — the only Origin the API accepts. */
   readonly origin: string;
   readonly token: string;
-  /** The address to open, token included. */
+  /** The address to open, the token in its fragment (`/#token=…`: never sent to a server or logged). */
   readonly url: string;
   close(): Promise<void>;
 }
@@ -65,7 +67,10 @@ export function requestUrl(target: string | undefined, origin: string): URL | un
   }
 }
 
-/** Whether a WebSocket upgrade may reach the API: right path, our Host and Origin, the launch token. */
+/**
+ * Whether a WebSocket upgrade may reach the API: right path, our Host and Origin, and the launch token offered
+ * as a subprotocol beside WS_PROTOCOL (a token in the query is not looked at: queries end up in logs).
+ */
 export function checkUpgrade(
   req: Pick<IncomingMessage, 'url' | 'headers'>,
   origin: string,
@@ -76,7 +81,8 @@ export function checkUpgrade(
   if (`http://${req.headers.host ?? ''}` !== origin)
     return { ok: false, status: 421, why: 'wrong host' };
   if (req.headers.origin !== origin) return { ok: false, status: 403, why: 'wrong origin' };
-  if (!tokenMatches(token, url.searchParams.get('token')))
+  const offered = req.headers['sec-websocket-protocol'];
+  if (!tokenMatches(token, tokenFromProtocols(Array.isArray(offered) ? undefined : offered)))
     return { ok: false, status: 401, why: 'bad token' };
   return { ok: true };
 }
@@ -131,7 +137,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const token = options.token ?? generateToken();
   const server = createServer();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    // Select our protocol, never echo the token (checkUpgrade already required both).
+    handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, LOOPBACK, () => {
@@ -179,5 +190,5 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       }),
     );
   };
-  return { port, origin, token, url: `${origin}/?token=${token}`, close };
+  return { port, origin, token, url: pageUrl(origin, token), close };
 }

@@ -1,7 +1,7 @@
 // Picks the bridge to the app core: Electron's preload, else the web host's WebSocket, else (only with ?fake=1
 // and no real bridge) the dev fake. Knows nothing of React or the store.
 import type { GhostboardBridge } from '../../shared/api';
-import { apiUrl, createWsBridge, type LinkState } from './ws-bridge';
+import { apiProtocols, apiUrl, createWsBridge, type LinkState, takeToken } from './ws-bridge';
 
 declare global {
   interface Window {
@@ -23,7 +23,14 @@ export async function selectBridge(): Promise<ChosenBridge> {
     const { createFakeBridge } = await import('../dev/fake-bridge');
     return { bridge: createFakeBridge(), kind: 'fake', onLink: null };
   }
-  const ws = createWsBridge({ url: apiUrl(location) });
+  let storage: Storage | undefined;
+  try {
+    storage = sessionStorage;
+  } catch {
+    storage = undefined; // storage blocked: the token lives only in memory
+  }
+  const token = takeToken({ location, history, storage });
+  const ws = createWsBridge({ url: apiUrl(location), protocols: apiProtocols(token) });
   window.ghostboard = ws;
   const onLink = (listener: (s: LinkState) => void): (() => void) => {
     listener(ws.link());

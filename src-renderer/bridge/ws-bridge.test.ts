@@ -1,7 +1,14 @@
 // Unit tests of the WebSocket bridge against a fake socket and a manual timer.
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../shared/api';
-import { apiUrl, createWsBridge, LOST_REASON, type SocketLike } from './ws-bridge';
+import {
+  apiProtocols,
+  apiUrl,
+  createWsBridge,
+  LOST_REASON,
+  type SocketLike,
+  takeToken,
+} from './ws-bridge';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -34,8 +41,10 @@ function setup() {
   const sockets: FakeSocket[] = [];
   const timers: { fn: () => void; ms: number }[] = [];
   const bridge = createWsBridge({
-    url: 'ws://x/api?token=t',
-    openSocket: (url) => {
+    url: 'ws://x/api',
+    protocols: ['ghostboard.v1', 'token.t'],
+    openSocket: (url, protocols) => {
+      expect(protocols).toEqual(['ghostboard.v1', 'token.t']);
       const s = new FakeSocket(url);
       sockets.push(s);
       return s;
@@ -52,13 +61,56 @@ function setup() {
   return { bridge, sockets, timers, last };
 }
 
-describe('apiUrl', () => {
-  const loc = { protocol: 'http:', host: '127.0.0.1:5173', hash: '', search: '' };
-  it('takes the token from the hash or the query', () => {
-    expect(apiUrl({ ...loc, hash: '#token=a%2Fb' })).toBe('ws://127.0.0.1:5173/api?token=a%2Fb');
-    expect(apiUrl({ ...loc, hash: '#abc' })).toBe('ws://127.0.0.1:5173/api?token=abc');
-    expect(apiUrl({ ...loc, search: '?fake=0&token=q' })).toBe('ws://127.0.0.1:5173/api?token=q');
-    expect(apiUrl({ ...loc, protocol: 'https:' })).toBe('wss://127.0.0.1:5173/api?token=');
+describe('apiUrl and the launch token', () => {
+  const loc = { protocol: 'http:', host: '127.0.0.1:5173' };
+  it('puts no token in the socket URL', () => {
+    expect(apiUrl(loc)).toBe('ws://127.0.0.1:5173/api');
+    expect(apiUrl({ ...loc, protocol: 'https:' })).toBe('wss://127.0.0.1:5173/api');
+  });
+
+  function sources(hash: string, stored?: string) {
+    const store = new Map<string, string>(
+      stored === undefined ? [] : [['ghostboard.token', stored]],
+    );
+    const bar: string[] = [];
+    return {
+      bar,
+      store,
+      src: {
+        location: { hash, pathname: '/', search: '?fake=0' },
+        history: {
+          state: null,
+          replaceState: (_s: unknown, _t: string, url?: string | URL | null) => {
+            bar.push(String(url));
+          },
+        },
+        storage: {
+          getItem: (k: string) => store.get(k) ?? null,
+          setItem: (k: string, v: string) => {
+            store.set(k, v);
+          },
+        },
+      },
+    };
+  }
+
+  it('takes the token from the fragment, removes it from the address bar and keeps it for a reload', () => {
+    const token = 'Ab_-'.repeat(10) + 'xyz';
+    const s = sources(`#token=${token}`);
+    expect(takeToken(s.src)).toBe(token);
+    expect(s.bar).toEqual(['/?fake=0']);
+    expect(s.store.get('ghostboard.token')).toBe(token);
+    // The reload: no fragment any more, the tab's storage has it.
+    const reload = sources('', token);
+    expect(takeToken(reload.src)).toBe(token);
+    expect(reload.bar).toEqual([]);
+  });
+
+  it('offers the token as a subprotocol beside ours, and nothing malformed', () => {
+    expect(apiProtocols('abc_-DEF')).toEqual(['ghostboard.v1', 'token.abc_-DEF']);
+    expect(apiProtocols('')).toEqual(['ghostboard.v1']);
+    expect(apiProtocols('a b,c')).toEqual(['ghostboard.v1']);
+    expect(takeToken(sources('#token=a%20b').src)).toBe('');
   });
 });
 

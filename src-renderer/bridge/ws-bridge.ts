@@ -4,6 +4,7 @@
 //   server → client  {"id": number, "reply": ApiReply}  |  {"event": ApiEvent}
 import type { ApiCommand, ApiEvent, ApiReply, GhostboardBridge } from '../../shared/api';
 import { WS_PATH } from '../../shared/api';
+import { tokenFromHash, tokenProtocols } from '../../shared/web-auth';
 
 export type LinkState = 'connecting' | 'open' | 'lost';
 
@@ -20,7 +21,9 @@ export interface SocketLike {
 
 export interface WsBridgeOptions {
   readonly url: string;
-  readonly openSocket?: (url: string) => SocketLike;
+  /** Offered on every (re)connect: the launch token rides here, never in the URL. */
+  readonly protocols?: readonly string[];
+  readonly openSocket?: (url: string, protocols: readonly string[]) => SocketLike;
   readonly setTimer?: (fn: () => void, ms: number) => void;
   readonly initialBackoffMs?: number;
   readonly maxBackoffMs?: number;
@@ -36,14 +39,47 @@ export interface WsBridge extends GhostboardBridge {
 const OPEN = 1;
 export const LOST_REASON = 'The connection to the app was lost.';
 
-/** `ws://<host>/api?token=…` from the page's location (token in `#token=…`, `#…` or `?token=…`). */
-export function apiUrl(loc: Pick<Location, 'protocol' | 'host' | 'hash' | 'search'>): string {
-  const hash = loc.hash.replace(/^#/, '');
-  const fromHash =
-    new URLSearchParams(hash).get('token') ?? (hash === '' || hash.includes('=') ? null : hash);
-  const token = fromHash ?? new URLSearchParams(loc.search).get('token') ?? '';
+/** `ws://<host>/api` from the page's location: no token in it (that goes as a subprotocol). */
+export function apiUrl(loc: Pick<Location, 'protocol' | 'host'>): string {
   const scheme = loc.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${loc.host}${WS_PATH}?token=${encodeURIComponent(token)}`;
+  return `${scheme}://${loc.host}${WS_PATH}`;
+}
+
+const TOKEN_KEY = 'ghostboard.token';
+
+/** What takeToken touches: the page's location, history and session storage (fakes in tests). */
+export interface TokenSources {
+  readonly location: Pick<Location, 'hash' | 'pathname' | 'search'>;
+  readonly history: Pick<History, 'replaceState' | 'state'>;
+  readonly storage: Pick<Storage, 'getItem' | 'setItem'> | undefined;
+}
+
+/**
+ * The launch token: taken from the fragment (`#token=…`) and at once removed from the address bar, so it is not
+ * left in history, bookmarks or a shared screen. It is kept in this tab's session storage, so a reload still
+ * connects (the storage ends with the tab; a script that could read it could already use the open socket).
+ */
+export function takeToken(src: TokenSources): string {
+  const fromHash = tokenFromHash(src.location.hash);
+  if (fromHash === undefined) {
+    try {
+      return src.storage?.getItem(TOKEN_KEY) ?? '';
+    } catch {
+      return ''; // storage refused (a privacy mode): the fragment was the only way, and it is gone
+    }
+  }
+  src.history.replaceState(src.history.state, '', src.location.pathname + src.location.search);
+  try {
+    src.storage?.setItem(TOKEN_KEY, fromHash);
+  } catch {
+    // Without storage a reload needs the launch URL again; the session itself is unaffected.
+  }
+  return fromHash;
+}
+
+/** The subprotocols to offer for a token. */
+export function apiProtocols(token: string): string[] {
+  return tokenProtocols(token);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -108,8 +144,10 @@ class WsBridgeImpl implements WsBridge {
 
   private connect(): void {
     const open =
-      this.opts.openSocket ?? ((url: string) => new WebSocket(url) as unknown as SocketLike);
-    const ws = open(this.opts.url);
+      this.opts.openSocket ??
+      ((url: string, protocols: readonly string[]) =>
+        new WebSocket(url, [...protocols]) as unknown as SocketLike);
+    const ws = open(this.opts.url, this.opts.protocols ?? []);
     this.socket = ws;
     ws.onopen = () => {
       this.backoff = this.opts.initialBackoffMs ?? 250;

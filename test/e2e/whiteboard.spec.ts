@@ -1,6 +1,6 @@
 // Two users in Chromium, each on a web host of their own (two cores, real UDP on loopback between them):
 // one hosts and one joins through the UI; pointers, a live drag, chat and the bandwidth panel.
-import { test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import type { RunningHost } from './harness/web-host';
 import { startWebHost } from './harness/web-host';
 import { runScenario } from './harness/scenario';
@@ -22,6 +22,8 @@ test('two users in the browser: host, join, pointer, drag, chat, bandwidth', asy
     const a = await contextA.newPage();
     const b = await contextB.newPage();
     await Promise.all([a.goto(hostA.url), b.goto(hostB.url)]);
+    // The launch token leaves the address bar as soon as the page has it.
+    await Promise.all([expect(a).not.toHaveURL(/token/), expect(b).not.toHaveURL(/token/)]);
     await runScenario({ a, b }, testInfo);
   } finally {
     await contextA.close();
