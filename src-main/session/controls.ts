@@ -70,21 +70,21 @@ export function hostControls(h: HostSession): Controls {
     tool: (now, tool) => h.setPresence(now, {}, tool),
     viewport: () => undefined,
     create: (now, fields) => {
-      const r = h.create(0, fields, now);
+      const r = h.create(fields, now);
       refuse('create', r);
       return Promise.resolve(isRefusal(r) ? r : r.id);
     },
-    edit: (now, id, patch) => refuse('edit', h.edit(0, id, patch, now)),
-    text: (now, id, at, remove, insert) => refuse('text', h.text(0, id, at, remove, insert, now)),
-    remove: (now, id) => refuse('delete', h.remove(0, id, now)),
-    restack: (now, id, front) => refuse('restack', h.restack(0, id, front, now)),
-    grab: (now, id) => refuse('grab', h.grab(0, id, now)),
+    edit: (now, id, patch) => refuse('edit', h.edit(id, patch, now)),
+    text: (now, id, at, remove, insert) => refuse('text', h.text(id, at, remove, insert, now)),
+    remove: (now, id) => refuse('delete', h.remove(id, now)),
+    restack: (now, id, front) => refuse('restack', h.restack(id, front, now)),
+    grab: (now, id) => refuse('grab', h.grab(id, now)),
     drag: (now, id, x, y) => h.setPresence(now, { dragId: id, dragX: x, dragY: y }),
     drop: (now, id, x, y) => {
       h.setPresence(now, { dragId: 0 });
-      refuse('drop', h.drop(0, id, x, y, now));
+      refuse('drop', h.drop(id, x, y, now));
     },
-    chat: (_now, text) => h.chat(0, text),
+    chat: (_now, text) => h.chat(text),
     kick: (now, peer) => h.kick(now, peer),
     setRole: (peer, role) => h.setRole(peer, role),
     links: () => h.peerLinks(),

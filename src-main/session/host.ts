@@ -35,22 +35,49 @@ export interface HostSessionOptions {
   readonly rate?: SessionRate;
   /** Upstream cap shared among peers, bytes/s (manual --kbps); undefined: adaptive only. */
   readonly uplinkBytesPerSecond?: number;
+  /** Participants besides the host; a hello past it is refused. */
   readonly maxPeers?: number;
   /** A lock whose holder shows no activity for this long is released. */
   readonly lockTimeoutMs?: number;
 }
 
-/** A connected peer as the host sees it. */
+/** A participant: a connection that said hello, with the id, colour and role the host gave it (never id 0). */
+interface Member {
+  readonly peerId: PeerId;
+  readonly name: string;
+  readonly color: number;
+  role: Role;
+  readonly relay: GhostSource<PresenceState>;
+}
+
+/** A connection as the host sees it: a participant only once it said hello. */
 interface PeerLink {
   readonly link: Link;
-  peerId: PeerId;
-  name: string;
-  color: number;
-  role: Role;
-  joined: boolean;
+  /** Undefined until hello: until then the connection has no peer id and may do nothing but say hello. */
+  member: Member | undefined;
+  /** When its hello was refused (session full): it is closed a little later, once the refusal had time to go. */
+  refusedAt: number | undefined;
   viewport: { x: number; y: number; w: number; h: number } | undefined;
-  relay: GhostSource<PresenceState> | undefined;
   lastActiveAt: number;
+}
+
+/**
+ * Who performs an operation: the host's own user (reachable only through HostSession's public methods, never
+ * from the network) or a participant (only from its connection's RPCs, after hello).
+ */
+type Actor = { readonly kind: 'host' } | { readonly kind: 'peer'; readonly member: Member };
+const HOST: Actor = { kind: 'host' };
+/** The host's participant id on the wire and in locks; no connection is ever given it. */
+export const HOST_PEER_ID: PeerId = 0;
+/** How long a refused joiner's connection stays open so the refusal reaches it. */
+const REFUSED_GRACE_MS = 2_000;
+
+/** What the host refused or dropped from connections, by cause. */
+export interface HostCounters {
+  /** RPCs other than hello from a connection that had not said hello. */
+  beforeHello: number;
+  /** Hellos refused because the session was full. */
+  full: number;
 }
 
 /**
@@ -69,6 +96,7 @@ export class HostSession {
   readonly proto: Protocol = buildRegistry();
   readonly endpoint: Endpoint<PacketRecord>;
   readonly board: Board;
+  readonly counters: HostCounters = { beforeHello: 0, full: 0 };
   private readonly replica: BoardReplica;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   private readonly self: GhostSource<PresenceState>;
@@ -77,6 +105,7 @@ export class HostSession {
   private readonly relays: GhostSource<PresenceState>[] = [];
   private readonly listeners = new Set<SessionListener>();
   private readonly rules: HostRules;
+  private readonly maxPeers: number;
   private nextPeerId = 1;
   private colorIndex = 1;
   private now: number;
@@ -87,19 +116,20 @@ export class HostSession {
   ) {
     this.now = now;
     this.board = options.board ?? new Board();
+    this.maxPeers = options.maxPeers ?? 256;
     this.replica = new BoardReplica(
       this.board,
       () => this.now,
       () => this.rescopeBoards(),
     );
-    this.self = this.presence.add(Presence, blankPresence(0));
+    this.self = this.presence.add(Presence, blankPresence(HOST_PEER_ID));
     this.rules = new HostRules(this.board, options.lockTimeoutMs ?? 15_000);
     this.endpoint = new Endpoint<PacketRecord>(
       'host',
       {
         joinCode: options.joinCode,
         protocolVersion: PROTOCOL_VERSION,
-        maxConnections: (options.maxPeers ?? 256) + 8,
+        maxConnections: this.maxPeers + 8,
       },
       (conn) => this.adopt(conn).link.stack.scheduler,
       now,
@@ -117,36 +147,41 @@ export class HostSession {
 
   get participants(): ParticipantInfo[] {
     const me: ParticipantInfo = {
-      peer: 0,
+      peer: HOST_PEER_ID,
       name: this.options.name,
       color: participantColor(0),
       role: 'editor',
       isHost: true,
     };
-    return [me, ...[...this.links.values()].filter((p) => p.joined).map((p) => this.info(p))];
+    return [me, ...this.members().map((m) => info(m))];
   }
 
-  private info(p: PeerLink): ParticipantInfo {
-    return { peer: p.peerId, name: p.name, color: p.color, role: p.role, isHost: false };
+  private members(): Member[] {
+    const out: Member[] = [];
+    for (const p of this.links.values()) if (p.member !== undefined) out.push(p.member);
+    return out;
+  }
+
+  private linkOf(peer: PeerId): PeerLink | undefined {
+    for (const p of this.links.values()) if (p.member?.peerId === peer) return p;
+    return undefined;
   }
 
   /** Per-peer links (for stats). */
   peerLinks(): { peer: PeerId; name: string; link: Link }[] {
-    return [...this.links.values()]
-      .filter((p) => p.joined)
-      .map((p) => ({ peer: p.peerId, name: p.name, link: p.link }));
+    const out: { peer: PeerId; name: string; link: Link }[] = [];
+    for (const p of this.links.values())
+      if (p.member !== undefined)
+        out.push({ peer: p.member.peerId, name: p.member.name, link: p.link });
+    return out;
   }
 
   private adopt(conn: Connection<PacketRecord>): PeerLink {
     // The link's callbacks need the peer's state, and the state holds the link: build the state first.
     const state: Omit<PeerLink, 'link'> = {
-      peerId: 0,
-      name: '',
-      color: 0,
-      role: 'editor',
-      joined: false,
+      member: undefined,
+      refusedAt: undefined,
       viewport: undefined,
-      relay: undefined,
       lastActiveAt: this.now,
     };
     const p = state as PeerLink;
@@ -163,12 +198,13 @@ export class HostSession {
       sendRate: (this.options.rate ?? SESSION_RATES.broadband).toPeers,
       presenceDomain: this.presence,
       presenceScope: (_now, s) => {
-        if (!p.joined) return;
+        const m = p.member;
+        if (m === undefined) return;
         // Nearest pointers first when the budget is short (TRIBES' scoping by distance); ageing keeps the rest
         // coming. Runs 10 times a second per peer over every other peer: no allocation, no Math.hypot.
-        const me = p.relay?.obj;
+        const me = m.relay.obj;
         s.add(this.self, presencePriority(me, this.self.obj));
-        for (const r of this.relays) if (r !== p.relay) s.add(r, presencePriority(me, r.obj));
+        for (const r of this.relays) if (r !== m.relay) s.add(r, presencePriority(me, r.obj));
       },
       presenceEvents: {
         created: (now, g, _c) => this.onPresence(p, g as PresenceState, 0xffffffff, now),
@@ -176,7 +212,7 @@ export class HostSession {
       },
       boardDomain: this.replica.domain,
       boardScope: (now, s) => {
-        if (p.joined) this.replica.scope(now, s, p.viewport);
+        if (p.member !== undefined) this.replica.scope(now, s, p.viewport);
       },
       onClosed: (now, info) => this.onClosed(p, now, info),
     });
@@ -185,36 +221,78 @@ export class HostSession {
   private register(p: PeerLink): void {
     const rpc = p.link.stack.rpc;
     const pr = this.proto;
+    /** Every call but hello and viewport needs a participant: before hello it is refused, and has no effect. */
+    const joined =
+      <A>(cmd: RefusableCommand, run: (actor: Actor, a: A, now: number) => void) =>
+      (a: A, now: number): void => {
+        const member = p.member;
+        if (member === undefined) {
+          this.counters.beforeHello++;
+          this.refuse(p, cmd, 'not in the session: join (hello) first');
+          return;
+        }
+        p.lastActiveAt = now;
+        run({ kind: 'peer', member }, a, now);
+      };
     rpc.on(pr.hello, (a, now) => this.onHello(p, a.name, a.viewer, now));
+    // Only scopes what this connection itself is sent (nothing before hello): harmless to keep early.
     rpc.on(pr.viewport, (a) => {
       p.viewport = { x: a.x, y: a.y, w: a.w, h: a.h };
       p.link.board.invalidateScope();
     });
-    rpc.on(pr.create, (a, now) => {
-      const { req, ...fields } = a;
-      const r = this.create(p.peerId, fields, now);
-      if (isRefusal(r)) this.refuse(p, 'create', r.refused);
-      else rpc.send(pr.created, { req, id: r.id });
-    });
-    rpc.on(pr.edit, (a, now) =>
-      this.guard(p, 'edit', this.edit(p.peerId, a.id, editPatch(a), now)),
+    rpc.on(
+      pr.create,
+      joined('create', (actor, a, now) => {
+        const { req, ...fields } = a;
+        const r = this.createAs(actor, fields, now);
+        if (isRefusal(r)) this.refuse(p, 'create', r.refused);
+        else rpc.send(pr.created, { req, id: r.id });
+      }),
     );
-    rpc.on(pr.remove, (a, now) => this.guard(p, 'delete', this.remove(p.peerId, a.id, now)));
-    rpc.on(pr.restack, (a, now) =>
-      this.guard(p, 'restack', this.restack(p.peerId, a.id, a.front, now)),
+    rpc.on(
+      pr.edit,
+      joined('edit', (actor, a, now) =>
+        this.guard(p, 'edit', this.editAs(actor, a.id, editPatch(a), now)),
+      ),
     );
-    rpc.on(pr.setPoints, (a, now) =>
-      this.guard(p, 'edit', this.edit(p.peerId, a.id, { points: a.points }, now)),
+    rpc.on(
+      pr.remove,
+      joined('delete', (actor, a, now) => this.guard(p, 'delete', this.removeAs(actor, a.id, now))),
     );
-    rpc.on(pr.text, (a, now) =>
-      this.guard(p, 'text', this.text(p.peerId, a.id, a.at, a.remove, a.insert, now)),
+    rpc.on(
+      pr.restack,
+      joined('restack', (actor, a, now) =>
+        this.guard(p, 'restack', this.restackAs(actor, a.id, a.front, now)),
+      ),
     );
-    rpc.on(pr.grab, (a, now) => this.guard(p, 'grab', this.grab(p.peerId, a.id, now)));
-    rpc.on(pr.drop, (a, now) => this.guard(p, 'drop', this.drop(p.peerId, a.id, a.x, a.y, now)));
-    rpc.on(pr.chat, (a, now) => {
-      p.lastActiveAt = now;
-      this.chat(p.peerId, a.text);
-    });
+    rpc.on(
+      pr.setPoints,
+      joined('edit', (actor, a, now) =>
+        this.guard(p, 'edit', this.editAs(actor, a.id, { points: a.points }, now)),
+      ),
+    );
+    rpc.on(
+      pr.text,
+      joined('text', (actor, a, now) =>
+        this.guard(p, 'text', this.textAs(actor, a.id, a.at, a.remove, a.insert, now)),
+      ),
+    );
+    rpc.on(
+      pr.grab,
+      joined('grab', (actor, a, now) => this.guard(p, 'grab', this.grabAs(actor, a.id, now))),
+    );
+    rpc.on(
+      pr.drop,
+      joined('drop', (actor, a, now) =>
+        this.guard(p, 'drop', this.dropAs(actor, a.id, a.x, a.y, now)),
+      ),
+    );
+    rpc.on(
+      pr.chat,
+      joined('chat', (actor, a) => {
+        this.chatAs(actor, a.text);
+      }),
+    );
   }
 
   private guard(p: PeerLink, cmd: RefusableCommand, r: BoardObject | Refusal | boolean): void {
@@ -229,20 +307,25 @@ export class HostSession {
   }
 
   private onHello(p: PeerLink, name: string, viewer: boolean, now: number): void {
-    if (p.joined) return;
-    const id = this.allocatePeerId();
+    if (p.member !== undefined || p.refusedAt !== undefined) return;
+    const id = this.members().length < this.maxPeers ? this.allocatePeerId() : undefined;
     if (id === undefined) {
-      p.link.conn.close(now, 'closed', 'the session is full');
+      // Said, not only closed on: a close drops what is queued, so the refusal gets a moment to arrive first.
+      this.counters.full++;
+      p.refusedAt = now;
+      this.refuse(p, 'join', `the session is full (${this.maxPeers} participants)`);
       return;
     }
-    p.peerId = id;
-    p.name = name.trim() === '' ? `Guest ${id}` : name.trim();
-    p.color = participantColor(this.colorIndex++);
-    p.role = viewer ? 'viewer' : 'editor';
-    p.joined = true;
+    const m: Member = {
+      peerId: id,
+      name: name.trim() === '' ? `Guest ${id}` : name.trim(),
+      color: participantColor(this.colorIndex++),
+      role: viewer ? 'viewer' : 'editor',
+      relay: this.presence.add(Presence, blankPresence(id)),
+    };
+    p.member = m;
     p.lastActiveAt = now;
-    p.relay = this.presence.add(Presence, blankPresence(id));
-    this.relays.push(p.relay);
+    this.relays.push(m.relay);
     const rpc = p.link.stack.rpc;
     rpc.send(this.proto.welcome, {
       you: id,
@@ -252,16 +335,17 @@ export class HostSession {
     for (const other of this.participants) {
       if (other.peer !== id) rpc.send(this.proto.peerJoined, joinedParams(other));
     }
-    const me = this.info(p);
+    const me = info(m);
     rpc.send(this.proto.peerJoined, joinedParams(me));
     this.broadcast((r) => r.send(this.proto.peerJoined, joinedParams(me)), p);
     for (const l of this.links.values()) l.link.presence.invalidateScope();
     this.emit({ type: 'joined', participant: me });
   }
 
+  /** A free id in 1..MAX_PEER_ID (0 is the host's and never given out). */
   private allocatePeerId(): PeerId | undefined {
-    const used = new Set([...this.links.values()].map((l) => l.peerId));
-    for (let tries = 0; tries <= MAX_PEER_ID; tries++) {
+    const used = new Set(this.members().map((m) => m.peerId));
+    for (let tries = 0; tries < MAX_PEER_ID; tries++) {
       const id = this.nextPeerId;
       this.nextPeerId = id >= MAX_PEER_ID ? 1 : id + 1;
       if (!used.has(id)) return id;
@@ -270,15 +354,16 @@ export class HostSession {
   }
 
   private onPresence(p: PeerLink, g: PresenceState, mask: number, now: number): void {
-    const relay = p.relay;
-    if (!p.joined || relay === undefined) return;
+    const m = p.member;
+    if (m === undefined) return;
+    const relay = m.relay;
     p.lastActiveAt = now;
-    if (g.dragId !== 0) this.rules.touch(p.peerId, now);
+    if (g.dragId !== 0) this.rules.touch(m.peerId, now);
     // Trust the fields, never the claimed identity: the relay carries the host-assigned peer id. A repeated
     // state (a peer's tail repeat) changes nothing and is neither relayed nor reported.
     const changed = changedPresenceMask(relay.obj, g, mask & ~Presence.maskOf('peer'));
     copyPresence(relay.obj, g);
-    relay.obj.peer = p.peerId;
+    relay.obj.peer = m.peerId;
     if (changed === 0) return;
     relay.markDirty(changed);
     const pointer = presenceMaskToPointer(relay.obj, changed);
@@ -287,13 +372,12 @@ export class HostSession {
 
   private onClosed(p: PeerLink, now: number, info: CloseInfo): void {
     this.links.delete(p.link.conn);
-    if (p.relay) {
-      const i = this.relays.indexOf(p.relay);
-      if (i >= 0) this.relays.splice(i, 1);
-      p.relay.destroy();
-    }
-    if (!p.joined) return;
-    for (const id of this.rules.releaseAll(p.peerId)) this.announceRelease(id, p.peerId, now);
+    const m = p.member;
+    if (m === undefined) return;
+    const i = this.relays.indexOf(m.relay);
+    if (i >= 0) this.relays.splice(i, 1);
+    m.relay.destroy();
+    for (const id of this.rules.releaseAll(m.peerId)) this.announceRelease(id, m.peerId, now);
     const reason =
       info.reason === 'timeout'
         ? 'timeout'
@@ -305,46 +389,93 @@ export class HostSession {
     const detail = info.detail;
     this.broadcast((r) =>
       r.send(this.proto.peerLeft, {
-        peer: p.peerId,
+        peer: m.peerId,
         reason: LEAVE_REASONS.indexOf(reason),
         detail: detail.slice(0, 160),
       }),
     );
-    this.emit({ type: 'left', peer: p.peerId, reason, detail });
+    this.emit({ type: 'left', peer: m.peerId, reason, detail });
   }
 
   private broadcast(send: (rpc: Link['stack']['rpc']) => void, except?: PeerLink): void {
-    for (const l of this.links.values()) if (l.joined && l !== except) send(l.link.stack.rpc);
+    for (const l of this.links.values())
+      if (l.member !== undefined && l !== except) send(l.link.stack.rpc);
   }
 
-  private canEdit(peer: PeerId): Refusal | undefined {
-    if (peer === 0) return undefined;
-    const p = [...this.links.values()].find((l) => l.peerId === peer);
-    return p?.role === 'viewer' ? { refused: 'viewers cannot edit the board' } : undefined;
+  private canEdit(actor: Actor): Refusal | undefined {
+    if (actor.kind === 'host') return undefined;
+    return actor.member.role === 'viewer'
+      ? { refused: 'viewers cannot edit the board' }
+      : undefined;
   }
 
-  // Operations, from a peer's RPC or from the host's own UI (peer 0).
+  // The host's own user's operations (its UI, CLI script, app core): the only way in as the host.
 
-  create(peer: PeerId, fields: NewObject, now: number): BoardObject | Refusal {
+  create(fields: NewObject, now: number): BoardObject | Refusal {
+    return this.createAs(HOST, fields, now);
+  }
+
+  edit(id: ObjectId, patch: ObjectPatch, now: number): BoardObject | Refusal {
+    return this.editAs(HOST, id, patch, now);
+  }
+
+  text(
+    id: ObjectId,
+    at: number,
+    remove: number,
+    insert: string,
+    now: number,
+  ): BoardObject | Refusal {
+    return this.textAs(HOST, id, at, remove, insert, now);
+  }
+
+  remove(id: ObjectId, now: number): boolean | Refusal {
+    return this.removeAs(HOST, id, now);
+  }
+
+  restack(id: ObjectId, front: boolean, now: number): BoardObject | Refusal {
+    return this.restackAs(HOST, id, front, now);
+  }
+
+  grab(id: ObjectId, now: number): BoardObject | Refusal {
+    return this.grabAs(HOST, id, now);
+  }
+
+  drop(id: ObjectId, x: number, y: number, now: number): BoardObject | Refusal {
+    return this.dropAs(HOST, id, x, y, now);
+  }
+
+  chat(text: string): void {
+    this.chatAs(HOST, text);
+  }
+
+  // Operations by an actor: the host's user (above) or a participant's RPC (register).
+
+  private createAs(actor: Actor, fields: NewObject, now: number): BoardObject | Refusal {
     this.now = now;
-    const denied = this.canEdit(peer);
+    const denied = this.canEdit(actor);
     if (denied) return denied;
     const o = this.board.create(fields);
     if (!isRefusal(o)) this.emit({ type: 'object', object: o });
     return o;
   }
 
-  edit(peer: PeerId, id: ObjectId, patch: ObjectPatch, now: number): BoardObject | Refusal {
+  private editAs(
+    actor: Actor,
+    id: ObjectId,
+    patch: ObjectPatch,
+    now: number,
+  ): BoardObject | Refusal {
     this.now = now;
-    const denied = this.canEdit(peer) ?? this.rules.lockedByOther(id, peer, this.nameOf);
+    const denied = this.canEdit(actor) ?? this.rules.lockedByOther(id, idOf(actor), this.nameOf);
     if (denied) return denied;
     const o = this.board.update(id, patch);
     if (!isRefusal(o)) this.emit({ type: 'object', object: o });
     return o;
   }
 
-  text(
-    peer: PeerId,
+  private textAs(
+    actor: Actor,
     id: ObjectId,
     at: number,
     remove: number,
@@ -357,31 +488,37 @@ export class HostSession {
     const t = current.text;
     const start = Math.min(at, t.length);
     const next = t.slice(0, start) + insert + t.slice(Math.min(t.length, start + remove));
-    return this.edit(peer, id, { text: next }, now);
+    return this.editAs(actor, id, { text: next }, now);
   }
 
-  remove(peer: PeerId, id: ObjectId, now: number): boolean | Refusal {
+  private removeAs(actor: Actor, id: ObjectId, now: number): boolean | Refusal {
     this.now = now;
-    const denied = this.canEdit(peer) ?? this.rules.lockedByOther(id, peer, this.nameOf);
+    const denied = this.canEdit(actor) ?? this.rules.lockedByOther(id, idOf(actor), this.nameOf);
     if (denied) return denied;
     if (!this.board.delete(id)) return { refused: `no object ${id}` };
     this.emit({ type: 'deleted', id });
     return true;
   }
 
-  restack(peer: PeerId, id: ObjectId, front: boolean, now: number): BoardObject | Refusal {
+  private restackAs(
+    actor: Actor,
+    id: ObjectId,
+    front: boolean,
+    now: number,
+  ): BoardObject | Refusal {
     this.now = now;
-    const denied = this.canEdit(peer);
+    const denied = this.canEdit(actor);
     if (denied) return denied;
     const o = this.board.restack(id, front ? 'front' : 'back');
     if (!isRefusal(o)) this.emit({ type: 'object', object: o });
     return o;
   }
 
-  grab(peer: PeerId, id: ObjectId, now: number): BoardObject | Refusal {
+  private grabAs(actor: Actor, id: ObjectId, now: number): BoardObject | Refusal {
     this.now = now;
-    const denied = this.canEdit(peer);
+    const denied = this.canEdit(actor);
     if (denied) return denied;
+    const peer = idOf(actor);
     const r = this.rules.grab(id, peer, now, this.nameOf);
     if (isRefusal(r)) return r;
     this.emit({ type: 'object', object: r });
@@ -390,13 +527,26 @@ export class HostSession {
     return r;
   }
 
-  drop(peer: PeerId, id: ObjectId, x: number, y: number, now: number): BoardObject | Refusal {
+  private dropAs(
+    actor: Actor,
+    id: ObjectId,
+    x: number,
+    y: number,
+    now: number,
+  ): BoardObject | Refusal {
     this.now = now;
+    const peer = idOf(actor);
     const r = this.rules.drop(id, peer, x, y);
     if (isRefusal(r)) return r;
     this.emit({ type: 'object', object: r });
     this.announceDrop(id, peer, now);
     return r;
+  }
+
+  private chatAs(actor: Actor, text: string): void {
+    const peer = idOf(actor);
+    this.emit({ type: 'chat', peer, text });
+    this.broadcast((rpc) => rpc.send(this.proto.chatFrom, { peer, text }));
   }
 
   /** A lock the host released (holder gone or quiet): the object changed too. */
@@ -412,11 +562,6 @@ export class HostSession {
     if (o === undefined) return;
     this.emit({ type: 'dropped', id, peer, x: o.x, y: o.y });
     this.broadcast((rpc) => rpc.send(this.proto.dropped, { id, peer, x: o.x, y: o.y }));
-  }
-
-  chat(peer: PeerId, text: string): void {
-    this.emit({ type: 'chat', peer, text });
-    this.broadcast((rpc) => rpc.send(this.proto.chatFrom, { peer, text }));
   }
 
   /** The host's own pointer, tool and drag (ghosted to every peer like anyone's presence). */
@@ -436,26 +581,24 @@ export class HostSession {
   }
 
   kick(now: number, peer: PeerId, detail = 'removed by the host'): boolean {
-    const p = [...this.links.values()].find((l) => l.peerId === peer && l.joined);
+    const p = this.linkOf(peer);
     if (p === undefined) return false;
     this.endpoint.kick(now, p.link.conn, detail);
     return true;
   }
 
   setRole(peer: PeerId, role: Role): boolean {
-    const p = [...this.links.values()].find((l) => l.peerId === peer && l.joined);
-    if (p === undefined) return false;
-    p.role = role;
-    const info = this.info(p);
-    this.broadcast((rpc) => rpc.send(this.proto.peerJoined, joinedParams(info)));
-    this.emit({ type: 'joined', participant: info });
+    const m = this.linkOf(peer)?.member;
+    if (m === undefined) return false;
+    m.role = role;
+    const changed = info(m);
+    this.broadcast((rpc) => rpc.send(this.proto.peerJoined, joinedParams(changed)));
+    this.emit({ type: 'joined', participant: changed });
     return true;
   }
 
   private readonly nameOf = (peer: PeerId): string =>
-    peer === 0
-      ? this.options.name
-      : ([...this.links.values()].find((l) => l.peerId === peer)?.name ?? `peer ${peer}`);
+    peer === HOST_PEER_ID ? this.options.name : (this.linkOf(peer)?.member?.name ?? `peer ${peer}`);
 
   /** Drains endpoint events (connection opened/closed); call after every batch of I/O. */
   afterIo(now: number): void {
@@ -476,7 +619,15 @@ export class HostSession {
   /** Periodic work: releases locks whose holders went quiet, and gives schedulers the time for paced scoping. */
   tick(now: number): void {
     this.now = now;
-    for (const p of this.links.values()) p.link.stack.scheduler.touch(now);
+    for (const p of this.links.values()) {
+      if (p.refusedAt !== undefined && now - p.refusedAt >= REFUSED_GRACE_MS) {
+        this.endpoint.kick(now, p.link.conn, 'the session is full');
+        continue;
+      }
+      // The new time can bring a send forward (an urgent stream counts as lapsed): have the endpoint look again.
+      p.link.stack.scheduler.touch(now);
+      p.link.conn.wake();
+    }
     this.shareUplink(now);
     for (const { id, peer } of this.rules.expire(now)) this.announceRelease(id, peer, now);
   }
@@ -494,6 +645,14 @@ export class HostSession {
     this.endpoint.closeAll(now, 'shutdown', 'the host ended the session');
     this.replica.dispose();
   }
+}
+
+function idOf(actor: Actor): PeerId {
+  return actor.kind === 'host' ? HOST_PEER_ID : actor.member.peerId;
+}
+
+function info(m: Member): ParticipantInfo {
+  return { peer: m.peerId, name: m.name, color: m.color, role: m.role, isHost: false };
 }
 
 function joinedParams(p: ParticipantInfo) {

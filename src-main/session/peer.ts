@@ -163,9 +163,16 @@ export class PeerSession {
         detail: a.detail,
       });
     });
-    rpc.on(pr.refused, (a) =>
-      this.emit({ type: 'refused', cmd: REFUSABLE[a.cmd] ?? 'create', reason: a.reason }),
-    );
+    rpc.on(pr.refused, (a, now) => {
+      const cmd = REFUSABLE[a.cmd] ?? 'create';
+      this.emit({ type: 'refused', cmd, reason: a.reason });
+      // A refused hello (the session is full): this session is over before it began.
+      if (cmd === 'join' && this.you === undefined && !this.ended) {
+        this.ended = true;
+        this.emit({ type: 'ended', reason: 'full', detail: a.reason });
+        link.conn.close(now, 'closed', 'refused');
+      }
+    });
     rpc.on(pr.created, (a) => this.emit({ type: 'created', req: a.req, id: a.id }));
     rpc.on(pr.grabbed, (a) => this.emit({ type: 'grabbed', id: a.id, peer: a.peer }));
     rpc.on(pr.dropped, (a) =>

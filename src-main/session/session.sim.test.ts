@@ -31,7 +31,7 @@ function ofType<T extends SessionEvent['type']>(
 describe('whiteboard session over a simulated network', () => {
   it('peers join, learn each other, and see the board the host already had', () => {
     const s = makeSimSession({ seed: 1, conditions: lossy });
-    for (let i = 0; i < 20; i++) s.host.create(0, rect(i * 150, 0), 0);
+    for (let i = 0; i < 20; i++) s.host.create(rect(i * 150, 0), 0);
     for (const name of ['Ana', 'Ben', 'Cy']) s.addPeer(name);
     s.sim.runUntil(5000);
     // Ids go out in the order the host welcomes peers, which loss can change.
@@ -56,7 +56,7 @@ describe('whiteboard session over a simulated network', () => {
       const i = s.rng.int(4);
       const n = s.sim.now;
       if (n > 8000) return;
-      if (i === 3) s.host.chat(0, `host ${n}`);
+      if (i === 3) s.host.chat(`host ${n}`);
       else s.peers[i]?.chat(`peer${i} ${n}`);
     });
     s.sim.runUntil(15_000);
@@ -72,7 +72,7 @@ describe('whiteboard session over a simulated network', () => {
 
   it('concurrent grabs: exactly one winner everyone agrees on; the loser is told who holds it', () => {
     const s = makeSimSession({ seed: 3, conditions: lossy });
-    const o = s.host.create(0, rect(0, 0), 0);
+    const o = s.host.create(rect(0, 0), 0);
     if (isRefusal(o)) throw new Error(o.refused);
     s.addPeer('Ana');
     s.addPeer('Ben');
@@ -95,7 +95,7 @@ describe('whiteboard session over a simulated network', () => {
 
   it('a drag is seen live by others and lands exactly where dropped', () => {
     const s = makeSimSession({ seed: 4, conditions: lossy });
-    const o = s.host.create(0, rect(0, 0), 0);
+    const o = s.host.create(rect(0, 0), 0);
     if (isRefusal(o)) throw new Error(o.refused);
     s.addPeer('Ana');
     s.addPeer('Ben');
@@ -166,7 +166,7 @@ describe('whiteboard session over a simulated network', () => {
 
   it('survives a peer that vanishes mid-drag and releases its lock', () => {
     const s = makeSimSession({ seed: 9 });
-    const o = s.host.create(0, rect(0, 0), 0);
+    const o = s.host.create(rect(0, 0), 0);
     if (isRefusal(o)) throw new Error(o.refused);
     s.addPeer('Ana');
     s.addPeer('Ben');

@@ -8,6 +8,7 @@ import { PERFECT_LINK, SimNetwork } from '../net/sim/link';
 import type { Board } from './board';
 import { HostSession } from './host';
 import { PeerSession } from './peer';
+import { RawPeer } from './raw-peer';
 import type { SessionEvent } from './session-events';
 import type { SessionRate } from './link';
 
@@ -22,8 +23,12 @@ export interface SimSession {
   readonly hostEvents: SessionEvent[];
   readonly peers: PeerSession[];
   readonly peerEvents: SessionEvent[][];
+  /** Bare connections the tests drive by hand (they say hello only if told to). */
+  readonly raws: RawPeer[];
   /** Adds a peer that joins now; returns its index. */
   addPeer(name: string, o?: { code?: string; viewer?: boolean }): number;
+  /** Connects a bare client now (from its own address, 127.0.2.N). */
+  addRaw(): RawPeer;
 }
 
 export function makeSimSession(o: {
@@ -32,6 +37,7 @@ export function makeSimSession(o: {
   board?: Board;
   lockTimeoutMs?: number;
   rate?: SessionRate;
+  maxPeers?: number;
 }): SimSession {
   const rng = new Rng(o.seed);
   const net = new SimNetwork(rng, o.conditions ?? PERFECT_LINK);
@@ -44,6 +50,7 @@ export function makeSimSession(o: {
       ...(o.board ? { board: o.board } : {}),
       lockTimeoutMs: o.lockTimeoutMs ?? 15_000,
       ...(o.rate ? { rate: o.rate } : {}),
+      ...(o.maxPeers === undefined ? {} : { maxPeers: o.maxPeers }),
     },
     0,
   );
@@ -52,6 +59,7 @@ export function makeSimSession(o: {
   sim.add(SIM_HOST_ADDRESS, host.endpoint);
   const peers: PeerSession[] = [];
   const peerEvents: SessionEvent[][] = [];
+  const raws: RawPeer[] = [];
   sim.every(5, (now) => {
     host.afterIo(now);
     for (const p of peers) p.afterIo(now);
@@ -59,6 +67,7 @@ export function makeSimSession(o: {
   sim.every(100, (now) => {
     host.tick(now);
     for (const p of peers) p.tick(now);
+    for (const r of raws) r.tick(now);
   });
   const s: SimSession = {
     net,
@@ -68,6 +77,7 @@ export function makeSimSession(o: {
     hostEvents,
     peers,
     peerEvents,
+    raws,
     addPeer(name, po = {}) {
       const p = new PeerSession(
         {
@@ -86,6 +96,13 @@ export function makeSimSession(o: {
       sim.add({ address: `127.0.1.${i + 1}`, port: 9000 + i }, p.endpoint);
       p.connect(sim.now, SIM_HOST_ADDRESS);
       return i;
+    },
+    addRaw() {
+      const r = new RawPeer(sim.now, SIM_CODE);
+      raws.push(r);
+      sim.add({ address: `127.0.2.${raws.length}`, port: 9500 + raws.length }, r.endpoint);
+      r.endpoint.connect(sim.now, SIM_HOST_ADDRESS);
+      return r;
     },
   };
   return s;

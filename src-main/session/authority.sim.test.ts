@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import type { NewObject } from '../../shared/board';
+import { isRefusal } from './board';
+import type { RefusableCommand } from './protocol';
+import type { RawPeer } from './raw-peer';
+import type { SessionEvent } from './session-events';
+import { makeSimSession } from './sim-session';
+
+const rect = (x: number, y: number): NewObject => ({
+  kind: 'rect',
+  x,
+  y,
+  w: 100,
+  h: 60,
+  rotation: 0,
+  stroke: 0x222222,
+  fill: null,
+  strokeWidth: 2,
+  text: '',
+  points: [],
+});
+
+const EFFECTS = new Set<SessionEvent['type']>([
+  'chat',
+  'object',
+  'deleted',
+  'grabbed',
+  'dropped',
+  'joined',
+]);
+
+interface Case {
+  readonly name: string;
+  /** What the connection sends; `free` is an object nobody holds, `held` one the host holds. */
+  readonly send: (r: RawPeer, free: number, held: number) => void;
+  /** The refusal it is told of (none for presence, which is no call). */
+  readonly refused?: RefusableCommand;
+}
+
+const EDIT = { mask: 0b11, x: 500, y: 500, w: 1, h: 1, rotation: 0, stroke: null, fill: null };
+const CASES: Case[] = [
+  {
+    name: 'chat',
+    send: (r) => r.rpc.send(r.proto.chat, { text: 'I am the host' }),
+    refused: 'chat',
+  },
+  {
+    name: 'create',
+    send: (r) => r.rpc.send(r.proto.create, { req: 1, ...rect(9, 9), points: [] }),
+    refused: 'create',
+  },
+  {
+    name: 'edit',
+    send: (r, free) => r.rpc.send(r.proto.edit, { id: free, ...EDIT, strokeWidth: 1 }),
+    refused: 'edit',
+  },
+  {
+    name: 'edit of what the host holds',
+    send: (r, _f, held) => r.rpc.send(r.proto.edit, { id: held, ...EDIT, strokeWidth: 1 }),
+    refused: 'edit',
+  },
+  {
+    name: 'setPoints',
+    send: (r, _f, held) => r.rpc.send(r.proto.setPoints, { id: held, points: [0, 0, 5, 5] }),
+    refused: 'edit',
+  },
+  {
+    name: 'text',
+    send: (r, free) => r.rpc.send(r.proto.text, { id: free, at: 0, remove: 0, insert: 'x' }),
+    refused: 'text',
+  },
+  {
+    name: 'remove',
+    send: (r, free) => r.rpc.send(r.proto.remove, { id: free }),
+    refused: 'delete',
+  },
+  {
+    name: 'restack',
+    send: (r, free) => r.rpc.send(r.proto.restack, { id: free, front: false }),
+    refused: 'restack',
+  },
+  { name: 'grab', send: (r, free) => r.rpc.send(r.proto.grab, { id: free }), refused: 'grab' },
+  {
+    name: 'drop of what the host holds',
+    send: (r, _f, held) => r.rpc.send(r.proto.drop, { id: held, x: 700, y: 700 }),
+    refused: 'drop',
+  },
+  {
+    name: 'drag (presence)',
+    send: (r, _f, held) => {
+      r.setPresence({ x: 5, y: 5, visible: true, dragId: held, dragX: 900, dragY: 900 });
+    },
+  },
+];
+
+describe('a connection that has not said hello is no participant', () => {
+  for (const c of CASES) {
+    it(`${c.name} before hello has no effect, is refused to the sender, and relays nothing`, () => {
+      const seed = 16_100 + CASES.indexOf(c);
+      const s = makeSimSession({ seed });
+      const free = s.host.create(rect(0, 0), 0);
+      const held = s.host.create(rect(200, 0), 0);
+      if (isRefusal(free) || isRefusal(held)) throw new Error('setup');
+      s.host.grab(held.id, 0);
+      s.addPeer('Ana');
+      const raw = s.addRaw();
+      s.sim.runUntil(2000);
+      const hash = s.host.board.hash();
+      const hostFrom = s.hostEvents.length;
+      const anaFrom = s.peerEvents[0]?.length ?? 0;
+      c.send(raw, free.id, held.id);
+      s.sim.runUntil(4000);
+      const msg = `seed ${seed}`;
+      expect(s.host.board.hash(), msg).toBe(hash);
+      expect(s.host.board.get(held.id)?.lockedBy, msg).toBe(0);
+      const hostAfter = s.hostEvents.slice(hostFrom);
+      expect(
+        hostAfter.filter((e) => EFFECTS.has(e.type) || e.type === 'pointer'),
+        msg,
+      ).toEqual([]);
+      const anaAfter = (s.peerEvents[0] ?? []).slice(anaFrom);
+      expect(
+        anaAfter.filter((e) => EFFECTS.has(e.type) || e.type === 'pointer'),
+        msg,
+      ).toEqual([]);
+      expect(
+        s.host.participants.map((p) => p.name),
+        msg,
+      ).toEqual(['Host', 'Ana']);
+      expect(raw.welcomedAs, msg).toBeUndefined();
+      if (c.refused !== undefined) {
+        expect(
+          raw.refusals.map((r) => r.cmd),
+          msg,
+        ).toEqual([c.refused]);
+        expect(s.host.counters.beforeHello, msg).toBe(1);
+      }
+    });
+  }
+
+  it('the same connection, once it says hello, is a participant with its own id (never 0)', () => {
+    const seed = 16_200;
+    const s = makeSimSession({ seed });
+    const raw = s.addRaw();
+    s.sim.runUntil(1000);
+    raw.rpc.send(raw.proto.chat, { text: 'early' });
+    s.sim.runUntil(1500);
+    raw.rpc.send(raw.proto.hello, { name: 'Late', viewer: false });
+    s.sim.runUntil(2000);
+    raw.rpc.send(raw.proto.chat, { text: 'after hello' });
+    s.sim.runUntil(3000);
+    expect(raw.welcomedAs, `seed ${seed}`).toBe(1);
+    const chats = s.hostEvents.filter((e) => e.type === 'chat');
+    expect(chats, `seed ${seed}`).toEqual([{ type: 'chat', peer: 1, text: 'after hello' }]);
+    expect(
+      raw.refusals.map((r) => r.cmd),
+      `seed ${seed}`,
+    ).toEqual(['chat']);
+  });
+});
+
+describe('maxPeers counts participants at hello', () => {
+  it('refuses the hello past it with a reason the joiner sees, and closes that connection', () => {
+    const seed = 16_300;
+    const s = makeSimSession({ seed, maxPeers: 2 });
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    s.sim.runUntil(1000);
+    s.addPeer('Cy');
+    s.sim.runUntil(2000);
+    const msg = `seed ${seed}`;
+    expect(
+      s.host.participants.map((p) => p.name),
+      msg,
+    ).toEqual(['Host', 'Ana', 'Ben']);
+    expect(s.peers[2]?.peerId, msg).toBeUndefined();
+    const cy = s.peerEvents[2] ?? [];
+    expect(
+      cy.filter((e) => e.type === 'ended'),
+      msg,
+    ).toEqual([{ type: 'ended', reason: 'full', detail: 'the session is full (2 participants)' }]);
+    expect(s.host.counters.full, msg).toBe(1);
+    s.sim.runUntil(6000);
+    expect(s.host.endpoint.connectionCount, msg).toBe(2);
+    // A place frees up: a new joiner gets in.
+    s.peers[0]?.leave(s.sim.now);
+    s.sim.runUntil(7000);
+    s.addPeer('Di');
+    s.sim.runUntil(8000);
+    expect(
+      s.host.participants.map((p) => p.name),
+      msg,
+    ).toEqual(['Host', 'Ben', 'Di']);
+  });
+});
