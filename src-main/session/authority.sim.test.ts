@@ -193,3 +193,42 @@ describe('maxPeers counts participants at hello', () => {
     ).toEqual(['Host', 'Ben', 'Di']);
   });
 });
+
+describe('drags', () => {
+  it('are relayed only from the lock’s holder; others’ pointers still move', () => {
+    const seed = 16_400;
+    const s = makeSimSession({ seed });
+    const mine = s.host.create(rect(0, 0), 0);
+    const hosts = s.host.create(rect(300, 0), 0);
+    if (isRefusal(mine) || isRefusal(hosts)) throw new Error('setup');
+    s.host.grab(hosts.id, 0);
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    s.sim.runUntil(2000);
+    const [ana, ben] = s.peers;
+    if (ana === undefined || ben === undefined) throw new Error('setup');
+    ana.grab(mine.id);
+    s.sim.runUntil(2500);
+    // Ben drags what Ana holds, and what the host holds, without holding either; Ana drags hers.
+    for (let k = 1; k <= 30; k++) {
+      ben.pointer(k * 10, 0);
+      ben.drag(k % 2 === 0 ? mine.id : hosts.id, k * 10, 0);
+      ana.drag(mine.id, k * 20, 40);
+      s.sim.runUntil(2500 + k * 16);
+    }
+    s.sim.runUntil(4000);
+    const msg = `seed ${seed}`;
+    const pointersOf = (events: SessionEvent[], peer: number) =>
+      events.flatMap((e) => (e.type === 'pointer' && e.pointer.peer === peer ? [e.pointer] : []));
+    const benSeen = [...pointersOf(s.hostEvents, 2), ...pointersOf(s.peerEvents[0] ?? [], 2)];
+    expect(benSeen.length, msg).toBeGreaterThan(20);
+    expect(
+      benSeen.filter((p) => p.drag !== null),
+      msg,
+    ).toEqual([]);
+    const anaSeen = pointersOf(s.peerEvents[1] ?? [], 1).filter((p) => p.drag !== null);
+    expect(anaSeen.length, msg).toBeGreaterThan(20);
+    expect(s.host.counters.dragsNotHeld, msg).toBeGreaterThan(0);
+    expect(s.host.board.get(hosts.id)).toMatchObject({ x: 300, y: 0, lockedBy: 0 });
+  });
+});

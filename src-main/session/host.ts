@@ -78,6 +78,8 @@ export interface HostCounters {
   beforeHello: number;
   /** Hellos refused because the session was full. */
   full: number;
+  /** Presence updates whose drag was of an object the sender does not hold (relayed without it). */
+  dragsNotHeld: number;
 }
 
 /**
@@ -96,10 +98,11 @@ export class HostSession {
   readonly proto: Protocol = buildRegistry();
   readonly endpoint: Endpoint<PacketRecord>;
   readonly board: Board;
-  readonly counters: HostCounters = { beforeHello: 0, full: 0 };
+  readonly counters: HostCounters = { beforeHello: 0, full: 0, dragsNotHeld: 0 };
   private readonly replica: BoardReplica;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   private readonly self: GhostSource<PresenceState>;
+  private readonly scratch: PresenceState = blankPresence();
   private readonly links = new Map<Connection<PacketRecord>, PeerLink>();
   /** The joined peers' relayed presence, in join order (what every peer's presence scope walks). */
   private readonly relays: GhostSource<PresenceState>[] = [];
@@ -358,16 +361,37 @@ export class HostSession {
     if (m === undefined) return;
     const relay = m.relay;
     p.lastActiveAt = now;
-    if (g.dragId !== 0) this.rules.touch(m.peerId, now);
+    // A drag is relayed only from the lock's holder; anyone else's shows as no drag. (A grab sent with the first
+    // drag update is read after it, presence coming first in a packet: the next update carries the drag again.)
+    let shown = g;
+    let groups = mask & ~Presence.maskOf('peer');
+    if (g.dragId !== 0) {
+      if (this.board.get(g.dragId)?.lockedBy === m.peerId) this.rules.touch(m.peerId, now);
+      else {
+        shown = this.withoutDrag(g);
+        groups |= Presence.maskOf('drag');
+        this.counters.dragsNotHeld++;
+      }
+    }
     // Trust the fields, never the claimed identity: the relay carries the host-assigned peer id. A repeated
     // state (a peer's tail repeat) changes nothing and is neither relayed nor reported.
-    const changed = changedPresenceMask(relay.obj, g, mask & ~Presence.maskOf('peer'));
-    copyPresence(relay.obj, g);
+    const changed = changedPresenceMask(relay.obj, shown, groups);
+    copyPresence(relay.obj, shown);
     relay.obj.peer = m.peerId;
     if (changed === 0) return;
     relay.markDirty(changed);
     const pointer = presenceMaskToPointer(relay.obj, changed);
     if (pointer) this.emit({ type: 'pointer', pointer, moved: (changed & POINTER_MASK) !== 0 });
+  }
+
+  /** The state with no drag, in a scratch object reused for every update (no allocation per pointer). */
+  private withoutDrag(g: PresenceState): PresenceState {
+    const s = this.scratch;
+    copyPresence(s, g);
+    s.dragId = 0;
+    s.dragX = 0;
+    s.dragY = 0;
+    return s;
   }
 
   private onClosed(p: PeerLink, now: number, info: CloseInfo): void {
