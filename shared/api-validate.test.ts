@@ -22,6 +22,7 @@ describe('parseCommand', () => {
       options: { name: 'Ana' },
     });
     expect(parseCommand({ cmd: 'create', object: rect })).toEqual({ cmd: 'create', object: rect });
+    expect(parseCommand({ cmd: 'rotate-code' })).toEqual({ cmd: 'rotate-code' });
     expect(parseCommand({ cmd: 'drag', id: 3, x: -5, y: 7 })).toEqual({
       cmd: 'drag',
       id: 3,

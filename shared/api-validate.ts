@@ -144,6 +144,7 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
     }
     case 'leave':
     case 'sync':
+    case 'rotate-code':
       return { cmd: c.cmd };
     case 'create': {
       const o = newObject(c.object);

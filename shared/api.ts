@@ -174,6 +174,8 @@ export type ApiCommand =
   | { readonly cmd: 'conditions'; readonly conditions: NetworkConditions }
   | { readonly cmd: 'kick'; readonly peer: PeerId }
   | { readonly cmd: 'role'; readonly peer: PeerId; readonly role: Role }
+  /** Host: a new join code for later joiners (the hosting status carries it). */
+  | { readonly cmd: 'rotate-code' }
   /** Asks for the full current state as events (status, board, participants, chat history). */
   | { readonly cmd: 'sync' };
 

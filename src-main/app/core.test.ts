@@ -114,6 +114,46 @@ describe('app core', () => {
     ]);
   });
 
+  it('host powers: a new code keeps joiners with the old one out; a kick ends the joiner and is noticed', async () => {
+    const a = core();
+    const b = core();
+    const c = core();
+    await a.core.invoke({ cmd: 'host', options: { name: 'Ana', port: 0, code: 'ABCDE-FGHJK' } });
+    const hosting = () =>
+      [...a.events]
+        .reverse()
+        .flatMap((e) => (e.type === 'status' && e.status.phase === 'hosting' ? [e.status] : []))[0];
+    const port = hosting()?.port ?? 0;
+    await b.core.invoke({
+      cmd: 'join',
+      options: { name: 'Ben', address: `127.0.0.1:${port}`, code: 'ABCDE-FGHJK' },
+    });
+    await until(() => b.events.some((e) => e.type === 'status' && e.status.phase === 'joined'));
+    expect(await a.core.invoke({ cmd: 'rotate-code' })).toEqual({ ok: true });
+    const code = hosting()?.code ?? '';
+    expect(code).not.toBe('ABCDE-FGHJK');
+    expect(await b.core.invoke({ cmd: 'rotate-code' })).toEqual({
+      ok: false,
+      reason: 'only the host can change the code',
+    });
+    await c.core.invoke({
+      cmd: 'join',
+      options: { name: 'Cy', address: `127.0.0.1:${port}`, code: 'ABCDE-FGHJK' },
+    });
+    await until(() => c.events.some((e) => e.type === 'status' && e.status.phase === 'ended'));
+    expect(await a.core.invoke({ cmd: 'kick', peer: 1 })).toEqual({ ok: true });
+    await until(() => b.events.some((e) => e.type === 'status' && e.status.phase === 'ended'));
+    const ended = b.events.find((e) => e.type === 'status' && e.status.phase === 'ended');
+    expect(ended?.type === 'status' && ended.status.phase === 'ended' && ended.status.reason).toBe(
+      'kicked',
+    );
+    expect(
+      a.events.some(
+        (e) => e.type === 'notice' && e.level === 'warn' && e.text.includes('consider a new code'),
+      ),
+    ).toBe(true);
+  });
+
   it('reports a wrong code as an ended session with its reason', async () => {
     const a = core();
     const b = core();

@@ -146,6 +146,11 @@ class Core implements AppCore {
         if (s.setRole?.(c.peer, c.role) !== true)
           return { ok: false, reason: 'only the host can change roles' };
         break;
+      case 'rotate-code':
+        if (s.rotateCode === undefined)
+          return { ok: false, reason: 'only the host can change the code' };
+        s.rotateCode(now);
+        break;
       case 'host':
       case 'join':
       case 'leave':
@@ -229,6 +234,17 @@ class Core implements AppCore {
       }
       case 'ended':
         void this.end(e.reason, e.detail);
+        return;
+      case 'code':
+        if (this.status.phase === 'hosting') this.setStatus({ ...this.status, code: e.code });
+        this.emit({ type: 'notice', level: 'info', text: `New join code: ${e.code}` });
+        return;
+      case 'banned':
+        this.emit({
+          type: 'notice',
+          level: 'warn',
+          text: `${e.name} was removed and ${e.address} is refused for this session. Whoever gave them the code can give it again: consider a new code.`,
+        });
         return;
       case 'created':
       case 'deleted':

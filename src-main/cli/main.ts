@@ -14,6 +14,7 @@ import { monotonicNow } from '../net/transport';
 
 const USAGE = `usage:
   ghostboard host [--port N] [--bind ADDR] [--name NAME] [--code CODE] [--board FILE] [--script] [--quiet-pointers]
+                  [--join-role editor|viewer]   the role joiners get (a joiner can only ask for less)
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
   ghostboard demo [--seconds N]     a bare-link host and client on loopback, printing what the link costs
 link options (host and join): --rate modem|broadband|lan|TO_HOST[:TO_PEERS] (packets/s)  --kbps N (upstream cap)
@@ -61,6 +62,9 @@ async function host(v: Values): Promise<void> {
   const bind = typeof v.bind === 'string' ? v.bind : '0.0.0.0';
   const rate = rateOf(v);
   const uplink = uplinkOf(v);
+  const joinRole = v['join-role'];
+  if (joinRole !== undefined && joinRole !== 'editor' && joinRole !== 'viewer')
+    fail(`--join-role ${String(joinRole)}: editor or viewer`);
   const runner = await SessionRunner.host({
     name: typeof v.name === 'string' ? v.name : 'Host',
     code,
@@ -69,6 +73,7 @@ async function host(v: Values): Promise<void> {
     ...(typeof v.board === 'string' ? { boardFile: v.board } : {}),
     ...(rate ? { rate } : {}),
     ...(uplink === undefined ? {} : { uplinkBytesPerSecond: uplink }),
+    ...(joinRole === undefined ? {} : { joinRole }),
   });
   const quiet = v['quiet-pointers'] === true;
   runner.controls.on((e) => {
@@ -176,6 +181,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       rate: { type: 'string' },
       kbps: { type: 'string' },
       viewer: { type: 'boolean' },
+      'join-role': { type: 'string' },
       'quiet-pointers': { type: 'boolean' },
       script: { type: 'boolean' },
       seconds: { type: 'string' },

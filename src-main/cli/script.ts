@@ -84,6 +84,16 @@ export function sessionEventLine(e: SessionEvent): Record<string, unknown> | und
       return { ev: 'dropped', id: e.id, peer: e.peer, x: e.x, y: e.y };
     case 'refused':
       return { ev: 'refused', cmd: e.cmd, reason: e.reason };
+    case 'banned':
+      return {
+        ev: 'banned',
+        peer: e.peer,
+        name: e.name,
+        address: e.address,
+        suggest: 'rotate-code',
+      };
+    case 'code':
+      return { ev: 'code', code: e.code };
     case 'created':
     case 'progress':
       return undefined;
@@ -186,6 +196,26 @@ export async function runCommand(
         return bad(`${cmd.cmd} needs id, x, y`);
       if (cmd.cmd === 'drag') s.drag(now, id, x, y);
       else s.drop(now, id, x, y);
+      return undefined;
+    case 'kick': {
+      const peer = int(cmd.peer);
+      if (peer === undefined) return bad('kick needs a peer');
+      if (s.kick === undefined) return bad('only the host can kick');
+      if (!s.kick(now, peer)) return bad(`no participant ${peer}`);
+      return undefined;
+    }
+    case 'role': {
+      const peer = int(cmd.peer);
+      if (peer === undefined || (cmd.role !== 'editor' && cmd.role !== 'viewer'))
+        return bad('role needs a peer and a role (editor or viewer)');
+      if (s.setRole === undefined) return bad('only the host can change roles');
+      if (!s.setRole(peer, cmd.role)) return bad(`no participant ${peer}`);
+      return undefined;
+    }
+    case 'rotate-code':
+      // The new code arrives as the session's own `code` event.
+      if (s.rotateCode === undefined) return bad('only the host can change the code');
+      s.rotateCode(now);
       return undefined;
     case 'stats':
       emit(statsEvent(s, now));

@@ -232,3 +232,107 @@ describe('drags', () => {
     expect(s.host.board.get(hosts.id)).toMatchObject({ x: 300, y: 0, lockedBy: 0 });
   });
 });
+
+describe('a holder’s drag sent with its grab', () => {
+  it('is shown once the grab is granted, though it is read first', () => {
+    const seed = 16_401;
+    const s = makeSimSession({ seed });
+    const o = s.host.create(rect(0, 0), 0);
+    if (isRefusal(o)) throw new Error('setup');
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    s.sim.runUntil(2000);
+    s.peers[0]?.grab(o.id);
+    s.peers[0]?.drag(o.id, 50, 60);
+    s.sim.runUntil(3000);
+    const seen = (s.peerEvents[1] ?? []).flatMap((e) =>
+      e.type === 'pointer' && e.pointer.peer === 1 && e.pointer.drag ? [e.pointer.drag] : [],
+    );
+    expect(seen, `seed ${seed}`).toEqual([{ id: o.id, x: 50, y: 60 }]);
+  });
+});
+
+describe('roles are the host’s to choose', () => {
+  const ended = (events: SessionEvent[]) => events.filter((e) => e.type === 'ended');
+  const refusedCreates = (events: SessionEvent[]) =>
+    events.filter((e) => e.type === 'refused' && e.cmd === 'create');
+
+  it('joinRole viewer makes joiners viewers whatever their hello says', () => {
+    const seed = 16_500;
+    const s = makeSimSession({ seed, joinRole: 'viewer' });
+    s.addPeer('Ed', { viewer: false });
+    s.sim.runUntil(1000);
+    s.peers[0]?.create(rect(0, 0));
+    s.sim.runUntil(2000);
+    const msg = `seed ${seed}`;
+    expect(
+      s.host.participants.map((p) => p.role),
+      msg,
+    ).toEqual(['editor', 'viewer']);
+    expect(refusedCreates(s.peerEvents[0] ?? []), msg).toHaveLength(1);
+    expect(s.host.board.size, msg).toBe(0);
+  });
+
+  it('a viewer the host made stays a viewer when it reconnects from its address', () => {
+    const seed = 16_501;
+    const s = makeSimSession({ seed });
+    const viv = { address: '10.0.0.7', port: 5000 };
+    s.addPeer('Viv', { from: viv });
+    s.addPeer('Eve');
+    s.sim.runUntil(1000);
+    expect(s.host.setRole(1, 'viewer'), `seed ${seed}`).toBe(true);
+    s.peers[0]?.leave(s.sim.now);
+    s.sim.runUntil(2000);
+    // Back from the same machine (a new port), asking to edit.
+    const again = s.addPeer('Viv', { from: { ...viv, port: 5001 }, viewer: false });
+    s.sim.runUntil(3000);
+    s.peers[again]?.create(rect(0, 0));
+    s.peers[1]?.create(rect(50, 0));
+    s.sim.runUntil(4000);
+    const msg = `seed ${seed}`;
+    expect(s.peers[again]?.role(), msg).toBe('viewer');
+    expect(refusedCreates(s.peerEvents[again] ?? []), msg).toHaveLength(1);
+    expect(s.peers[1]?.role(), msg).toBe('editor');
+    expect(s.host.board.size, msg).toBe(1);
+  });
+
+  it('a kick bans the address for the session and suggests a new code; rotateCode changes it', () => {
+    const seed = 16_502;
+    const s = makeSimSession({ seed });
+    const mal = { address: '10.0.0.66', port: 6000 };
+    s.addPeer('Mal', { from: mal });
+    s.addPeer('Ann');
+    s.sim.runUntil(1000);
+    const msg = `seed ${seed}`;
+    expect(s.host.kick(s.sim.now, 1), msg).toBe(true);
+    s.sim.runUntil(2000);
+    expect(ended(s.peerEvents[0] ?? []), msg).toEqual([
+      { type: 'ended', reason: 'kicked', detail: 'removed by the host' },
+    ]);
+    expect(
+      s.hostEvents.filter((e) => e.type === 'banned'),
+      msg,
+    ).toEqual([{ type: 'banned', peer: 1, name: 'Mal', address: '10.0.0.66' }]);
+    expect(s.host.endpoint.isBanned('10.0.0.66'), msg).toBe(true);
+    // Mal comes back from another port of the same address: refused at the handshake.
+    const back = s.addPeer('Mal', { from: { ...mal, port: 6001 } });
+    s.sim.runUntil(4000);
+    expect(ended(s.peerEvents[back] ?? []), msg).toEqual([
+      { type: 'ended', reason: 'banned', detail: '' },
+    ]);
+    // A new code: Ann stays, the old code no longer lets anyone in, the new one does.
+    const code = s.host.rotateCode();
+    expect(s.hostEvents.at(-1), msg).toEqual({ type: 'code', code });
+    const old = s.addPeer('Old');
+    const fresh = s.addPeer('New', { code });
+    s.sim.runUntil(6000);
+    expect(ended(s.peerEvents[old] ?? []), msg).toEqual([
+      { type: 'ended', reason: 'wrong-code', detail: '' },
+    ]);
+    expect(s.peers[fresh]?.peerId, msg).toBeDefined();
+    expect(
+      s.host.participants.map((p) => p.name),
+      msg,
+    ).toEqual(['Host', 'Ann', 'New']);
+  });
+});

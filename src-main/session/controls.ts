@@ -29,9 +29,11 @@ export interface Controls {
   drag(now: number, id: ObjectId, x: number, y: number): void;
   drop(now: number, id: ObjectId, x: number, y: number): void;
   chat(now: number, text: string): void;
-  /** Host only: removes a peer, or changes its role. */
+  /** Host only: removes a peer and bans its address for the session, or changes (and remembers) its role. */
   kick?(now: number, peer: PeerId): boolean;
   setRole?(peer: PeerId, role: 'editor' | 'viewer'): boolean;
+  /** Host only: a new join code for later joiners; returns it. */
+  rotateCode?(now: number): string;
   /** Each connection's link with the participant at its other end. */
   links(): { peer: PeerId; name: string; link: Link }[];
   tick(now: number): void;
@@ -87,6 +89,7 @@ export function hostControls(h: HostSession): Controls {
     chat: (_now, text) => h.chat(text),
     kick: (now, peer) => h.kick(now, peer),
     setRole: (peer, role) => h.setRole(peer, role),
+    rotateCode: () => h.rotateCode(),
     links: () => h.peerLinks(),
     tick: (now) => h.tick(now),
     afterIo: (now) => h.afterIo(now),

@@ -27,6 +27,8 @@ import type { ParticipantInfo, SessionEvent, SessionListener } from './session-e
 import { MAX_PEER_ID } from './fields';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
 import { fairShares } from '../net/stream/congestion';
+import { parseAddress } from '../net/address';
+import { generateJoinCode } from '../net/join-code';
 
 export interface HostSessionOptions {
   readonly name: string;
@@ -39,6 +41,8 @@ export interface HostSessionOptions {
   readonly maxPeers?: number;
   /** A lock whose holder shows no activity for this long is released. */
   readonly lockTimeoutMs?: number;
+  /** The role a joiner gets (default editor); a joiner's own `viewer` flag can only lower it. */
+  readonly joinRole?: Role;
 }
 
 /** A participant: a connection that said hello, with the id, colour and role the host gave it (never id 0). */
@@ -48,6 +52,8 @@ interface Member {
   readonly color: number;
   role: Role;
   readonly relay: GhostSource<PresenceState>;
+  /** The last drag it sent of an object it did not hold yet: shown if its grab of that object succeeds. */
+  heldBack: { readonly id: ObjectId; readonly x: number; readonly y: number } | undefined;
 }
 
 /** A connection as the host sees it: a participant only once it said hello. */
@@ -109,6 +115,12 @@ export class HostSession {
   private readonly listeners = new Set<SessionListener>();
   private readonly rules: HostRules;
   private readonly maxPeers: number;
+  /**
+   * Roles the host set, by source IP, for the session: whoever reconnects from there gets it again (a viewer
+   * cannot come back as an editor). By IP rather than by name, which the joiner chooses; people sharing one
+   * address share the host's choice.
+   */
+  private readonly rolesByAddress = new Map<string, Role>();
   private nextPeerId = 1;
   private colorIndex = 1;
   private now: number;
@@ -319,12 +331,15 @@ export class HostSession {
       this.refuse(p, 'join', `the session is full (${this.maxPeers} participants)`);
       return;
     }
+    // The host decides the role; the joiner's flag can only ask for less.
+    const granted = this.rolesByAddress.get(sourceIp(p)) ?? this.options.joinRole ?? 'editor';
     const m: Member = {
       peerId: id,
       name: name.trim() === '' ? `Guest ${id}` : name.trim(),
       color: participantColor(this.colorIndex++),
-      role: viewer ? 'viewer' : 'editor',
+      role: viewer ? 'viewer' : granted,
       relay: this.presence.add(Presence, blankPresence(id)),
+      heldBack: undefined,
     };
     p.member = m;
     p.lastActiveAt = now;
@@ -365,11 +380,13 @@ export class HostSession {
     // drag update is read after it, presence coming first in a packet: the next update carries the drag again.)
     let shown = g;
     let groups = mask & ~Presence.maskOf('peer');
+    m.heldBack = undefined;
     if (g.dragId !== 0) {
       if (this.board.get(g.dragId)?.lockedBy === m.peerId) this.rules.touch(m.peerId, now);
       else {
         shown = this.withoutDrag(g);
         groups |= Presence.maskOf('drag');
+        m.heldBack = { id: g.dragId, x: g.dragX, y: g.dragY };
         this.counters.dragsNotHeld++;
       }
     }
@@ -548,7 +565,23 @@ export class HostSession {
     this.emit({ type: 'object', object: r });
     this.emit({ type: 'grabbed', id, peer });
     this.broadcast((rpc) => rpc.send(this.proto.grabbed, { id, peer }));
+    if (actor.kind === 'peer') this.showHeldBackDrag(actor.member, id);
     return r;
+  }
+
+  /** A drag that arrived just before its grab (presence is read before events in a packet) is shown now. */
+  private showHeldBackDrag(m: Member, id: ObjectId): void {
+    const d = m.heldBack;
+    if (d?.id !== id) return;
+    m.heldBack = undefined;
+    const s = m.relay.obj;
+    s.dragId = d.id;
+    s.dragX = d.x;
+    s.dragY = d.y;
+    const drag = Presence.maskOf('drag');
+    m.relay.markDirty(drag);
+    const pointer = presenceMaskToPointer(s, drag);
+    if (pointer) this.emit({ type: 'pointer', pointer, moved: false });
   }
 
   private dropAs(
@@ -604,16 +637,34 @@ export class HostSession {
     if (mask !== 0) this.self.markDirty(mask);
   }
 
+  /**
+   * Removes a participant and refuses its source address for the rest of the session (every connection from
+   * it closes). Whoever it got the code from can give it again, so the host is told to consider a new code.
+   */
   kick(now: number, peer: PeerId, detail = 'removed by the host'): boolean {
     const p = this.linkOf(peer);
-    if (p === undefined) return false;
-    this.endpoint.kick(now, p.link.conn, detail);
+    const m = p?.member;
+    if (p === undefined || m === undefined) return false;
+    const address = sourceIp(p);
+    this.endpoint.ban(now, address, detail);
+    this.emit({ type: 'banned', peer, name: m.name, address });
     return true;
   }
 
+  /** A new join code for every later handshake (connections open now keep theirs); returns it. */
+  rotateCode(): string {
+    const code = generateJoinCode();
+    this.endpoint.setJoinCode(code);
+    this.emit({ type: 'code', code });
+    return code;
+  }
+
+  /** Sets a participant's role, and remembers it for its address for the session (see rolesByAddress). */
   setRole(peer: PeerId, role: Role): boolean {
-    const m = this.linkOf(peer)?.member;
-    if (m === undefined) return false;
+    const p = this.linkOf(peer);
+    const m = p?.member;
+    if (p === undefined || m === undefined) return false;
+    this.rolesByAddress.set(sourceIp(p), role);
     m.role = role;
     const changed = info(m);
     this.broadcast((rpc) => rpc.send(this.proto.peerJoined, joinedParams(changed)));
@@ -669,6 +720,12 @@ export class HostSession {
     this.endpoint.closeAll(now, 'shutdown', 'the host ended the session');
     this.replica.dispose();
   }
+}
+
+/** The IP a connection comes from (its key is "ip:port" or "[v6]:port"). */
+function sourceIp(p: PeerLink): string {
+  const key = p.link.conn.peer;
+  return parseAddress(key)?.address ?? key;
 }
 
 function idOf(actor: Actor): PeerId {

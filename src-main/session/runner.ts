@@ -11,6 +11,7 @@ import { hostControls, peerControls } from './controls';
 import { HostSession } from './host';
 import { PeerSession } from './peer';
 import type { SessionRate } from './link';
+import type { Role } from './protocol';
 
 const TICK_MS = 50;
 const AUTOSAVE_MS = 5000;
@@ -26,6 +27,8 @@ export interface HostRun {
   readonly rate?: SessionRate;
   /** Upstream cap, bytes/s. */
   readonly uplinkBytesPerSecond?: number;
+  /** The role joiners get (default editor). */
+  readonly joinRole?: Role;
 }
 
 export interface JoinRun {
@@ -69,6 +72,7 @@ export class SessionRunner {
         ...(o.uplinkBytesPerSecond === undefined
           ? {}
           : { uplinkBytesPerSecond: o.uplinkBytesPerSecond }),
+        ...(o.joinRole === undefined ? {} : { joinRole: o.joinRole }),
       },
       monotonicNow(),
     );

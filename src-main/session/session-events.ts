@@ -54,6 +54,18 @@ export type SessionEvent =
     }
   | { readonly type: 'refused'; readonly cmd: RefusableCommand; readonly reason: string }
   | { readonly type: 'created'; readonly req: number; readonly id: ObjectId }
+  /**
+   * Hosting: the host removed a participant and refuses its address for the session; anyone else holding the
+   * code can still join, so a new code (rotateCode) is worth offering.
+   */
+  | {
+      readonly type: 'banned';
+      readonly peer: PeerId;
+      readonly name: string;
+      readonly address: string;
+    }
+  /** Hosting: the join code changed (rotateCode); later joiners need this one. */
+  | { readonly type: 'code'; readonly code: string }
   /** Joining: board objects received so far of those the host announced. */
   | { readonly type: 'progress'; readonly received: number; readonly total: number };
 

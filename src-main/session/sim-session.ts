@@ -11,6 +11,7 @@ import { PeerSession } from './peer';
 import { RawPeer } from './raw-peer';
 import type { SessionEvent } from './session-events';
 import type { SessionRate } from './link';
+import type { Role } from './protocol';
 
 export const SIM_HOST_ADDRESS: PeerAddress = { address: '127.0.0.1', port: 7350 };
 export const SIM_CODE = 'SIMUL-ATION1';
@@ -25,8 +26,8 @@ export interface SimSession {
   readonly peerEvents: SessionEvent[][];
   /** Bare connections the tests drive by hand (they say hello only if told to). */
   readonly raws: RawPeer[];
-  /** Adds a peer that joins now; returns its index. */
-  addPeer(name: string, o?: { code?: string; viewer?: boolean }): number;
+  /** Adds a peer that joins now (from 127.0.1.N unless told); returns its index. */
+  addPeer(name: string, o?: { code?: string; viewer?: boolean; from?: PeerAddress }): number;
   /** Connects a bare client now (from its own address, 127.0.2.N). */
   addRaw(): RawPeer;
 }
@@ -38,6 +39,7 @@ export function makeSimSession(o: {
   lockTimeoutMs?: number;
   rate?: SessionRate;
   maxPeers?: number;
+  joinRole?: Role;
 }): SimSession {
   const rng = new Rng(o.seed);
   const net = new SimNetwork(rng, o.conditions ?? PERFECT_LINK);
@@ -51,6 +53,7 @@ export function makeSimSession(o: {
       lockTimeoutMs: o.lockTimeoutMs ?? 15_000,
       ...(o.rate ? { rate: o.rate } : {}),
       ...(o.maxPeers === undefined ? {} : { maxPeers: o.maxPeers }),
+      ...(o.joinRole === undefined ? {} : { joinRole: o.joinRole }),
     },
     0,
   );
@@ -93,7 +96,7 @@ export function makeSimSession(o: {
       const i = peers.length;
       peers.push(p);
       peerEvents.push(events);
-      sim.add({ address: `127.0.1.${i + 1}`, port: 9000 + i }, p.endpoint);
+      sim.add(po.from ?? { address: `127.0.1.${i + 1}`, port: 9000 + i }, p.endpoint);
       p.connect(sim.now, SIM_HOST_ADDRESS);
       return i;
     },

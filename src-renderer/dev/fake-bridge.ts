@@ -77,6 +77,7 @@ class FakeCore {
       case 'restack':
       case 'kick':
       case 'role':
+      case 'rotate-code':
         return { ok: true };
     }
   }
