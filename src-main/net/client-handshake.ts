@@ -1,10 +1,12 @@
-// The client's side of the handshake: HELLO, then RESPONSE with a proof of the join code, retried until
-// the host answers or the attempt times out. Sans-IO; knows nothing of sockets or connections.
+// The client's side of the handshake: HELLO, then RESPONSE with its CPace share, retried until the host's ACCEPT
+// confirms the same keys or the attempt times out. Sans-IO; knows nothing of sockets or connections.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { KeyPair, SessionKeys } from './crypto';
-import { deriveSessionKeys, generateKeyPair, x25519 } from './crypto';
+import type { CpaceInputs } from './cpace';
+import { cpaceIsk, cpaceShare } from './cpace';
+import type { SessionKeys } from './crypto';
+import { deriveSessionKeys, joinCodeSecret } from './crypto';
 import type { HandshakePacket, RejectReason } from './handshake';
-import { CLIENT_NONCE_SIZE, encodeHandshake, handshakeTranscript } from './handshake';
+import { CLIENT_NONCE_SIZE, cpaceChannelId, cpaceSessionId, encodeHandshake } from './handshake';
 
 export interface ClientHandshakeOptions {
   readonly joinCode: string;
@@ -15,11 +17,24 @@ export interface ClientHandshakeOptions {
   readonly timeoutMs: number;
 }
 
-export type ConnectFailure = RejectReason | 'unreachable';
+/**
+ * How long (ms) a join keeps trying after a reply that would end it but proves nothing (a REJECT, or an ACCEPT whose
+ * confirmation does not match): anyone who sees the HELLO can forge those, and the real host's answer may still
+ * come.
+ */
+export const REJECT_GRACE_MS = 1_500;
+
+export type ConnectFailure = RejectReason | 'wrong-code' | 'unreachable';
 
 type Phase =
   | { readonly kind: 'hello'; readonly packet: Uint8Array }
-  | { readonly kind: 'response'; readonly packet: Uint8Array; readonly keys: SessionKeys }
+  | {
+      readonly kind: 'response';
+      readonly packet: Uint8Array;
+      readonly inputs: CpaceInputs;
+      readonly scalar: bigint;
+      readonly share: Uint8Array;
+    }
   | { readonly kind: 'done'; readonly result: HandshakeResult };
 
 export type HandshakeResult =
@@ -27,24 +42,26 @@ export type HandshakeResult =
   | { readonly kind: 'failed'; readonly reason: ConnectFailure };
 
 export class ClientHandshake {
-  private readonly pair: KeyPair = generateKeyPair();
   private readonly nonce = new Uint8Array(randomBytes(CLIENT_NONCE_SIZE));
+  private readonly prs: Uint8Array;
   private phase: Phase;
   private readonly startedAt: number;
   private nextSendAt: number;
   private retryMs: number;
+  /** A reply that would end the join, held until the grace runs out. */
+  private pendingFailure: { readonly reason: ConnectFailure; readonly at: number } | undefined;
   private readonly outbox: Uint8Array[] = [];
-  /** Replies that didn't fit this attempt (wrong nonce, bad proof, out of phase): dropped. */
+  /** Replies that didn't fit this attempt (wrong nonce, out of phase, invalid share): dropped. */
   ignored = 0;
 
   constructor(
     private readonly options: ClientHandshakeOptions,
     now: number,
   ) {
+    this.prs = joinCodeSecret(options.joinCode);
     const packet = encodeHandshake({
       type: 'hello',
       version: options.version,
-      clientPublic: this.pair.publicKey,
       clientNonce: this.nonce,
     });
     this.phase = { kind: 'hello', packet };
@@ -63,15 +80,23 @@ export class ClientHandshake {
   }
 
   nextTimeout(): number {
-    return this.phase.kind === 'done'
-      ? Infinity
-      : Math.min(this.nextSendAt, this.startedAt + this.options.timeoutMs);
+    if (this.phase.kind === 'done') return Infinity;
+    const t = Math.min(this.nextSendAt, this.startedAt + this.options.timeoutMs);
+    return this.pendingFailure === undefined
+      ? t
+      : Math.min(t, this.pendingFailure.at + REJECT_GRACE_MS);
   }
 
   handleTimeout(now: number): void {
     if (this.phase.kind === 'done') return;
+    const pending = this.pendingFailure;
+    if (pending !== undefined && now >= pending.at + REJECT_GRACE_MS) {
+      this.phase = { kind: 'done', result: { kind: 'failed', reason: pending.reason } };
+      return;
+    }
     if (now >= this.startedAt + this.options.timeoutMs) {
-      this.phase = { kind: 'done', result: { kind: 'failed', reason: 'unreachable' } };
+      const reason = pending?.reason ?? 'unreachable';
+      this.phase = { kind: 'done', result: { kind: 'failed', reason } };
       return;
     }
     if (now < this.nextSendAt) return;
@@ -92,20 +117,13 @@ export class ClientHandshake {
     }
     switch (p.type) {
       case 'challenge':
-        this.onChallenge(now, p);
+        this.onChallenge(now, p.cookie);
         return;
       case 'accept':
-        if (
-          this.phase.kind !== 'response' ||
-          !timingSafeEqual(p.hostProof, this.phase.keys.hostProof)
-        ) {
-          this.ignored++;
-          return;
-        }
-        this.phase = { kind: 'done', result: { kind: 'accepted', keys: this.phase.keys } };
+        this.onAccept(now, p);
         return;
       case 'reject':
-        this.phase = { kind: 'done', result: { kind: 'failed', reason: p.reason } };
+        this.suspect(now, p.reason);
         return;
       case 'hello':
       case 'response':
@@ -114,35 +132,51 @@ export class ClientHandshake {
     }
   }
 
-  private onChallenge(now: number, c: Extract<HandshakePacket, { type: 'challenge' }>): void {
+  private onChallenge(now: number, cookie: Uint8Array): void {
     // A repeated CHALLENGE (our HELLO was retried) is answered by the RESPONSE we already have.
     if (this.phase.kind !== 'hello') return;
-    const shared = x25519(this.pair.privateKey, c.hostPublic);
-    if (shared === null) {
-      this.ignored++;
-      return;
-    }
-    const transcript = handshakeTranscript({
-      version: this.options.version,
-      clientPublic: this.pair.publicKey,
-      clientNonce: this.nonce,
-      epoch: c.epoch,
-      hostPublic: c.hostPublic,
-      cookie: c.cookie,
-    });
-    const keys = deriveSessionKeys(shared, this.options.joinCode, transcript);
+    const inputs: CpaceInputs = {
+      prs: this.prs,
+      ci: cpaceChannelId(this.options.version),
+      sid: cpaceSessionId(this.nonce, cookie),
+    };
+    const { scalar, share } = cpaceShare(inputs);
     const packet = encodeHandshake({
       type: 'response',
       version: this.options.version,
-      clientPublic: this.pair.publicKey,
       clientNonce: this.nonce,
-      epoch: c.epoch,
-      cookie: c.cookie,
-      clientProof: keys.clientProof,
+      cookie,
+      share,
     });
-    this.phase = { kind: 'response', packet, keys };
+    this.phase = { kind: 'response', packet, inputs, scalar, share };
     this.retryMs = this.options.retryMs;
     this.nextSendAt = now;
+    this.handleTimeout(now);
+  }
+
+  private onAccept(now: number, a: Extract<HandshakePacket, { type: 'accept' }>): void {
+    const phase = this.phase;
+    if (phase.kind !== 'response') {
+      this.ignored++;
+      return;
+    }
+    const isk = cpaceIsk(phase.inputs, phase.scalar, phase.share, a.share, true);
+    if (isk === null) {
+      this.ignored++;
+      return;
+    }
+    const keys = deriveSessionKeys(isk);
+    if (!timingSafeEqual(keys.hostConfirm, a.confirm)) {
+      // The host (or whoever answered) ran CPace with another code; the real host may still answer.
+      this.suspect(now, 'wrong-code');
+      return;
+    }
+    this.phase = { kind: 'done', result: { kind: 'accepted', keys } };
+  }
+
+  /** Holds a failure for the grace period, trying on meanwhile; the latest reason is the one reported. */
+  private suspect(now: number, reason: ConnectFailure): void {
+    this.pendingFailure = { reason, at: this.pendingFailure?.at ?? now };
     this.handleTimeout(now);
   }
 }

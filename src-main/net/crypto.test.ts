@@ -1,4 +1,4 @@
-// Tests for key agreement, key derivation, sealing and cookies; uses no network or real clock.
+// Tests for key derivation, sealing and cookies; uses no network or real clock.
 import { describe, it, expect } from 'vitest';
 import { createCipheriv } from 'node:crypto';
 import {
@@ -7,10 +7,9 @@ import {
   CookieMinter,
   SEAL_OVERHEAD,
   deriveSessionKeys,
-  generateKeyPair,
+  joinCodeSecret,
   open,
   seal,
-  x25519,
 } from './crypto.js';
 
 const te = new TextEncoder();
@@ -21,77 +20,33 @@ function flipBit(bytes: Uint8Array, index: number): Uint8Array {
   return copy;
 }
 
-function exchange(): { client: Uint8Array; host: Uint8Array } {
-  const c = generateKeyPair();
-  const h = generateKeyPair();
-  const client = x25519(c.privateKey, h.publicKey);
-  const host = x25519(h.privateKey, c.publicKey);
-  if (client === null || host === null) throw new Error('x25519 failed on honest keys');
-  return { client, host };
-}
+describe('deriveSessionKeys', () => {
+  const isk = new Uint8Array(64).fill(3);
 
-describe('x25519', () => {
-  it('gives both sides the same 32-byte secret', () => {
-    const { client, host } = exchange();
-    expect(client).toHaveLength(32);
-    expect(client).toEqual(host);
+  it('derives 32-byte keys per direction and a 16-byte confirmation, all distinct', () => {
+    const k = deriveSessionKeys(isk);
+    expect(k.clientToHost).toHaveLength(32);
+    expect(k.hostToClient).toHaveLength(32);
+    expect(k.hostConfirm).toHaveLength(16);
+    expect(k.clientToHost).not.toEqual(k.hostToClient);
+    expect(k.hostConfirm).not.toEqual(k.hostToClient.subarray(0, 16));
   });
 
-  it('returns 32-byte raw public keys', () => {
-    expect(generateKeyPair().publicKey).toHaveLength(32);
-  });
-
-  it('rejects a low-order (all-zero) peer key', () => {
-    expect(x25519(generateKeyPair().privateKey, new Uint8Array(32))).toBeNull();
-  });
-
-  it('rejects a peer key of the wrong length', () => {
-    const { privateKey, publicKey } = generateKeyPair();
-    expect(x25519(privateKey, publicKey.subarray(0, 31))).toBeNull();
-    expect(x25519(privateKey, new Uint8Array(33))).toBeNull();
-    expect(x25519(privateKey, new Uint8Array(0))).toBeNull();
+  it('is deterministic and changes every output with any bit of the ISK', () => {
+    expect(deriveSessionKeys(isk)).toEqual(deriveSessionKeys(Uint8Array.from(isk)));
+    const a = deriveSessionKeys(isk);
+    const b = deriveSessionKeys(flipBit(isk, 63));
+    expect(a.clientToHost).not.toEqual(b.clientToHost);
+    expect(a.hostToClient).not.toEqual(b.hostToClient);
+    expect(a.hostConfirm).not.toEqual(b.hostConfirm);
   });
 });
 
-describe('deriveSessionKeys', () => {
-  const transcript = te.encode('transcript bytes');
-
-  it('derives equal keys on both sides from the same code', () => {
-    const { client, host } = exchange();
-    const a = deriveSessionKeys(client, 'K7QX2-M9TRD', transcript);
-    const b = deriveSessionKeys(host, 'k7qx2 m9trd', transcript);
-    expect(a).toEqual(b);
-    expect(a.clientToHost).toHaveLength(32);
-    expect(a.hostToClient).toHaveLength(32);
-    expect(a.clientProof).toHaveLength(16);
-    expect(a.hostProof).toHaveLength(16);
-  });
-
-  it('uses distinct keys per direction and distinct proofs', () => {
-    const { client } = exchange();
-    const k = deriveSessionKeys(client, 'K7QX2-M9TRD', transcript);
-    expect(k.clientToHost).not.toEqual(k.hostToClient);
-    expect(k.clientProof).not.toEqual(k.hostProof);
-  });
-
-  it('changes every output when the code differs', () => {
-    const { client, host } = exchange();
-    const a = deriveSessionKeys(client, 'K7QX2-M9TRD', transcript);
-    const b = deriveSessionKeys(host, 'K7QX2-M9TRE', transcript);
-    expect(a.clientToHost).not.toEqual(b.clientToHost);
-    expect(a.hostToClient).not.toEqual(b.hostToClient);
-    expect(a.clientProof).not.toEqual(b.clientProof);
-    expect(a.hostProof).not.toEqual(b.hostProof);
-  });
-
-  it('changes every output when the transcript differs', () => {
-    const { client } = exchange();
-    const a = deriveSessionKeys(client, 'K7QX2-M9TRD', transcript);
-    const b = deriveSessionKeys(client, 'K7QX2-M9TRD', flipBit(transcript, 0));
-    expect(a.clientToHost).not.toEqual(b.clientToHost);
-    expect(a.hostToClient).not.toEqual(b.hostToClient);
-    expect(a.clientProof).not.toEqual(b.clientProof);
-    expect(a.hostProof).not.toEqual(b.hostProof);
+describe('joinCodeSecret', () => {
+  it('is the normalized code, so spelling variants agree', () => {
+    expect(joinCodeSecret('K7QX2-M9TRD')).toEqual(joinCodeSecret('k7qx2 m9trd'));
+    expect(joinCodeSecret('7-orbit-lantern')).toEqual(joinCodeSecret(' 7 Orbit  LANTERN '));
+    expect(joinCodeSecret('7-orbit-lantern')).not.toEqual(joinCodeSecret('8-orbit-lantern'));
   });
 });
 
@@ -205,5 +160,15 @@ describe('CookieMinter', () => {
     }
     expect(minter.verify(now, source, bound, cookie.subarray(0, COOKIE_SIZE - 1))).toBe(false);
     expect(minter.verify(now, source, bound, new Uint8Array(COOKIE_SIZE + 1))).toBe(false);
+  });
+
+  it('keeps verifying the previous secret after one rotation, not after two', () => {
+    const m = new CookieMinter(secret);
+    const c = m.mint(now, source, bound);
+    m.rotate();
+    expect(m.verify(now + 1, source, bound, c)).toBe(true);
+    expect(m.verify(now + 1, source, bound, m.mint(now + 1, source, bound))).toBe(true);
+    m.rotate();
+    expect(m.verify(now + 2, source, bound, c)).toBe(false);
   });
 });

@@ -1,25 +1,18 @@
-// X25519, HKDF session keys, ChaCha20-Poly1305 sealing, cookies; knows no packet layouts or clocks.
+// Session keys from CPace's ISK, ChaCha20-Poly1305 sealing, cookies; knows no packet layouts or clocks.
 import {
   createCipheriv,
   createDecipheriv,
-  createHash,
   createHmac,
-  createPublicKey,
-  diffieHellman,
-  generateKeyPairSync,
   hkdfSync,
   randomBytes,
   timingSafeEqual,
-  type KeyObject,
 } from 'node:crypto';
 import { normalizeJoinCode } from './join-code.js';
 
-/** Raw X25519 public key length in bytes (RFC 7748 §5). */
-export const PUBLIC_KEY_SIZE = 32;
 /** Per-direction AEAD key length in bytes (ChaCha20-Poly1305). */
 export const SESSION_KEY_SIZE = 32;
-/** Handshake proof length in bytes: a truncated HKDF output, one per side. */
-export const PROOF_SIZE = 16;
+/** The host's key confirmation in ACCEPT, in bytes (a truncated HKDF output). */
+export const CONFIRM_SIZE = 16;
 /**
  * Poly1305 tag appended to every sealed packet, in bytes: the first 80 bits of the 128-bit tag, SRTP's default
  * for small real-time packets (RFC 3711's HMAC-SHA1-80). A forged packet passes with probability about 2^-80,
@@ -37,76 +30,34 @@ const COOKIE_MAC_SIZE = COOKIE_SIZE - 4;
 const NONCE_SIZE = 12;
 const TWO_POW_32 = 0x1_0000_0000;
 
-export interface KeyPair {
-  /** Raw X25519 public key, 32 bytes, as sent on the wire. */
-  readonly publicKey: Uint8Array;
-  readonly privateKey: KeyObject;
-}
-
 export interface SessionKeys {
   /** AEAD key for packets the client sends, 32 bytes. */
   readonly clientToHost: Uint8Array;
   /** AEAD key for packets the host sends, 32 bytes. */
   readonly hostToClient: Uint8Array;
-  /** Sent by the client in RESPONSE to prove it knows the join code, 16 bytes. */
-  readonly clientProof: Uint8Array;
-  /** Sent by the host in ACCEPT so the client knows it reached the real host, 16 bytes. */
-  readonly hostProof: Uint8Array;
+  /**
+   * Sent by the host in ACCEPT so the client knows the host holds the same keys (so the same code) before it sends
+   * anything sealed, 16 bytes. The client's confirmation is its first sealed packet: only a holder of the keys can
+   * seal one that opens.
+   */
+  readonly hostConfirm: Uint8Array;
 }
 
-export function generateKeyPair(): KeyPair {
-  const { publicKey, privateKey } = generateKeyPairSync('x25519');
-  const jwk = publicKey.export({ format: 'jwk' });
-  if (typeof jwk.x !== 'string') throw new Error('X25519 JWK export lacks x');
-  return { publicKey: new Uint8Array(Buffer.from(jwk.x, 'base64url')), privateKey };
+const SESSION_KEYS_SALT = new TextEncoder().encode('ghostboard/session-keys/v4');
+
+/** The bytes CPace's generator is derived from: the join code in the form both sides normalize it to. */
+export function joinCodeSecret(joinCode: string): Uint8Array {
+  return new TextEncoder().encode(normalizeJoinCode(joinCode));
 }
 
-/** Returns null instead of throwing: the peer key is untrusted wire input. */
-export function x25519(privateKey: KeyObject, peerPublic: Uint8Array): Uint8Array | null {
-  if (peerPublic.length !== PUBLIC_KEY_SIZE) return null;
-  let shared: Buffer;
-  try {
-    const x = Buffer.from(peerPublic.buffer, peerPublic.byteOffset, peerPublic.length);
-    const publicKey = createPublicKey({
-      key: { kty: 'OKP', crv: 'X25519', x: x.toString('base64url') },
-      format: 'jwk',
-    });
-    shared = diffieHellman({ privateKey, publicKey });
-  } catch {
-    return null;
-  }
-  // A low-order peer point yields all zeros, which would make the "secret" public (RFC 7748 §6.1).
-  let acc = 0;
-  for (const byte of shared) acc |= byte;
-  return acc === 0 ? null : new Uint8Array(shared);
-}
-
-const JOIN_CODE_SALT_LABEL = 'ghostboard/join-code/v1\0';
-
-// The join code goes into the salt so it is proven by the proofs without being sent, and a
-// passive eavesdropper (who lacks the X25519 secret) cannot test code guesses offline.
-// Not a PAKE: a fake host can test guesses offline on one client proof, so codes have ≥ 50 bits.
-export function deriveSessionKeys(
-  shared: Uint8Array,
-  joinCode: string,
-  transcript: Uint8Array,
-): SessionKeys {
-  const salt = createHash('sha256')
-    .update(JOIN_CODE_SALT_LABEL, 'utf8')
-    .update(normalizeJoinCode(joinCode), 'utf8')
-    .digest();
-  // Hashing the transcript binds every handshake field, so tampering with any of them
-  // (keys, nonce, epoch, cookie) gives the two sides different keys and the proofs fail.
-  const transcriptHash = createHash('sha256').update(transcript).digest();
-  const expand = (label: string, length: number): Uint8Array => {
-    const info = Buffer.concat([Buffer.from(label, 'utf8'), transcriptHash]);
-    return new Uint8Array(hkdfSync('sha256', shared, salt, info, length));
-  };
+/** Expands CPace's intermediate session key (which already binds the code, both shares and the session id). */
+export function deriveSessionKeys(isk: Uint8Array): SessionKeys {
+  const expand = (label: string, length: number): Uint8Array =>
+    new Uint8Array(hkdfSync('sha256', isk, SESSION_KEYS_SALT, label, length));
   return {
     clientToHost: expand('c2h key', SESSION_KEY_SIZE),
     hostToClient: expand('h2c key', SESSION_KEY_SIZE),
-    clientProof: expand('client proof', PROOF_SIZE),
-    hostProof: expand('host proof', PROOF_SIZE),
+    hostConfirm: expand('host confirm', CONFIRM_SIZE),
   };
 }
 
@@ -180,9 +131,17 @@ export function open(
  * the host keeps nothing per source until a client echoes a cookie minted for its address.
  */
 export class CookieMinter {
-  readonly #secret: Uint8Array;
+  #secret: Uint8Array;
+  /** The secret before the last rotation: cookies minted just before it stay valid for their lifetime. */
+  #previous: Uint8Array | undefined;
 
   constructor(secret: Uint8Array = randomBytes(32)) {
+    this.#secret = Uint8Array.from(secret);
+  }
+
+  /** A fresh secret; the old one still verifies until the next rotation (rotate less often than the lifetime). */
+  rotate(secret: Uint8Array = randomBytes(32)): void {
+    this.#previous = this.#secret;
     this.#secret = Uint8Array.from(secret);
   }
 
@@ -191,7 +150,7 @@ export class CookieMinter {
     const seconds = Math.floor(now / 1000) >>> 0;
     const cookie = new Uint8Array(COOKIE_SIZE);
     new DataView(cookie.buffer).setUint32(0, seconds);
-    cookie.set(this.#mac(cookie.subarray(0, 4), source, bound), 4);
+    cookie.set(this.#mac(this.#secret, cookie.subarray(0, 4), source, bound), 4);
     return cookie;
   }
 
@@ -203,14 +162,19 @@ export class CookieMinter {
     const stampMs = (nowSeconds - (((nowSeconds >>> 0) - stamp) | 0)) * 1000;
     const ageMs = now - stampMs;
     if (ageMs > COOKIE_LIFETIME_MS || ageMs < -COOKIE_FUTURE_SKEW_MS) return false;
-    const expected = this.#mac(cookie.subarray(0, 4), source, bound);
-    return timingSafeEqual(expected, cookie.subarray(4));
+    const stampBytes = cookie.subarray(0, 4);
+    const mac = cookie.subarray(4);
+    if (timingSafeEqual(this.#mac(this.#secret, stampBytes, source, bound), mac)) return true;
+    const previous = this.#previous;
+    return (
+      previous !== undefined && timingSafeEqual(this.#mac(previous, stampBytes, source, bound), mac)
+    );
   }
 
-  #mac(stamp: Uint8Array, source: string, bound: Uint8Array): Buffer {
+  #mac(secret: Uint8Array, stamp: Uint8Array, source: string, bound: Uint8Array): Buffer {
     // Addresses hold no NUL, so the 0 byte ends the source and no other (source, bound) pair
     // can produce the same MAC input.
-    return createHmac('sha256', this.#secret)
+    return createHmac('sha256', secret)
       .update(stamp)
       .update(source, 'utf8')
       .update(new Uint8Array(1))

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { encodeHandshake, HELLO_SIZE } from './handshake';
-import { generateKeyPair } from './crypto';
 import { PERFECT_LINK } from './sim/link';
 import { makePair, SIM_CLIENT, SIM_HOST } from './sim/pair';
 import type { EndpointEvent } from './endpoint';
@@ -30,46 +29,58 @@ describe('handshake', () => {
     expect(pair.hostSide.conn?.isOpen).toBe(true);
   });
 
-  it('rejects a wrong code with its reason and keeps no connection', () => {
+  it('fails a wrong code on the client, and the host counts the attempt once its reply goes unanswered', () => {
     const pair = makePair({ seed: 3, clientJoinCode: 'WRONG-CODE1' });
-    pair.sim.runUntil(1000);
+    pair.sim.runUntil(3000);
     const ev = events(() => pair.client.pollEvent());
     expect(ev).toEqual([{ type: 'connect-failed', peer: SIM_HOST, reason: 'wrong-code' }]);
+    expect(pair.client.connectionCount).toBe(0);
+    // The host cannot tell a wrong code (CPace shows it nothing to check): its reply waits for a sealed packet.
+    expect([...pair.host.connections()].map((c) => c.state)).toEqual(['pending']);
+    expect(pair.host.counters.failedAttempts).toBe(0);
+    pair.sim.runUntil(15_000);
     expect(pair.host.connectionCount).toBe(0);
-    expect(pair.host.counters.wrongCode).toBe(1);
+    expect(pair.host.counters.failedAttempts).toBe(1);
+    // A pending attempt that never opened is not announced as a connection.
+    expect(events(() => pair.host.pollEvent())).toEqual([]);
   });
 
   it('rejects a protocol version mismatch', () => {
     const pair = makePair({ seed: 4 });
     // A client of another version: a raw HELLO with version 99.
-    const hello = new Uint8Array(HELLO_SIZE);
-    hello.set(
-      encodeHandshake({
-        type: 'hello',
-        version: 99,
-        clientPublic: generateKeyPair().publicKey,
-        clientNonce: new Uint8Array(8),
-      }),
-    );
+    const hello = encodeHandshake({ type: 'hello', version: 99, clientNonce: new Uint8Array(16) });
     pair.host.handleDatagram(0, SIM_CLIENT, hello);
     const reply = pair.host.pollTransmit();
     expect(reply?.bytes[0]).toBe(0xc5);
-    expect(reply?.bytes[9]).toBe(1); // version-mismatch
+    expect(reply?.bytes[17]).toBe(1); // version-mismatch
   });
 
   it('refuses connections beyond the cap with "full"', () => {
     const pair = makePair({ seed: 5, endpoint: { maxConnections: 0 } });
-    pair.sim.runUntil(1000);
+    pair.sim.runUntil(3000);
     expect(events(() => pair.client.pollEvent())).toEqual([
       { type: 'connect-failed', peer: SIM_HOST, reason: 'full' },
     ]);
   });
 
-  it('rate-limits a source after repeated wrong codes', () => {
-    const pair = makePair({ seed: 6, clientJoinCode: 'BAD-0' });
+  it('refuses a source (an IPv4 address) after 8 failed attempts until they drain, and no other source', () => {
+    const pair = makePair({ seed: 6, joinCode: 'LONG-CODE-THAT-NEVER-LOCKS' });
     pair.sim.runUntil(500);
-    const reasons: string[] = [];
-    for (let i = 1; i <= 11; i++) {
+    const attempt = (address: string, port: number, code: string): string => {
+      const c = new Endpoint<number>(
+        'client',
+        { joinCode: code, protocolVersion: SIM_VERSION },
+        () => ({ onPayload: () => undefined, onNotify: () => undefined }),
+        pair.sim.now,
+      );
+      pair.sim.add({ address, port }, c);
+      c.connect(pair.sim.now, SIM_HOST);
+      pair.sim.runUntil(pair.sim.now + 2_000);
+      const e = c.pollEvent();
+      return e?.type === 'connect-failed' ? e.reason : String(e?.type);
+    };
+    // Eight guesses at once from one address (other ports): each gets the host's reply, none follows it up.
+    const guessers = Array.from({ length: 8 }, (_, i) => {
       const c = new Endpoint<number>(
         'client',
         { joinCode: `BAD-${i}`, protocolVersion: SIM_VERSION },
@@ -78,24 +89,55 @@ describe('handshake', () => {
       );
       pair.sim.add({ address: SIM_CLIENT.address, port: 6000 + i }, c);
       c.connect(pair.sim.now, SIM_HOST);
-      pair.sim.runUntil(pair.sim.now + 500);
-      const e = c.pollEvent();
-      reasons.push(e?.type === 'connect-failed' ? e.reason : String(e?.type));
-    }
-    // 10 wrong guesses per minute per IP, then refused without checking the proof.
-    expect(reasons.slice(0, 9).every((r) => r === 'wrong-code')).toBe(true);
-    expect(reasons.slice(9)).toEqual(['rate-limited', 'rate-limited']);
-    // A source at another IP is unaffected.
-    const other = new Endpoint<number>(
-      'client',
-      { joinCode: 'TEST1-CODE2', protocolVersion: SIM_VERSION },
-      () => ({ onPayload: () => undefined, onNotify: () => undefined }),
-      pair.sim.now,
+      return c;
+    });
+    pair.sim.runUntil(pair.sim.now + 2_000);
+    expect(guessers.map((c) => c.pollEvent())).toEqual(
+      guessers.map(() => ({ type: 'connect-failed', peer: SIM_HOST, reason: 'wrong-code' })),
     );
-    pair.sim.add({ address: '127.0.0.9', port: 7000 }, other);
-    other.connect(pair.sim.now, SIM_HOST);
-    pair.sim.runUntil(pair.sim.now + 500);
-    expect(other.pollEvent()?.type).toBe('connected');
+    // The host's replies go unanswered; once those attempts expire they count against the address.
+    pair.sim.runUntil(pair.sim.now + 9_000);
+    expect(pair.host.counters.failedAttempts).toBe(8);
+    expect(attempt(SIM_CLIENT.address, 6100, 'BAD-9')).toBe('rate-limited');
+    // The right code from that address waits too (one failure drains every 10 s) ...
+    expect(attempt(SIM_CLIENT.address, 6101, 'LONG-CODE-THAT-NEVER-LOCKS')).toBe('rate-limited');
+    // ... and gets in once one has drained.
+    pair.sim.runUntil(pair.sim.now + 10_000);
+    expect(attempt(SIM_CLIENT.address, 6102, 'LONG-CODE-THAT-NEVER-LOCKS')).toBe('connected');
+    // Another address was never affected.
+    expect(attempt('127.0.0.9', 7000, 'LONG-CODE-THAT-NEVER-LOCKS')).toBe('connected');
+  });
+
+  it('locks a weak code after 30 failed attempts from many addresses, says so once, and a new code unlocks', () => {
+    const code = '7-orbit-lantern';
+    const pair = makePair({ seed: 8, joinCode: code });
+    pair.sim.runUntil(500);
+    events(() => pair.host.pollEvent());
+    const attempt = (address: string, joinCode: string): string => {
+      const c = new Endpoint<number>(
+        'client',
+        { joinCode, protocolVersion: SIM_VERSION },
+        () => ({ onPayload: () => undefined, onNotify: () => undefined }),
+        pair.sim.now,
+      );
+      pair.sim.add({ address, port: 5000 }, c);
+      c.connect(pair.sim.now, SIM_HOST);
+      pair.sim.runUntil(pair.sim.now + 2_000);
+      const e = c.pollEvent();
+      return e?.type === 'connect-failed' ? e.reason : String(e?.type);
+    };
+    // Guessers at 30 addresses, one guess each: no per-source limit is reached.
+    for (let i = 0; i < 30; i++)
+      expect(attempt(`10.0.${i}.1`, `${i}-wrong-guess`)).toBe('wrong-code');
+    pair.sim.runUntil(pair.sim.now + 11_000);
+    expect(pair.host.isCodeLocked).toBe(true);
+    expect(events(() => pair.host.pollEvent())).toEqual([{ type: 'code-locked', failures: 30 }]);
+    // Now even the right code is refused, from anywhere, without the host running CPace.
+    expect(attempt('10.1.0.1', code)).toBe('code-locked');
+    // The host sets a new code: people who have it get in.
+    pair.host.setJoinCode('9-amber-violin');
+    expect(pair.host.isCodeLocked).toBe(false);
+    expect(attempt('10.1.0.2', '9-amber-violin')).toBe('connected');
   });
 
   it('times out as unreachable when the host never answers', () => {
@@ -168,21 +210,18 @@ describe('sealed data packets', () => {
     pair.host.handleDatagram(pair.sim.now, stranger, new Uint8Array([0x12, 0x34, 0x56]));
     expect(pair.host.pollTransmit()).toBeUndefined();
     expect(pair.host.counters.unknownSource).toBe(1);
-    const hello = new Uint8Array(HELLO_SIZE);
-    hello.set(
-      encodeHandshake({
-        type: 'hello',
-        version: SIM_VERSION,
-        clientPublic: generateKeyPair().publicKey,
-        clientNonce: new Uint8Array(8),
-      }),
-    );
+    const hello = encodeHandshake({
+      type: 'hello',
+      version: SIM_VERSION,
+      clientNonce: new Uint8Array(16),
+    });
+    expect(hello).toHaveLength(HELLO_SIZE);
     pair.host.handleDatagram(pair.sim.now, stranger, hello);
     const reply = pair.host.pollTransmit();
     expect(reply).toBeDefined();
     expect(reply?.bytes.length).toBeLessThanOrEqual(hello.length);
     // An unpadded HELLO gets no answer at all.
-    pair.host.handleDatagram(pair.sim.now, stranger, hello.slice(0, 60));
+    pair.host.handleDatagram(pair.sim.now, stranger, hello.slice(0, HELLO_SIZE - 1));
     expect(pair.host.pollTransmit()).toBeUndefined();
     // And no state was kept for the stranger.
     expect(pair.host.connectionCount).toBe(1);

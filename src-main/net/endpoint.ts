@@ -7,10 +7,12 @@ import type { ConnectFailure } from './client-handshake';
 import type { CloseInfo } from './close-reason';
 import type { ConnectionHandler, ConnectionOptions } from './connection';
 import { Connection, DEFAULT_CONNECTION_OPTIONS } from './connection';
-import type { HandshakePacket } from './handshake';
+import type { HandshakePacket, RejectReason } from './handshake';
 import { decodeHandshake, HANDSHAKE_MARKER, HELLO_SIZE, isHandshakeDecodeError } from './handshake';
-import { HostHandshake, reject } from './host-handshake';
-import { FailureLimiter } from './rate-limiter';
+import { HostHandshake, reject, sameBytes } from './host-handshake';
+import { FailureLimiter, sourcePrefix } from './rate-limiter';
+import { COOKIE_LIFETIME_MS } from './crypto';
+import { joinCodeStrengthBits } from './join-code';
 import { DueHeap } from './due-heap';
 
 export interface EndpointOptions {
@@ -23,8 +25,18 @@ export interface EndpointOptions {
   /** Host caps on connections accepted but not yet confirmed by the client's first sealed packet. */
   readonly maxPending: number;
   readonly maxPendingPerIp: number;
-  /** Wrong-code attempts allowed per source IP per minute before its handshakes are refused. */
-  readonly maxFailuresPerIpPerMinute: number;
+  /**
+   * Failed attempts (a host reply that was never followed by a sealed packet: a wrong code, or a guesser) a source
+   * may have outstanding before it is refused; one is forgiven every `failureRefillMs`. A source is an IPv4
+   * address or an IPv6 /64.
+   */
+  readonly maxFailuresPerSource: number;
+  readonly failureRefillMs: number;
+  /**
+   * After this many failed attempts in all, a weak code (under 40 bits: the speakable ones) is locked: every join
+   * is refused with 'code-locked' until the host sets a new code. Bounds what guessers from many addresses can try.
+   */
+  readonly codeLockFailures: number;
   readonly handshakeRetryMs: number;
   readonly handshakeTimeoutMs: number;
 }
@@ -35,7 +47,9 @@ export const DEFAULT_ENDPOINT_OPTIONS: Omit<EndpointOptions, 'joinCode' | 'proto
   maxConnectionsPerIp: 300,
   maxPending: 64,
   maxPendingPerIp: 16,
-  maxFailuresPerIpPerMinute: 10,
+  maxFailuresPerSource: 8,
+  failureRefillMs: 10_000,
+  codeLockFailures: 30,
   handshakeRetryMs: 250,
   handshakeTimeoutMs: 10_000,
 };
@@ -47,7 +61,9 @@ export type EndpointEvent<R> =
       readonly type: 'connect-failed';
       readonly peer: PeerAddress;
       readonly reason: ConnectFailure;
-    };
+    }
+  /** Host: the join code took too many failed attempts and is refused until `setJoinCode`. */
+  | { readonly type: 'code-locked'; readonly failures: number };
 
 export interface Transmit {
   readonly to: PeerAddress;
@@ -62,21 +78,34 @@ export interface EndpointCounters {
   /** Handshake packets of the wrong kind for this side, or a HELLO too short to answer without amplification. */
   unexpectedHandshake: number;
   badCookie: number;
-  wrongCode: number;
+  /** A RESPONSE already answered whose connection is gone (a replay), or whose share was invalid. */
+  replayed: number;
+  badShare: number;
+  /** Host replies never followed by a sealed packet: a wrong code or a guess (the host can't tell which). */
+  failedAttempts: number;
   rateLimited: number;
   full: number;
   banned: number;
+  codeLocked: number;
 }
 
 const MAX_QUEUED_REPLIES = 4096;
+/** Accepted RESPONSEs are remembered this long: past it their cookie has expired, and clocks may differ a little. */
+const REPLAY_MEMORY_MS = COOKIE_LIFETIME_MS + 2_000;
+const MAX_REMEMBERED_HANDSHAKES = 4096;
+/** Codes weaker than this (in bits) are locked after `codeLockFailures`; stronger ones can't be guessed online. */
+const LOCKABLE_CODE_BITS = 40;
 
 interface Entry<R> {
   readonly conn: Connection<R>;
   readonly peer: PeerAddress;
   readonly ip: string;
-  /** Host side: the client key and the ACCEPT, resent if the same RESPONSE arrives again. */
-  readonly clientPublic?: Uint8Array;
+  /** Host side: the client's CPace share and the ACCEPT, resent if the same RESPONSE arrives again. */
+  readonly clientShare?: Uint8Array;
   readonly accept?: Uint8Array;
+  /** Host side: the source whose failure it counts as if it ends without the client's first sealed packet. */
+  readonly attemptFrom?: string;
+  opened: boolean;
   announced: boolean;
   /** Bumped whenever its cached deadline is replaced or taken: older heap items for it are dead. */
   version: number;
@@ -102,10 +131,13 @@ export class Endpoint<R> {
     badHandshake: 0,
     unexpectedHandshake: 0,
     badCookie: 0,
-    wrongCode: 0,
+    replayed: 0,
+    badShare: 0,
+    failedAttempts: 0,
     rateLimited: 0,
     full: 0,
     banned: 0,
+    codeLocked: 0,
   };
   private readonly entries = new Map<string, Entry<R>>();
   /** Host: source addresses refused for the rest of the session (a kick bans its address). */
@@ -113,6 +145,14 @@ export class Endpoint<R> {
   private readonly dialing = new Map<string, Dialing>();
   private readonly host: HostHandshake | undefined;
   private readonly failures: FailureLimiter;
+  /** Host: cookies of accepted RESPONSEs, with when they may be forgotten (insertion order is expiry order). */
+  private readonly answered = new Map<string, number>();
+  /** Host: failed attempts against the current code, and whether it is locked. */
+  private codeFailures = 0;
+  private codeLocked = false;
+  private codeLockable: boolean;
+  /** The latest time any call brought: when a failure is counted from a path that has no clock of its own. */
+  private lastNow: number;
   private readonly outbox: Transmit[] = [];
   private readonly withOutput = new Set<string>();
   private readonly events: EndpointEvent<R>[] = [];
@@ -138,7 +178,12 @@ export class Endpoint<R> {
       role === 'host'
         ? new HostHandshake(this.options.joinCode, this.options.protocolVersion, now)
         : undefined;
-    this.failures = new FailureLimiter(this.options.maxFailuresPerIpPerMinute);
+    this.failures = new FailureLimiter({
+      burst: this.options.maxFailuresPerSource,
+      refillMs: this.options.failureRefillMs,
+    });
+    this.codeLockable = joinCodeStrengthBits(this.options.joinCode) < LOCKABLE_CODE_BITS;
+    this.lastNow = now;
   }
 
   /** Established and pending connections. */
@@ -151,17 +196,30 @@ export class Endpoint<R> {
   }
 
   /** Sizes of every table that hostile traffic could try to grow. */
-  tableSizes(): { connections: number; dialing: number; failures: number; outbox: number } {
+  tableSizes(): {
+    connections: number;
+    dialing: number;
+    failures: number;
+    answered: number;
+    outbox: number;
+  } {
     return {
       connections: this.entries.size,
       dialing: this.dialing.size,
       failures: this.failures.size,
+      answered: this.answered.size,
       outbox: this.outbox.length,
     };
   }
 
+  /** Host: whether the code is locked after too many failed attempts (until `setJoinCode`). */
+  get isCodeLocked(): boolean {
+    return this.codeLocked;
+  }
+
   /** Client: starts a handshake with a host. */
   connect(now: number, to: PeerAddress): void {
+    this.lastNow = Math.max(this.lastNow, now);
     const key = addressKey(to);
     if (this.dialing.has(key) || this.entries.has(key)) return;
     const handshake = new ClientHandshake(
@@ -178,6 +236,7 @@ export class Endpoint<R> {
   }
 
   handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array): void {
+    this.lastNow = Math.max(this.lastNow, now);
     const first = bytes[0];
     if (first === undefined) {
       this.counters.empty++;
@@ -236,7 +295,9 @@ export class Endpoint<R> {
         this.counters.unexpectedHandshake++;
         return;
       }
-      this.send(from, host.onHello(now, key, p));
+      // Refusals that need no cookie are as small as a CHALLENGE, so answering a spoofed HELLO amplifies nothing.
+      const refusal = this.refusal(now, from.address);
+      this.send(from, refusal ? reject(p.clientNonce, refusal) : host.onHello(now, key, p));
       return;
     }
     if (p.type !== 'response') {
@@ -244,37 +305,31 @@ export class Endpoint<R> {
       return;
     }
     const existing = this.entries.get(key);
-    if (existing?.clientPublic !== undefined && existing.accept !== undefined) {
-      if (bytesEqual(existing.clientPublic, p.clientPublic)) {
-        // Our ACCEPT was lost: answer again, same bytes, no new state.
-        this.send(from, existing.accept);
-        return;
-      }
-    }
-    if (this.banned.has(from.address)) {
-      this.counters.banned++;
-      this.send(from, reject(p.clientNonce, 'banned'));
+    if (
+      existing?.clientShare !== undefined &&
+      existing.accept !== undefined &&
+      sameBytes(existing.clientShare, p.share)
+    ) {
+      // Our ACCEPT was lost: answer again, same bytes, no new state.
+      this.send(from, existing.accept);
       return;
     }
-    if (this.failures.isLimited(now, from.address)) {
-      this.counters.rateLimited++;
-      this.send(from, reject(p.clientNonce, 'rate-limited'));
+    // Only a source that got our CHALLENGE (so owns its address) costs any work or state from here on.
+    if (!host.cookieValid(now, key, p)) {
+      this.counters.badCookie++;
       return;
     }
-    const outcome = host.onResponse(now, key, p);
-    switch (outcome.kind) {
-      case 'drop':
-        this.counters.badCookie++;
-        return;
-      case 'reject':
-        if (outcome.reason === 'wrong-code') {
-          this.counters.wrongCode++;
-          this.failures.record(now, from.address);
-        }
-        this.send(from, outcome.reply);
-        return;
-      case 'accept':
-        break;
+    const cookieId = Buffer.from(p.cookie).toString('base64');
+    this.forgetAnswered(now);
+    if (this.answered.has(cookieId)) {
+      // Answered once already and its connection is gone: a replay (a new answer would only cost CPU and a slot).
+      this.counters.replayed++;
+      return;
+    }
+    const refusal = this.refusal(now, from.address);
+    if (refusal !== undefined) {
+      this.send(from, reject(p.clientNonce, refusal));
+      return;
     }
     if (existing !== undefined) {
       existing.conn.close(now, 'replaced', 'a new connection from the same address');
@@ -284,6 +339,21 @@ export class Endpoint<R> {
       this.counters.full++;
       this.send(from, reject(p.clientNonce, 'full'));
       return;
+    }
+    const outcome = host.onResponse(p);
+    if (outcome.kind === 'drop') {
+      this.counters.badShare++;
+      return;
+    }
+    if (outcome.kind === 'reject') {
+      this.send(from, outcome.reply);
+      return;
+    }
+    this.answered.set(cookieId, now + REPLAY_MEMORY_MS);
+    while (this.answered.size > MAX_REMEMBERED_HANDSHAKES) {
+      const oldest = this.answered.keys().next();
+      if (oldest.done === true) break;
+      this.answered.delete(oldest.value);
     }
     const conn = new Connection<R>(
       key,
@@ -296,13 +366,50 @@ export class Endpoint<R> {
       conn,
       peer: from,
       ip: from.address,
-      clientPublic: p.clientPublic,
+      clientShare: p.share,
       accept: outcome.reply,
+      attemptFrom: sourcePrefix(from.address),
+      opened: false,
       announced: false,
       version: 0,
     };
     this.adopt(key, entry);
     this.send(from, outcome.reply);
+  }
+
+  /** Why the host refuses a source before any work, if it does: banned, the code locked, too many failures. */
+  private refusal(now: number, address: string): RejectReason | undefined {
+    if (this.banned.has(address)) {
+      this.counters.banned++;
+      return 'banned';
+    }
+    if (this.codeLocked) {
+      this.counters.codeLocked++;
+      return 'code-locked';
+    }
+    if (this.failures.isLimited(now, sourcePrefix(address))) {
+      this.counters.rateLimited++;
+      return 'rate-limited';
+    }
+    return undefined;
+  }
+
+  private forgetAnswered(now: number): void {
+    for (const [id, until] of this.answered) {
+      if (until > now) break;
+      this.answered.delete(id);
+    }
+  }
+
+  /** A host reply the client never followed with a sealed packet: a wrong code, a guess, or an abandoned join. */
+  private attemptFailed(now: number, source: string): void {
+    this.counters.failedAttempts++;
+    this.failures.record(now, source);
+    if (!this.codeLockable || this.codeLocked) return;
+    this.codeFailures++;
+    if (this.codeFailures < this.options.codeLockFailures) return;
+    this.codeLocked = true;
+    this.events.push({ type: 'code-locked', failures: this.codeFailures });
   }
 
   private hasRoomFor(ip: string): boolean {
@@ -345,7 +452,14 @@ export class Endpoint<R> {
       true,
       this.options.connection,
     );
-    this.adopt(key, { conn, peer: d.peer, ip: d.peer.address, announced: false, version: 0 });
+    this.adopt(key, {
+      conn,
+      peer: d.peer,
+      ip: d.peer.address,
+      opened: true,
+      announced: false,
+      version: 0,
+    });
     const entry = this.entries.get(key);
     if (entry === undefined) return;
     // The first sealed packet tells the host its ACCEPT arrived.
@@ -370,14 +484,19 @@ export class Endpoint<R> {
   private afterActivity(key: string, entry: Entry<R>): void {
     const conn = entry.conn;
     this.stale.add(entry);
-    if (!entry.announced && conn.state !== 'pending') {
+    // The client's first sealed packet opened under keys only the code could give: its join attempt succeeded.
+    if (conn.state === 'open') entry.opened = true;
+    if (!entry.announced && entry.opened) {
       entry.announced = true;
-      if (conn.state === 'open' || conn.closeInfo !== undefined)
-        this.events.push({ type: 'connected', conn });
+      this.events.push({ type: 'connected', conn });
     }
     const info = conn.closeInfo;
     if (info === undefined) return;
-    this.events.push({ type: 'closed', conn, info });
+    if (!entry.opened && entry.attemptFrom !== undefined) {
+      this.attemptFailed(this.lastNow, entry.attemptFrom);
+    }
+    // A host reply never followed by a sealed packet was never a connection: nothing to announce.
+    if (entry.announced) this.events.push({ type: 'closed', conn, info });
     this.collect(key, entry);
     if (this.entries.get(key) === entry) this.entries.delete(key);
   }
@@ -395,6 +514,8 @@ export class Endpoint<R> {
   }
 
   handleTimeout(now: number): void {
+    this.lastNow = Math.max(this.lastNow, now);
+    this.host?.rotate(now);
     for (const [key, d] of this.dialing) {
       d.handshake.handleTimeout(now);
       this.drainHandshake(now, key, d);
@@ -414,7 +535,7 @@ export class Endpoint<R> {
   }
 
   nextTimeout(): number {
-    let t = Infinity;
+    let t = this.host?.nextRotation() ?? Infinity;
     for (const d of this.dialing.values()) t = Math.min(t, d.handshake.nextTimeout());
     this.refreshDeadlines();
     return Math.min(t, this.earliest()?.at ?? Infinity);
@@ -466,6 +587,7 @@ export class Endpoint<R> {
 
   /** Closes every connection with a reason (their CLOSE packets are queued). */
   closeAll(now: number, reason: 'shutdown' | 'closed', detail = ''): void {
+    this.lastNow = Math.max(this.lastNow, now);
     for (const [key, entry] of this.entries) {
       entry.conn.close(now, reason, detail);
       this.afterActivity(key, entry);
@@ -474,6 +596,7 @@ export class Endpoint<R> {
 
   /** Host: refuses every later handshake from this source address and closes its connections. */
   ban(now: number, address: string, detail = 'banned by the host'): void {
+    this.lastNow = Math.max(this.lastNow, now);
     this.banned.add(address);
     for (const [key, entry] of this.entries) {
       if (entry.ip !== address) continue;
@@ -489,10 +612,14 @@ export class Endpoint<R> {
   /** Host: a new join code for handshakes from now on (connections already open keep their keys). */
   setJoinCode(code: string): void {
     this.host?.setJoinCode(code);
+    this.codeFailures = 0;
+    this.codeLocked = false;
+    this.codeLockable = joinCodeStrengthBits(code) < LOCKABLE_CODE_BITS;
   }
 
   /** Kicks one connection (host). */
   kick(now: number, conn: Connection<R>, detail = ''): void {
+    this.lastNow = Math.max(this.lastNow, now);
     const entry = this.entries.get(conn.peer);
     if (entry?.conn !== conn) return;
     conn.close(now, 'kicked', detail);
@@ -519,10 +646,4 @@ export class Endpoint<R> {
   pollEvent(): EndpointEvent<R> | undefined {
     return this.events.shift();
   }
-}
-
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

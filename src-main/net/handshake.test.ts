@@ -8,9 +8,10 @@ import {
   REJECT_SIZE,
   RESPONSE_SIZE,
   cookieBinding,
+  cpaceChannelId,
+  cpaceSessionId,
   decodeHandshake,
   encodeHandshake,
-  handshakeTranscript,
   isHandshakeDecodeError,
   rejectReasonFromCode,
   type HandshakePacket,
@@ -32,24 +33,16 @@ function mulberry32(seed: number): () => number {
 const fill = (length: number, start: number): Uint8Array =>
   Uint8Array.from({ length }, (_, i) => (start + i) & 0xff);
 
-const clientPublic = fill(32, 1);
-const hostPublic = fill(32, 101);
-const clientNonce = fill(8, 200);
+const clientShare = fill(32, 1);
+const hostShare = fill(32, 101);
+const clientNonce = fill(16, 200);
 const cookie = fill(20, 50);
 
 const samples: readonly HandshakePacket[] = [
-  { type: 'hello', version: 0x0102, clientPublic, clientNonce },
-  { type: 'challenge', clientNonce, epoch: 7, hostPublic, cookie },
-  {
-    type: 'response',
-    version: 0xfffe,
-    clientPublic,
-    clientNonce,
-    epoch: 255,
-    cookie,
-    clientProof: fill(16, 9),
-  },
-  { type: 'accept', clientNonce, hostProof: fill(16, 77) },
+  { type: 'hello', version: 0x0102, clientNonce },
+  { type: 'challenge', clientNonce, cookie },
+  { type: 'response', version: 0xfffe, clientNonce, cookie, share: clientShare },
+  { type: 'accept', clientNonce, share: hostShare, confirm: fill(16, 77) },
   ...(Object.keys(REJECT_REASON_CODES) as RejectReason[]).map((reason): HandshakePacket => ({
     type: 'reject',
     clientNonce,
@@ -73,18 +66,25 @@ describe('handshake codecs', () => {
     expect(decodeHandshake(bytes)).toEqual(packet);
   });
 
-  it('pins the wire layout of a CHALLENGE', () => {
-    const bytes = encodeHandshake(samples[1] as HandshakePacket);
-    expect(bytes[0]).toBe(0xc2);
-    expect(bytes.subarray(1, 9)).toEqual(clientNonce);
-    expect(bytes[9]).toBe(7);
-    expect(bytes.subarray(10, 42)).toEqual(hostPublic);
-    expect(bytes.subarray(42, 62)).toEqual(cookie);
+  it('pins the wire layout of a CHALLENGE, a RESPONSE and an ACCEPT', () => {
+    const c = encodeHandshake(samples[1] as HandshakePacket);
+    expect(c[0]).toBe(0xc2);
+    expect(c.subarray(1, 17)).toEqual(clientNonce);
+    expect(c.subarray(17, 37)).toEqual(cookie);
+    const r = encodeHandshake(samples[2] as HandshakePacket);
+    expect([...r.subarray(0, 3)]).toEqual([0xc3, 0xff, 0xfe]);
+    expect(r.subarray(3, 19)).toEqual(clientNonce);
+    expect(r.subarray(19, 39)).toEqual(cookie);
+    expect(r.subarray(39, 71)).toEqual(clientShare);
+    const a = encodeHandshake(samples[3] as HandshakePacket);
+    expect(a[0]).toBe(0xc4);
+    expect(a.subarray(17, 49)).toEqual(hostShare);
+    expect(a.subarray(49, 65)).toEqual(fill(16, 77));
   });
 
   it('zero-pads HELLO and accepts extra padding', () => {
     const bytes = encodeHandshake(samples[0] as HandshakePacket);
-    expect(bytes.subarray(43).every((b) => b === 0)).toBe(true);
+    expect(bytes.subarray(19).every((b) => b === 0)).toBe(true);
     const padded = new Uint8Array(HELLO_SIZE + 50);
     padded.set(bytes);
     expect(decodeHandshake(padded)).toEqual(samples[0]);
@@ -121,8 +121,8 @@ describe('handshake codecs', () => {
     expect(decodeHandshake(Uint8Array.of(0xc6))).toEqual({ error: 'unknown-type' });
     expect(decodeHandshake(Uint8Array.of(0x41, 0, 0))).toEqual({ error: 'unknown-type' });
     const reject = encodeHandshake({ type: 'reject', clientNonce, reason: 'full' });
-    for (const code of [0, 6, 255]) {
-      reject[9] = code;
+    for (const code of [0, 2, 7, 255]) {
+      reject[17] = code;
       expect(decodeHandshake(reject), `code ${code}`).toEqual({ error: 'bad-reason' });
     }
   });
@@ -135,9 +135,12 @@ describe('handshake codecs', () => {
   });
 
   it('asserts field widths when encoding', () => {
-    const bad = { type: 'hello', version: 1, clientPublic: fill(31, 0), clientNonce } as const;
+    const bad = { type: 'hello', version: 1, clientNonce: fill(15, 0) } as const;
     expect(() => encodeHandshake(bad)).toThrow(RangeError);
-    expect(() => encodeHandshake({ ...bad, clientPublic, version: 0x10000 })).toThrow(RangeError);
+    expect(() => encodeHandshake({ ...bad, clientNonce, version: 0x10000 })).toThrow(RangeError);
+    expect(() =>
+      encodeHandshake({ type: 'accept', clientNonce, share: hostShare, confirm: fill(15, 0) }),
+    ).toThrow(RangeError);
   });
 
   it('never throws on 100,000 seeded random handshake-marked datagrams', () => {
@@ -171,27 +174,20 @@ describe('anti-amplification', () => {
   });
 });
 
-describe('transcript and cookie binding', () => {
-  const fields = { version: 1, clientPublic, clientNonce, epoch: 3, hostPublic, cookie };
-
-  it('has fixed widths and depends on every field', () => {
-    const t = handshakeTranscript(fields);
-    expect(t).toHaveLength(95);
-    const variants = [
-      { ...fields, version: 2 },
-      { ...fields, clientPublic: hostPublic },
-      { ...fields, clientNonce: fill(8, 0) },
-      { ...fields, epoch: 4 },
-      { ...fields, hostPublic: clientPublic },
-      { ...fields, cookie: fill(20, 0) },
-    ];
-    for (const v of variants) expect(handshakeTranscript(v)).not.toEqual(t);
+describe('cookie binding and CPace inputs', () => {
+  it('binds the version and the nonce', () => {
+    const b = cookieBinding(1, clientNonce);
+    expect(b).toHaveLength(18);
+    expect(cookieBinding(2, clientNonce)).not.toEqual(b);
+    expect(cookieBinding(1, fill(16, 0))).not.toEqual(b);
   });
 
-  it('binds version, client key, nonce and epoch', () => {
-    const b = cookieBinding(1, clientPublic, clientNonce, 3);
-    expect(b).toHaveLength(43);
-    expect(cookieBinding(1, clientPublic, clientNonce, 4)).not.toEqual(b);
-    expect(cookieBinding(2, clientPublic, clientNonce, 3)).not.toEqual(b);
+  it('makes the session id from the nonce and the cookie, and the channel id from the version', () => {
+    const sid = cpaceSessionId(clientNonce, cookie);
+    expect(sid).toHaveLength(36);
+    expect(sid.subarray(0, 16)).toEqual(clientNonce);
+    expect(sid.subarray(16)).toEqual(cookie);
+    expect(Buffer.from(cpaceChannelId(4)).toString('latin1')).toBe('ghostboard\x00\x04');
+    expect(cpaceChannelId(5)).not.toEqual(cpaceChannelId(4));
   });
 });

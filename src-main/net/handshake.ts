@@ -1,5 +1,6 @@
 // Byte codecs for the handshake packets; knows no keys, secrets, sockets or connection state.
-import { COOKIE_SIZE, PROOF_SIZE, PUBLIC_KEY_SIZE } from './crypto.js';
+import { COOKIE_SIZE, CONFIRM_SIZE } from './crypto.js';
+import { CPACE_SHARE_SIZE } from './cpace.js';
 
 /** First-byte marker: data packets use top bits 00/01/10, so a first byte ≥ 0xC0 is handshake. */
 export const HANDSHAKE_MARKER = 0xc0;
@@ -13,28 +14,32 @@ export const HandshakeType = {
 } as const;
 export type HandshakeType = (typeof HandshakeType)[keyof typeof HandshakeType];
 
-/** Client nonce length in bytes; echoed by the host so the client can match replies. */
-export const CLIENT_NONCE_SIZE = 8;
+/** Client nonce length in bytes: echoed in every reply, and half of CPace's session id with the cookie. */
+export const CLIENT_NONCE_SIZE = 16;
 /**
- * HELLO is padded to the largest unauthenticated reply (CHALLENGE, REJECT) or more, so a spoofed
- * source never gets back more bytes than it sent (no amplification, DESIGN.md §3).
+ * HELLO is padded to more than the largest unauthenticated reply (CHALLENGE, REJECT), so a spoofed source never
+ * gets back more bytes than it sent (no amplification, DESIGN.md §3).
  */
-export const HELLO_SIZE = 96;
-export const CHALLENGE_SIZE = 62;
-export const RESPONSE_SIZE = 80;
-export const ACCEPT_SIZE = 25;
-export const REJECT_SIZE = 10;
-/** The host's ephemeral key lives this long (ms); the epoch byte says which key a RESPONSE used. */
-export const HOST_KEY_ROTATION_MS = 300_000;
+export const HELLO_SIZE = 64;
+export const CHALLENGE_SIZE = 1 + CLIENT_NONCE_SIZE + COOKIE_SIZE;
+export const RESPONSE_SIZE = 1 + 2 + CLIENT_NONCE_SIZE + COOKIE_SIZE + CPACE_SHARE_SIZE;
+export const ACCEPT_SIZE = 1 + CLIENT_NONCE_SIZE + CPACE_SHARE_SIZE + CONFIRM_SIZE;
+export const REJECT_SIZE = 1 + CLIENT_NONCE_SIZE + 1;
 
-export type RejectReason = 'version-mismatch' | 'wrong-code' | 'full' | 'rate-limited' | 'banned';
+/**
+ * Why a host refused a handshake. Unauthenticated: anyone can send one, so a client treats it as a hint until the
+ * handshake's grace runs out. A wrong code is not among them: the host cannot tell one (CPace gives it nothing to
+ * check), the client finds out when the host's confirmation does not match.
+ */
+export type RejectReason = 'version-mismatch' | 'full' | 'rate-limited' | 'banned' | 'code-locked';
 
 export const REJECT_REASON_CODES: Readonly<Record<RejectReason, number>> = {
   'version-mismatch': 1,
-  'wrong-code': 2,
+  // 2 was 'wrong-code' before protocol 4; not reused.
   full: 3,
   'rate-limited': 4,
   banned: 5,
+  'code-locked': 6,
 };
 
 const REJECT_REASONS_BY_CODE: ReadonlyMap<number, RejectReason> = new Map(
@@ -45,26 +50,26 @@ export function rejectReasonFromCode(code: number): RejectReason | undefined {
   return REJECT_REASONS_BY_CODE.get(code);
 }
 
-// Field widths: version u16 BE, epoch u8, keys 32 B, nonce 8 B, cookie 20 B, proofs 16 B.
+// Field widths: version u16 BE, nonce 16 B, cookie 20 B, CPace shares 32 B, confirmation 16 B.
 export type HandshakePacket =
-  | { type: 'hello'; version: number; clientPublic: Uint8Array; clientNonce: Uint8Array }
-  | {
-      type: 'challenge';
-      clientNonce: Uint8Array;
-      epoch: number;
-      hostPublic: Uint8Array;
-      cookie: Uint8Array;
-    }
+  | { type: 'hello'; version: number; clientNonce: Uint8Array }
+  | { type: 'challenge'; clientNonce: Uint8Array; cookie: Uint8Array }
   | {
       type: 'response';
       version: number;
-      clientPublic: Uint8Array;
       clientNonce: Uint8Array;
-      epoch: number;
       cookie: Uint8Array;
-      clientProof: Uint8Array;
+      /** The client's CPace share Ya. */
+      share: Uint8Array;
     }
-  | { type: 'accept'; clientNonce: Uint8Array; hostProof: Uint8Array }
+  | {
+      type: 'accept';
+      clientNonce: Uint8Array;
+      /** The host's CPace share Yb, from a scalar drawn for this RESPONSE alone. */
+      share: Uint8Array;
+      /** Key confirmation: proves the host derived the same keys (so knows the code). */
+      confirm: Uint8Array;
+    }
   | { type: 'reject'; clientNonce: Uint8Array; reason: RejectReason };
 
 export interface HandshakeDecodeError {
@@ -121,33 +126,29 @@ class ByteReader {
 export function encodeHandshake(p: HandshakePacket): Uint8Array {
   switch (p.type) {
     case 'hello':
-      // The rest stays zero: padding that only exists to make HELLO at least as large as a reply.
+      // The rest stays zero: padding that only exists to make HELLO larger than any reply to it.
       return new ByteWriter(HELLO_SIZE)
         .u8(HANDSHAKE_MARKER | HandshakeType.Hello)
         .u16(p.version)
-        .fixed(p.clientPublic, PUBLIC_KEY_SIZE)
         .fixed(p.clientNonce, CLIENT_NONCE_SIZE).bytes;
     case 'challenge':
       return new ByteWriter(CHALLENGE_SIZE)
         .u8(HANDSHAKE_MARKER | HandshakeType.Challenge)
         .fixed(p.clientNonce, CLIENT_NONCE_SIZE)
-        .u8(p.epoch)
-        .fixed(p.hostPublic, PUBLIC_KEY_SIZE)
         .fixed(p.cookie, COOKIE_SIZE).bytes;
     case 'response':
       return new ByteWriter(RESPONSE_SIZE)
         .u8(HANDSHAKE_MARKER | HandshakeType.Response)
         .u16(p.version)
-        .fixed(p.clientPublic, PUBLIC_KEY_SIZE)
         .fixed(p.clientNonce, CLIENT_NONCE_SIZE)
-        .u8(p.epoch)
         .fixed(p.cookie, COOKIE_SIZE)
-        .fixed(p.clientProof, PROOF_SIZE).bytes;
+        .fixed(p.share, CPACE_SHARE_SIZE).bytes;
     case 'accept':
       return new ByteWriter(ACCEPT_SIZE)
         .u8(HANDSHAKE_MARKER | HandshakeType.Accept)
         .fixed(p.clientNonce, CLIENT_NONCE_SIZE)
-        .fixed(p.hostProof, PROOF_SIZE).bytes;
+        .fixed(p.share, CPACE_SHARE_SIZE)
+        .fixed(p.confirm, CONFIRM_SIZE).bytes;
     case 'reject':
       return new ByteWriter(REJECT_SIZE)
         .u8(HANDSHAKE_MARKER | HandshakeType.Reject)
@@ -180,35 +181,27 @@ export function decodeHandshake(bytes: Uint8Array): HandshakePacket | HandshakeD
   r.u8();
   switch (type) {
     case HandshakeType.Hello:
-      return {
-        type: 'hello',
-        version: r.u16(),
-        clientPublic: r.fixed(PUBLIC_KEY_SIZE),
-        clientNonce: r.fixed(CLIENT_NONCE_SIZE),
-      };
+      return { type: 'hello', version: r.u16(), clientNonce: r.fixed(CLIENT_NONCE_SIZE) };
     case HandshakeType.Challenge:
       return {
         type: 'challenge',
         clientNonce: r.fixed(CLIENT_NONCE_SIZE),
-        epoch: r.u8(),
-        hostPublic: r.fixed(PUBLIC_KEY_SIZE),
         cookie: r.fixed(COOKIE_SIZE),
       };
     case HandshakeType.Response:
       return {
         type: 'response',
         version: r.u16(),
-        clientPublic: r.fixed(PUBLIC_KEY_SIZE),
         clientNonce: r.fixed(CLIENT_NONCE_SIZE),
-        epoch: r.u8(),
         cookie: r.fixed(COOKIE_SIZE),
-        clientProof: r.fixed(PROOF_SIZE),
+        share: r.fixed(CPACE_SHARE_SIZE),
       };
     case HandshakeType.Accept:
       return {
         type: 'accept',
         clientNonce: r.fixed(CLIENT_NONCE_SIZE),
-        hostProof: r.fixed(PROOF_SIZE),
+        share: r.fixed(CPACE_SHARE_SIZE),
+        confirm: r.fixed(CONFIRM_SIZE),
       };
     default: {
       const clientNonce = r.fixed(CLIENT_NONCE_SIZE);
@@ -220,39 +213,21 @@ export function decodeHandshake(bytes: Uint8Array): HandshakePacket | HandshakeD
   }
 }
 
-interface TranscriptFields {
-  readonly version: number;
-  readonly clientPublic: Uint8Array;
-  readonly clientNonce: Uint8Array;
-  readonly epoch: number;
-  readonly hostPublic: Uint8Array;
-  readonly cookie: Uint8Array;
+/** What the cookie MACs besides the source address (18 bytes): version and client nonce. */
+export function cookieBinding(version: number, clientNonce: Uint8Array): Uint8Array {
+  return new ByteWriter(2 + CLIENT_NONCE_SIZE).u16(version).fixed(clientNonce, CLIENT_NONCE_SIZE)
+    .bytes;
 }
 
-/** Fixed order and widths (95 bytes) so host and client hash identical bytes. */
-export function handshakeTranscript(p: TranscriptFields): Uint8Array {
-  return new ByteWriter(2 + PUBLIC_KEY_SIZE + CLIENT_NONCE_SIZE + 1 + PUBLIC_KEY_SIZE + COOKIE_SIZE)
-    .u16(p.version)
-    .fixed(p.clientPublic, PUBLIC_KEY_SIZE)
-    .fixed(p.clientNonce, CLIENT_NONCE_SIZE)
-    .u8(p.epoch)
-    .fixed(p.hostPublic, PUBLIC_KEY_SIZE)
-    .fixed(p.cookie, COOKIE_SIZE).bytes;
-}
-
-/**
- * What the cookie MACs besides the source address (43 bytes): a cookie minted for one HELLO
- * cannot be replayed with another client key, nonce, version or host key epoch.
- */
-export function cookieBinding(
-  version: number,
-  clientPublic: Uint8Array,
-  clientNonce: Uint8Array,
-  epoch: number,
-): Uint8Array {
-  return new ByteWriter(2 + PUBLIC_KEY_SIZE + CLIENT_NONCE_SIZE + 1)
-    .u16(version)
-    .fixed(clientPublic, PUBLIC_KEY_SIZE)
+/** CPace's session id: the client's nonce and the host's cookie, so each side contributes fresh bytes. */
+export function cpaceSessionId(clientNonce: Uint8Array, cookie: Uint8Array): Uint8Array {
+  return new ByteWriter(CLIENT_NONCE_SIZE + COOKIE_SIZE)
     .fixed(clientNonce, CLIENT_NONCE_SIZE)
-    .u8(epoch).bytes;
+    .fixed(cookie, COOKIE_SIZE).bytes;
+}
+
+/** CPace's channel id: the protocol and its version, so no run of another version can be spliced in. */
+export function cpaceChannelId(version: number): Uint8Array {
+  const label = new TextEncoder().encode('ghostboard');
+  return new ByteWriter(label.length + 2).fixed(label, label.length).u16(version).bytes;
 }

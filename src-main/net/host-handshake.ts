@@ -1,69 +1,67 @@
-// The host's side of the handshake: stateless cookie challenge, then proof of the join code and key agreement.
-// Keeps no per-source state before a valid cookie comes back. Knows nothing of sockets or connections.
-import type { KeyPair, SessionKeys } from './crypto';
-import { CookieMinter, deriveSessionKeys, generateKeyPair, x25519 } from './crypto';
-import type { HandshakePacket, RejectReason } from './handshake';
-import {
-  cookieBinding,
-  encodeHandshake,
-  handshakeTranscript,
-  HOST_KEY_ROTATION_MS,
-} from './handshake';
+// The host's side of the handshake: a stateless cookie challenge, then CPace on the client's share with a scalar
+// drawn for that RESPONSE alone. Keeps no per-source state before a valid cookie comes back; knows nothing of
+// sockets, connections or limits (the endpoint decides whether a RESPONSE is answered at all).
 import { timingSafeEqual } from 'node:crypto';
+import type { CpaceInputs } from './cpace';
+import { cpaceIsk, cpaceShare } from './cpace';
+import type { SessionKeys } from './crypto';
+import { CookieMinter, deriveSessionKeys, joinCodeSecret } from './crypto';
+import type { HandshakePacket, RejectReason } from './handshake';
+import { cookieBinding, cpaceChannelId, cpaceSessionId, encodeHandshake } from './handshake';
 
 type Hello = Extract<HandshakePacket, { type: 'hello' }>;
 type Response = Extract<HandshakePacket, { type: 'response' }>;
 
-/** What to do with a RESPONSE. */
+/**
+ * The cookie secret is replaced this often (ms); the one before stays valid until the next rotation, so every
+ * cookie lives its full lifetime and a secret is in use for at most two periods.
+ */
+export const COOKIE_ROTATION_MS = 60_000;
+
+/** What to do with a RESPONSE whose cookie checked out. */
 export type ResponseOutcome =
   | { readonly kind: 'accept'; readonly keys: SessionKeys; readonly reply: Uint8Array }
   | { readonly kind: 'reject'; readonly reason: RejectReason; readonly reply: Uint8Array }
-  /** Dropped without a reply: bad or stale cookie, unknown key epoch, invalid key. */
-  | { readonly kind: 'drop'; readonly why: 'cookie' | 'epoch' | 'key' };
-
-interface EpochKey {
-  readonly epoch: number;
-  readonly pair: KeyPair;
-  readonly createdAt: number;
-}
+  /** Dropped without a reply: a share that is not a group element or leads to the identity. */
+  | { readonly kind: 'drop'; readonly why: 'share' };
 
 export class HostHandshake {
   private readonly cookies = new CookieMinter();
-  private current: EpochKey;
-  private previous: EpochKey | undefined;
+  private prs: Uint8Array;
+  private rotatedAt: number;
 
   constructor(
-    private joinCode: string,
+    joinCode: string,
     private readonly version: number,
     now: number,
   ) {
-    this.current = { epoch: 0, pair: generateKeyPair(), createdAt: now };
+    this.prs = joinCodeSecret(joinCode);
+    this.rotatedAt = now;
   }
 
   /** A HELLO gets a CHALLENGE (or a version REJECT), both smaller than the padded HELLO. */
   onHello(now: number, source: string, hello: Hello): Uint8Array {
     if (hello.version !== this.version) return reject(hello.clientNonce, 'version-mismatch');
-    this.rotate(now);
-    const { epoch, pair } = this.current;
-    const cookie = this.cookies.mint(
+    const cookie = this.cookies.mint(now, source, cookieBinding(hello.version, hello.clientNonce));
+    return encodeHandshake({ type: 'challenge', clientNonce: hello.clientNonce, cookie });
+  }
+
+  /** Whether a RESPONSE's cookie was minted here for this source, version and nonce, and is still fresh. Cheap. */
+  cookieValid(now: number, source: string, res: Response): boolean {
+    return this.cookies.verify(
       now,
       source,
-      cookieBinding(hello.version, hello.clientPublic, hello.clientNonce, epoch),
+      cookieBinding(res.version, res.clientNonce),
+      res.cookie,
     );
-    return encodeHandshake({
-      type: 'challenge',
-      clientNonce: hello.clientNonce,
-      epoch,
-      hostPublic: pair.publicKey,
-      cookie,
-    });
   }
 
   /**
-   * Checks a RESPONSE: the cookie proves the client owns its address (only then
-   * is any work or state spent on it), the proof shows it knows the join code.
+   * Runs CPace for a RESPONSE whose cookie is valid: a fresh scalar, the shared key, and an ACCEPT with the host's
+   * share and confirmation. A replay of the same RESPONSE gets another scalar, so other keys: the host never
+   * sends twice under one key and nonce.
    */
-  onResponse(now: number, source: string, res: Response): ResponseOutcome {
+  onResponse(res: Response): ResponseOutcome {
     if (res.version !== this.version) {
       return {
         kind: 'reject',
@@ -71,49 +69,46 @@ export class HostHandshake {
         reply: reject(res.clientNonce, 'version-mismatch'),
       };
     }
-    const binding = cookieBinding(res.version, res.clientPublic, res.clientNonce, res.epoch);
-    if (!this.cookies.verify(now, source, binding, res.cookie))
-      return { kind: 'drop', why: 'cookie' };
-    const key = [this.current, this.previous].find((k) => k?.epoch === res.epoch);
-    if (key === undefined) return { kind: 'drop', why: 'epoch' };
-    const shared = x25519(key.pair.privateKey, res.clientPublic);
-    if (shared === null) return { kind: 'drop', why: 'key' };
-    const transcript = handshakeTranscript({
-      version: res.version,
-      clientPublic: res.clientPublic,
-      clientNonce: res.clientNonce,
-      epoch: res.epoch,
-      hostPublic: key.pair.publicKey,
-      cookie: res.cookie,
-    });
-    const keys = deriveSessionKeys(shared, this.joinCode, transcript);
-    if (!timingSafeEqual(keys.clientProof, res.clientProof)) {
-      return { kind: 'reject', reason: 'wrong-code', reply: reject(res.clientNonce, 'wrong-code') };
-    }
+    const inputs: CpaceInputs = {
+      prs: this.prs,
+      ci: cpaceChannelId(res.version),
+      sid: cpaceSessionId(res.clientNonce, res.cookie),
+    };
+    const own = cpaceShare(inputs);
+    const isk = cpaceIsk(inputs, own.scalar, res.share, own.share, false);
+    if (isk === null) return { kind: 'drop', why: 'share' };
+    const keys = deriveSessionKeys(isk);
     const reply = encodeHandshake({
       type: 'accept',
       clientNonce: res.clientNonce,
-      hostProof: keys.hostProof,
+      share: own.share,
+      confirm: keys.hostConfirm,
     });
     return { kind: 'accept', keys, reply };
   }
 
   setJoinCode(code: string): void {
-    this.joinCode = code;
+    this.prs = joinCodeSecret(code);
   }
 
-  /** A new host key every few minutes limits what one leaked key exposes; the previous one stays valid for late RESPONSEs. */
-  private rotate(now: number): void {
-    if (now - this.current.createdAt < HOST_KEY_ROTATION_MS) return;
-    this.previous = this.current;
-    this.current = {
-      epoch: (this.current.epoch + 1) & 0xff,
-      pair: generateKeyPair(),
-      createdAt: now,
-    };
+  /** When the cookie secret is next replaced. */
+  nextRotation(): number {
+    return this.rotatedAt + COOKIE_ROTATION_MS;
+  }
+
+  /** Replaces the cookie secret once its period is over; call from the endpoint's timer. */
+  rotate(now: number): void {
+    if (now < this.nextRotation()) return;
+    this.cookies.rotate();
+    this.rotatedAt = now;
   }
 }
 
 export function reject(clientNonce: Uint8Array, reason: RejectReason): Uint8Array {
   return encodeHandshake({ type: 'reject', clientNonce, reason });
+}
+
+/** Constant-time equality of two byte strings of public length. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
 }
