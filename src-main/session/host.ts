@@ -29,6 +29,15 @@ import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './pres
 import { fairShares } from '../net/stream/congestion';
 import { parseAddress } from '../net/address';
 import { generateJoinCode } from '../net/join-code';
+import type { BoardLimits, PeerLimits } from './peer-limits';
+import {
+  BoardBudget,
+  callBytes,
+  DEFAULT_BOARD_LIMITS,
+  DEFAULT_PEER_LIMITS,
+  objectBytes,
+  PeerBudget,
+} from './peer-limits';
 
 export interface HostSessionOptions {
   readonly name: string;
@@ -43,6 +52,10 @@ export interface HostSessionOptions {
   readonly lockTimeoutMs?: number;
   /** The role a joiner gets (default editor); a joiner's own `viewer` flag can only lower it. */
   readonly joinRole?: Role;
+  /** Per-participant rates (defaults: DEFAULT_PEER_LIMITS). */
+  readonly peerLimits?: Partial<PeerLimits>;
+  /** How big participants may make the board (defaults: DEFAULT_BOARD_LIMITS). */
+  readonly boardLimits?: Partial<BoardLimits>;
 }
 
 /** A participant: a connection that said hello, with the id, colour and role the host gave it (never id 0). */
@@ -63,6 +76,7 @@ interface PeerLink {
   member: Member | undefined;
   /** When its hello was refused (session full): it is closed a little later, once the refusal had time to go. */
   refusedAt: number | undefined;
+  readonly budget: PeerBudget;
   viewport: { x: number; y: number; w: number; h: number } | undefined;
   lastActiveAt: number;
 }
@@ -86,6 +100,12 @@ export interface HostCounters {
   full: number;
   /** Presence updates whose drag was of an object the sender does not hold (relayed without it). */
   dragsNotHeld: number;
+  /** Calls refused for the sender's call or byte rate. */
+  rateLimited: number;
+  /** Chat lines refused (empty, or past the chat rate). */
+  chatLimited: number;
+  /** Creates and edits refused because the board would pass its budget. */
+  boardFull: number;
 }
 
 /**
@@ -104,7 +124,14 @@ export class HostSession {
   readonly proto: Protocol = buildRegistry();
   readonly endpoint: Endpoint<PacketRecord>;
   readonly board: Board;
-  readonly counters: HostCounters = { beforeHello: 0, full: 0, dragsNotHeld: 0 };
+  readonly counters: HostCounters = {
+    beforeHello: 0,
+    full: 0,
+    dragsNotHeld: 0,
+    rateLimited: 0,
+    chatLimited: 0,
+    boardFull: 0,
+  };
   private readonly replica: BoardReplica;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   private readonly self: GhostSource<PresenceState>;
@@ -115,6 +142,8 @@ export class HostSession {
   private readonly listeners = new Set<SessionListener>();
   private readonly rules: HostRules;
   private readonly maxPeers: number;
+  private readonly limits: PeerLimits;
+  private readonly boardBudget: BoardBudget;
   /**
    * Roles the host set, by source IP, for the session: whoever reconnects from there gets it again (a viewer
    * cannot come back as an editor). By IP rather than by name, which the joiner chooses; people sharing one
@@ -132,6 +161,11 @@ export class HostSession {
     this.now = now;
     this.board = options.board ?? new Board();
     this.maxPeers = options.maxPeers ?? 256;
+    this.limits = { ...DEFAULT_PEER_LIMITS, ...options.peerLimits };
+    this.boardBudget = new BoardBudget(this.board, {
+      ...DEFAULT_BOARD_LIMITS,
+      ...options.boardLimits,
+    });
     this.replica = new BoardReplica(
       this.board,
       () => this.now,
@@ -196,6 +230,7 @@ export class HostSession {
     const state: Omit<PeerLink, 'link'> = {
       member: undefined,
       refusedAt: undefined,
+      budget: new PeerBudget(this.limits, this.now),
       viewport: undefined,
       lastActiveAt: this.now,
     };
@@ -236,10 +271,22 @@ export class HostSession {
   private register(p: PeerLink): void {
     const rpc = p.link.stack.rpc;
     const pr = this.proto;
-    /** Every call but hello and viewport needs a participant: before hello it is refused, and has no effect. */
+    /**
+     * Every call but hello and viewport is held to the sender's rates, and needs a participant: before hello it
+     * is refused, and has no effect. Each refusal is told to the sender and counted.
+     */
     const joined =
-      <A>(cmd: RefusableCommand, run: (actor: Actor, a: A, now: number) => void) =>
+      <A extends Readonly<Record<string, unknown>>>(
+        cmd: RefusableCommand,
+        run: (actor: Actor, a: A, now: number) => void,
+      ) =>
       (a: A, now: number): void => {
+        const limited = p.budget.call(now, callBytes(a));
+        if (limited !== undefined) {
+          this.counters.rateLimited++;
+          this.refuse(p, cmd, limited);
+          return;
+        }
         const member = p.member;
         if (member === undefined) {
           this.counters.beforeHello++;
@@ -304,8 +351,13 @@ export class HostSession {
     );
     rpc.on(
       pr.chat,
-      joined('chat', (actor, a) => {
-        this.chatAs(actor, a.text);
+      joined('chat', (actor, a, now) => {
+        const limited = p.budget.chat(now, a.text);
+        if (limited === undefined) this.chatAs(actor, a.text);
+        else {
+          this.counters.chatLimited++;
+          this.refuse(p, 'chat', limited);
+        }
       }),
     );
   }
@@ -494,7 +546,9 @@ export class HostSession {
 
   private createAs(actor: Actor, fields: NewObject, now: number): BoardObject | Refusal {
     this.now = now;
-    const denied = this.canEdit(actor);
+    const denied =
+      this.canEdit(actor) ??
+      this.overBudget(actor, () => this.boardBudget.refuseNew(objectBytes(fields)));
     if (denied) return denied;
     const o = this.board.create(fields);
     if (!isRefusal(o)) this.emit({ type: 'object', object: o });
@@ -508,11 +562,31 @@ export class HostSession {
     now: number,
   ): BoardObject | Refusal {
     this.now = now;
-    const denied = this.canEdit(actor) ?? this.rules.lockedByOther(id, idOf(actor), this.nameOf);
+    const denied =
+      this.canEdit(actor) ??
+      this.rules.lockedByOther(id, idOf(actor), this.nameOf) ??
+      this.overBudget(actor, () => this.growthRefusal(id, patch));
     if (denied) return denied;
     const o = this.board.update(id, patch);
     if (!isRefusal(o)) this.emit({ type: 'object', object: o });
     return o;
+  }
+
+  /** The board budget binds participants; the host's own user may grow its board as it likes. */
+  private overBudget(actor: Actor, check: () => string | undefined): Refusal | undefined {
+    if (actor.kind === 'host') return undefined;
+    const why = check();
+    if (why === undefined) return undefined;
+    this.counters.boardFull++;
+    return { refused: why };
+  }
+
+  private growthRefusal(id: ObjectId, patch: ObjectPatch): string | undefined {
+    const current = this.board.get(id);
+    if (current === undefined || (patch.text === undefined && patch.points === undefined))
+      return undefined;
+    const next = { text: patch.text ?? current.text, points: patch.points ?? current.points };
+    return this.boardBudget.refuseGrowth(objectBytes(next) - objectBytes(current));
   }
 
   private textAs(
@@ -719,6 +793,7 @@ export class HostSession {
   close(now: number): void {
     this.endpoint.closeAll(now, 'shutdown', 'the host ended the session');
     this.replica.dispose();
+    this.boardBudget.dispose();
   }
 }
 

@@ -12,6 +12,7 @@ import { RawPeer } from './raw-peer';
 import type { SessionEvent } from './session-events';
 import type { SessionRate } from './link';
 import type { Role } from './protocol';
+import type { BoardLimits, PeerLimits } from './peer-limits';
 
 export const SIM_HOST_ADDRESS: PeerAddress = { address: '127.0.0.1', port: 7350 };
 export const SIM_CODE = 'SIMUL-ATION1';
@@ -40,6 +41,8 @@ export function makeSimSession(o: {
   rate?: SessionRate;
   maxPeers?: number;
   joinRole?: Role;
+  peerLimits?: Partial<PeerLimits>;
+  boardLimits?: Partial<BoardLimits>;
 }): SimSession {
   const rng = new Rng(o.seed);
   const net = new SimNetwork(rng, o.conditions ?? PERFECT_LINK);
@@ -54,6 +57,8 @@ export function makeSimSession(o: {
       ...(o.rate ? { rate: o.rate } : {}),
       ...(o.maxPeers === undefined ? {} : { maxPeers: o.maxPeers }),
       ...(o.joinRole === undefined ? {} : { joinRole: o.joinRole }),
+      ...(o.peerLimits === undefined ? {} : { peerLimits: o.peerLimits }),
+      ...(o.boardLimits === undefined ? {} : { boardLimits: o.boardLimits }),
     },
     0,
   );
