@@ -123,6 +123,8 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
     // A dedicated host: its stdout would otherwise carry every bot's pointer, which costs the host CPU that
     // the app's host (drawing pointers in its own window) does not spend.
     ...['--code', code, '--name', 'Host', '--script', '--quiet-pointers'],
+    // Every bot comes from 127.0.0.1: lift the per-address cap (a quarter of the session by default).
+    ...['--max-per-address', '264'],
   ]);
   const drivers: JsonProc[] = [];
   try {

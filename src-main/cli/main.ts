@@ -15,6 +15,8 @@ import { monotonicNow } from '../net/transport';
 const USAGE = `usage:
   ghostboard host [--port N] [--bind ADDR] [--name NAME] [--code CODE] [--board FILE] [--script] [--quiet-pointers]
                   [--join-role editor|viewer]   the role joiners get (a joiner can only ask for less)
+                  [--max-peers N] [--max-per-address N]   participants (256), and connections from one IP
+                                                           (a quarter of --max-peers, at most 32)
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
   ghostboard demo [--seconds N]     a bare-link host and client on loopback, printing what the link costs
 link options (host and join): --rate modem|broadband|lan|TO_HOST[:TO_PEERS] (packets/s)  --kbps N (upstream cap)
@@ -47,6 +49,14 @@ function uplinkOf(v: Values): number | undefined {
   return (k * 1000) / 8;
 }
 
+function countOf(v: Values, flag: string, max: number): number | undefined {
+  const s = v[flag];
+  if (typeof s !== 'string') return undefined;
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 1 || n > max) fail(`--${flag} ${s}: a whole number 1..${max}`);
+  return n;
+}
+
 function shareableAddress(bind: string): string {
   if (bind !== '0.0.0.0' && bind !== '::') return bind;
   for (const list of Object.values(networkInterfaces())) {
@@ -62,6 +72,8 @@ async function host(v: Values): Promise<void> {
   const bind = typeof v.bind === 'string' ? v.bind : '0.0.0.0';
   const rate = rateOf(v);
   const uplink = uplinkOf(v);
+  const maxPeers = countOf(v, 'max-peers', 1023);
+  const maxPerAddress = countOf(v, 'max-per-address', 1031);
   const joinRole = v['join-role'];
   if (joinRole !== undefined && joinRole !== 'editor' && joinRole !== 'viewer')
     fail(`--join-role ${String(joinRole)}: editor or viewer`);
@@ -74,6 +86,8 @@ async function host(v: Values): Promise<void> {
     ...(rate ? { rate } : {}),
     ...(uplink === undefined ? {} : { uplinkBytesPerSecond: uplink }),
     ...(joinRole === undefined ? {} : { joinRole }),
+    ...(maxPeers === undefined ? {} : { maxPeers }),
+    ...(maxPerAddress === undefined ? {} : { maxConnectionsPerAddress: maxPerAddress }),
   });
   const quiet = v['quiet-pointers'] === true;
   runner.controls.on((e) => {
@@ -182,6 +196,8 @@ export async function main(argv: readonly string[]): Promise<void> {
       kbps: { type: 'string' },
       viewer: { type: 'boolean' },
       'join-role': { type: 'string' },
+      'max-peers': { type: 'string' },
+      'max-per-address': { type: 'string' },
       'quiet-pointers': { type: 'boolean' },
       script: { type: 'boolean' },
       seconds: { type: 'string' },

@@ -4,6 +4,7 @@ import { isRefusal } from './board';
 import type { RefusableCommand } from './protocol';
 import type { RawPeer } from './raw-peer';
 import type { SessionEvent } from './session-events';
+import { defaultMaxPerAddress } from './host';
 import { makeSimSession } from './sim-session';
 
 const rect = (x: number, y: number): NewObject => ({
@@ -334,5 +335,37 @@ describe('roles are the host’s to choose', () => {
       s.host.participants.map((p) => p.name),
       msg,
     ).toEqual(['Host', 'Ann', 'New']);
+  });
+});
+
+describe('connections from one address', () => {
+  it('are capped well below the session by default: a quarter of it, at most 32', () => {
+    expect([2, 8, 100, 256, 1000].map(defaultMaxPerAddress)).toEqual([1, 2, 25, 32, 32]);
+    const seed = 16_800;
+    const s = makeSimSession({ seed, maxPeers: 8 });
+    const office = (port: number) => ({ address: '10.0.0.5', port });
+    for (const port of [1001, 1002, 1003]) s.addPeer(`desk ${port}`, { from: office(port) });
+    s.addPeer('Elsewhere');
+    s.sim.runUntil(3000);
+    const msg = `seed ${seed}`;
+    expect(s.host.participants.map((p) => p.name).sort(), msg).toEqual([
+      'Elsewhere',
+      'Host',
+      'desk 1001',
+      'desk 1002',
+    ]);
+    expect(
+      (s.peerEvents[2] ?? []).filter((e) => e.type === 'ended'),
+      msg,
+    ).toEqual([{ type: 'ended', reason: 'full', detail: '' }]);
+  });
+
+  it('can be raised for a load test whose bots share one address', () => {
+    const seed = 16_801;
+    const s = makeSimSession({ seed, maxPeers: 8, maxConnectionsPerAddress: 3 });
+    for (const port of [1001, 1002, 1003])
+      s.addPeer(`bot ${port}`, { from: { address: '10.0.0.5', port } });
+    s.sim.runUntil(3000);
+    expect(s.host.participants, `seed ${seed}`).toHaveLength(4);
   });
 });

@@ -48,6 +48,12 @@ export interface HostSessionOptions {
   readonly uplinkBytesPerSecond?: number;
   /** Participants besides the host; a hello past it is refused. */
   readonly maxPeers?: number;
+  /**
+   * Connections (joined or not) from one source IP: well below the session's total so one machine cannot fill
+   * it, yet room for an office behind one NAT. Default: defaultMaxPerAddress(maxPeers). A load test whose bots
+   * all come from one address raises it.
+   */
+  readonly maxConnectionsPerAddress?: number;
   /** A lock whose holder shows no activity for this long is released. */
   readonly lockTimeoutMs?: number;
   /** The role a joiner gets (default editor); a joiner's own `viewer` flag can only lower it. */
@@ -179,6 +185,8 @@ export class HostSession {
         joinCode: options.joinCode,
         protocolVersion: PROTOCOL_VERSION,
         maxConnections: this.maxPeers + 8,
+        maxConnectionsPerIp:
+          options.maxConnectionsPerAddress ?? defaultMaxPerAddress(this.maxPeers),
       },
       (conn) => this.adopt(conn).link.stack.scheduler,
       now,
@@ -795,6 +803,11 @@ export class HostSession {
     this.replica.dispose();
     this.boardBudget.dispose();
   }
+}
+
+/** A quarter of the session, at most 32 and at least 1. */
+export function defaultMaxPerAddress(maxPeers: number): number {
+  return Math.max(1, Math.min(32, Math.floor(maxPeers / 4)));
 }
 
 /** The IP a connection comes from (its key is "ip:port" or "[v6]:port"). */

@@ -29,6 +29,10 @@ export interface HostRun {
   readonly uplinkBytesPerSecond?: number;
   /** The role joiners get (default editor). */
   readonly joinRole?: Role;
+  /** Participants besides the host (default 256). */
+  readonly maxPeers?: number;
+  /** Connections from one source IP (default: a quarter of maxPeers, at most 32). */
+  readonly maxConnectionsPerAddress?: number;
 }
 
 export interface JoinRun {
@@ -73,6 +77,10 @@ export class SessionRunner {
           ? {}
           : { uplinkBytesPerSecond: o.uplinkBytesPerSecond }),
         ...(o.joinRole === undefined ? {} : { joinRole: o.joinRole }),
+        ...(o.maxPeers === undefined ? {} : { maxPeers: o.maxPeers }),
+        ...(o.maxConnectionsPerAddress === undefined
+          ? {}
+          : { maxConnectionsPerAddress: o.maxConnectionsPerAddress }),
       },
       monotonicNow(),
     );

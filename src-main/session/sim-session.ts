@@ -40,6 +40,7 @@ export function makeSimSession(o: {
   lockTimeoutMs?: number;
   rate?: SessionRate;
   maxPeers?: number;
+  maxConnectionsPerAddress?: number;
   joinRole?: Role;
   peerLimits?: Partial<PeerLimits>;
   boardLimits?: Partial<BoardLimits>;
@@ -56,6 +57,9 @@ export function makeSimSession(o: {
       lockTimeoutMs: o.lockTimeoutMs ?? 15_000,
       ...(o.rate ? { rate: o.rate } : {}),
       ...(o.maxPeers === undefined ? {} : { maxPeers: o.maxPeers }),
+      ...(o.maxConnectionsPerAddress === undefined
+        ? {}
+        : { maxConnectionsPerAddress: o.maxConnectionsPerAddress }),
       ...(o.joinRole === undefined ? {} : { joinRole: o.joinRole }),
       ...(o.peerLimits === undefined ? {} : { peerLimits: o.peerLimits }),
       ...(o.boardLimits === undefined ? {} : { boardLimits: o.boardLimits }),
