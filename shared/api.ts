@@ -76,6 +76,8 @@ export type EndReason =
   | 'version-mismatch'
   | 'full'
   | 'rate-limited'
+  | 'banned'
+  | 'code-locked'
   | 'unreachable'
   | 'error';
 

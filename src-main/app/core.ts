@@ -296,7 +296,10 @@ class Core implements AppCore {
       'version-mismatch',
       'full',
       'rate-limited',
+      'banned',
+      'code-locked',
       'unreachable',
+      'error',
     ];
     const why = (known.includes(reason) ? reason : 'error') as Extract<
       SessionStatus,

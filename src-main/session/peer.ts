@@ -210,9 +210,7 @@ export class PeerSession {
   private onClosed(_now: number, info: CloseInfo): void {
     if (this.ended) return;
     this.ended = true;
-    const reason =
-      info.reason === 'kicked' ? 'kicked' : info.reason === 'timeout' ? 'timeout' : 'host-left';
-    this.emit({ type: 'ended', reason, detail: info.detail });
+    this.emit({ type: 'ended', ...endOf(info) });
   }
 
   /** Gives the scheduler the time (paced scoping); call every ~100 ms and after commands. */
@@ -346,4 +344,28 @@ function stripUndefined(p: ObjectPatch): Partial<ReturnType<typeof pick>> {
   const out: Record<string, unknown> = {};
   for (const f of EDIT_FIELDS) if (p[f] !== undefined) out[f] = p[f];
   return out;
+}
+
+/**
+ * What a closed connection means to the person who joined: the host leaving on purpose is 'host-left', silence is
+ * 'timeout', and a close for cause (a stalled or overflowing link, a protocol error, a connection replaced) is an
+ * 'error' that says which, never a host that left.
+ */
+export function endOf(info: CloseInfo): { reason: string; detail: string } {
+  switch (info.reason) {
+    case 'kicked':
+    case 'timeout':
+      return { reason: info.reason, detail: info.detail };
+    case 'closed':
+    case 'shutdown':
+      return { reason: 'host-left', detail: info.detail };
+    case 'overflow':
+    case 'stalled':
+    case 'protocol-error':
+    case 'replaced': {
+      const who = info.byPeer ? 'the host closed the link' : 'the link was closed';
+      const detail = info.detail === '' ? '' : `: ${info.detail}`;
+      return { reason: 'error', detail: `${who} (${info.reason}${detail})` };
+    }
+  }
 }

@@ -36,7 +36,11 @@ const END_MESSAGES: Record<EndReason, string> = {
   'version-mismatch':
     'The host runs a different version of Ghostboard. Both of you need the same version.',
   full: 'The session is full.',
-  'rate-limited': 'Too many attempts. Wait a few seconds, then try again.',
+  'rate-limited':
+    'Too many wrong codes came from your network, so the host is refusing it for now. Wait a minute, then try again.',
+  banned: 'The host removed you from this session and does not let your address back in.',
+  'code-locked':
+    "Too many wrong codes were tried, so the host locked this session's code. Ask the host for the new code.",
   unreachable:
     'Could not reach the host at that address. Check the address and port, and that UDP is not blocked by a firewall.',
   error: 'Something went wrong.',
@@ -45,7 +49,12 @@ const END_MESSAGES: Record<EndReason, string> = {
 /** A plain sentence for why the session ended, and whether it is an error at all. */
 export function endMessage(status: SessionStatus): { text: string; isError: boolean } | null {
   if (status.phase !== 'ended') return null;
-  return { text: END_MESSAGES[status.reason], isError: status.reason !== 'left' };
+  // A generic error says what happened when the core could tell (a stalled or overflowing link, say).
+  const text =
+    status.reason === 'error' && status.detail !== ''
+      ? `Something went wrong: ${status.detail}.`
+      : END_MESSAGES[status.reason];
+  return { text, isError: status.reason !== 'left' };
 }
 
 export function formatIdle(ms: number): string {

@@ -89,6 +89,14 @@ describe('session lifecycle', () => {
       isError: false,
     });
     expect(endMessage({ phase: 'idle' })).toBeNull();
+    expect(endMessage({ phase: 'ended', reason: 'code-locked', detail: '' })?.text).toMatch(
+      /locked .*new code/,
+    );
+    expect(endMessage({ phase: 'ended', reason: 'banned', detail: '' })?.text).toMatch(/removed/);
+    expect(
+      endMessage({ phase: 'ended', reason: 'error', detail: 'the host closed the link (stalled)' })
+        ?.text,
+    ).toBe('Something went wrong: the host closed the link (stalled).');
   });
 });
 
