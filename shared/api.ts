@@ -52,6 +52,8 @@ export type SessionStatus =
       readonly addresses: readonly string[];
       readonly port: number;
       readonly code: string;
+      /** Too many join attempts failed: the code refuses everyone until the host makes a new one. */
+      readonly codeLocked?: boolean;
       readonly you: PeerId;
     }
   | { readonly phase: 'connecting'; readonly address: string }

@@ -192,6 +192,17 @@ class Core implements AppCore {
     });
     this.emit({ type: 'board', objects: runner.controls.board.all() });
     this.emitParticipants();
+    const notice = runner.boardNotice;
+    if (notice !== undefined)
+      this.emit({
+        type: 'notice',
+        level: 'warn',
+        text:
+          `The saved board could not be opened (${notice.reason}); it was kept as ${notice.movedTo}. ` +
+          (notice.restoredFrom === undefined
+            ? 'Hosting with an empty board.'
+            : `Restored from the backup ${notice.restoredFrom}.`),
+      });
     return { ok: true };
   }
 
@@ -236,8 +247,17 @@ class Core implements AppCore {
         void this.end(e.reason, e.detail);
         return;
       case 'code':
-        if (this.status.phase === 'hosting') this.setStatus({ ...this.status, code: e.code });
+        if (this.status.phase === 'hosting')
+          this.setStatus({ ...this.status, code: e.code, codeLocked: false });
         this.emit({ type: 'notice', level: 'info', text: `New join code: ${e.code}` });
+        return;
+      case 'code-locked':
+        if (this.status.phase === 'hosting') this.setStatus({ ...this.status, codeLocked: true });
+        this.emit({
+          type: 'notice',
+          level: 'warn',
+          text: `${e.failures} join attempts failed, so the join code is locked and nobody can join. Make a new code (Invite → New code) and give it to the people you invite.`,
+        });
         return;
       case 'banned':
         this.emit({

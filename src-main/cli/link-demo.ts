@@ -97,6 +97,9 @@ export class LinkPeer {
       case 'connect-failed':
         this.print({ ev: 'rejected', peer: addressKey(e.peer), reason: e.reason });
         return;
+      case 'code-locked':
+        this.print({ ev: 'code-locked', failures: e.failures });
+        return;
     }
   }
 

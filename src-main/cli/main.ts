@@ -67,8 +67,11 @@ function shareableAddress(bind: string): string {
 
 async function host(v: Values): Promise<void> {
   const code = typeof v.code === 'string' ? v.code : generateJoinCode();
-  if (joinCodeStrengthBits(code) < 40)
-    process.stderr.write('warning: a short join code can be guessed\n');
+  // Codes under 40 bits (spoken ones included) lock after 30 failed joins; a user's code can be weaker still.
+  if (joinCodeStrengthBits(code) < 20)
+    process.stderr.write(
+      'warning: a join code this short is easy to guess (the host locks it after 30 failed joins)\n',
+    );
   const bind = typeof v.bind === 'string' ? v.bind : '0.0.0.0';
   const rate = rateOf(v);
   const uplink = uplinkOf(v);
@@ -95,6 +98,16 @@ async function host(v: Values): Promise<void> {
     const line = sessionEventLine(e);
     if (line) emitLine(line);
   });
+  const notice = runner.boardNotice;
+  if (notice !== undefined)
+    emitLine({
+      ev: 'board-file',
+      status: notice.status,
+      file: notice.file,
+      movedTo: notice.movedTo,
+      reason: notice.reason,
+      restoredFrom: notice.restoredFrom ?? null,
+    });
   emitLine({
     ev: 'ready',
     peer: 0,
@@ -131,6 +144,7 @@ async function join(target: string | undefined, v: Values): Promise<void> {
         'full',
         'rate-limited',
         'banned',
+        'code-locked',
         'unreachable',
       ];
       emitLine(

@@ -54,6 +54,16 @@ describe('script commands for the host’s powers', () => {
   });
 });
 
+describe('script events', () => {
+  it('a locked code is a line of its own that suggests rotate-code', () => {
+    expect(sessionEventLine({ type: 'code-locked', failures: 30 })).toEqual({
+      ev: 'code-locked',
+      failures: 30,
+      suggest: 'rotate-code',
+    });
+  });
+});
+
 function assertNever(): never {
   throw new Error('missing peer');
 }

@@ -94,6 +94,8 @@ export function sessionEventLine(e: SessionEvent): Record<string, unknown> | und
       };
     case 'code':
       return { ev: 'code', code: e.code };
+    case 'code-locked':
+      return { ev: 'code-locked', failures: e.failures, suggest: 'rotate-code' };
     case 'created':
     case 'progress':
       return undefined;

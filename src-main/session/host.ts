@@ -762,6 +762,7 @@ export class HostSession {
     this.now = now;
     for (let e = this.endpoint.pollEvent(); e !== undefined; e = this.endpoint.pollEvent()) {
       // Connections announce themselves through their stacks; closes arrive via onClosed.
+      if (e.type === 'code-locked') this.emit({ type: 'code-locked', failures: e.failures });
     }
   }
 

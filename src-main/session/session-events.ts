@@ -66,6 +66,11 @@ export type SessionEvent =
     }
   /** Hosting: the join code changed (rotateCode); later joiners need this one. */
   | { readonly type: 'code'; readonly code: string }
+  /**
+   * Hosting: so many join attempts failed that the (short) code is locked: every join is refused until the host
+   * sets a new code (rotateCode), which it should then give to the people it invites.
+   */
+  | { readonly type: 'code-locked'; readonly failures: number }
   /** Joining: board objects received so far of those the host announced. */
   | { readonly type: 'progress'; readonly received: number; readonly total: number };
 

@@ -35,6 +35,8 @@ export interface SimSession {
 
 export function makeSimSession(o: {
   seed: number;
+  /** The host's join code (SIM_CODE unless told); peers join with it unless told otherwise. */
+  code?: string;
   conditions?: LinkConditions;
   board?: Board;
   lockTimeoutMs?: number;
@@ -52,7 +54,7 @@ export function makeSimSession(o: {
   const host = new HostSession(
     {
       name: 'Host',
-      joinCode: SIM_CODE,
+      joinCode: o.code ?? SIM_CODE,
       ...(o.board ? { board: o.board } : {}),
       lockTimeoutMs: o.lockTimeoutMs ?? 15_000,
       ...(o.rate ? { rate: o.rate } : {}),
@@ -94,7 +96,7 @@ export function makeSimSession(o: {
       const p = new PeerSession(
         {
           name,
-          joinCode: po.code ?? SIM_CODE,
+          joinCode: po.code ?? o.code ?? SIM_CODE,
           viewer: po.viewer ?? false,
           ...(o.rate ? { rate: o.rate } : {}),
         },

@@ -101,6 +101,25 @@ export function SharePanel(): ReactElement | null {
       })}
       <Row label="Port" value={String(status.port)} copyLabel="port" testId="share-port" />
       <Row label="Join code" value={status.code} copyLabel="join code" testId="share-code" />
+      {status.codeLocked === true && (
+        <p className="callout warn" role="alert" data-testid="code-locked">
+          Too many wrong codes were tried, so this code is locked and nobody can join with it. Make
+          a new code and send it to the people you invite.
+        </p>
+      )}
+      <div className="share-foot">
+        <button
+          type="button"
+          className="btn ghost small"
+          data-testid="new-code"
+          onClick={() => {
+            void controller.invoke({ cmd: 'rotate-code' });
+          }}
+        >
+          New code
+        </button>
+        <span className="muted small">The old code stops working; people already here stay.</span>
+      </div>
       <div className="share-foot">
         <CopyButton text={invite} label="the whole invitation" />
         <span className="muted small">Copy the whole invitation</span>
