@@ -1,6 +1,6 @@
 // Two app cores in one process, one hosting and one joining over real UDP on loopback, driven through the
 // renderer API exactly as a window would drive them.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,14 +15,14 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function core(): { core: AppCore; events: ApiEvent[] } {
+function core(): { core: AppCore; events: ApiEvent[]; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ghostboard-core-'));
   dirs.push(dir);
   const c = createAppCore({ dataDir: dir, bind: '127.0.0.1' });
   cores.push(c);
   const events: ApiEvent[] = [];
   c.subscribe((e) => events.push(e));
-  return { core: c, events };
+  return { core: c, events, dir };
 }
 
 async function until(cond: () => boolean, ms = 8000): Promise<void> {
@@ -152,6 +152,20 @@ describe('app core', () => {
         (e) => e.type === 'notice' && e.level === 'warn' && e.text.includes('consider a new code'),
       ),
     ).toBe(true);
+  });
+
+  it('hosts an empty board and says why when the saved board is damaged', async () => {
+    const a = core();
+    writeFileSync(join(a.dir, 'board.json'), '{"version":1,"objects":[{"id":');
+    expect(
+      await a.core.invoke({ cmd: 'host', options: { name: 'Ana', port: 0, code: 'ABCDE-FGHJK' } }),
+    ).toEqual({ ok: true });
+    const notice = a.events.find((e) => e.type === 'notice' && e.level === 'warn');
+    expect(notice?.type === 'notice' && notice.text).toMatch(
+      /could not be opened .*kept as .*board\.json\.corrupt-.*empty board/,
+    );
+    expect(a.events.some((e) => e.type === 'board' && e.objects.length === 0)).toBe(true);
+    expect(readdirSync(a.dir).some((f) => f.startsWith('board.json.corrupt-'))).toBe(true);
   });
 
   it('reports a wrong code as an ended session with its reason', async () => {

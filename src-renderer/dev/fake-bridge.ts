@@ -168,7 +168,7 @@ class FakeCore {
             name: this.name,
             addresses: ['192.168.1.24', '10.8.0.3'],
             port: 47810,
-            code: 'otter-maple-4821',
+            code: '7-orbit-lantern',
             you: SELF,
           },
         };

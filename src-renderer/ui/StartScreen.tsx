@@ -119,7 +119,7 @@ function ModeFields(p: {
             label="Join code"
             value={f.code}
             onChange={set('code')}
-            placeholder="otter-maple-4821"
+            placeholder="7-orbit-lantern"
             mono
             testId="join-code"
           />

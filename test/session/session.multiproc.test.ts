@@ -1,4 +1,7 @@
 // Whole sessions as separate `ghostboard --script` processes over real UDP, each joiner behind its own lossy proxy: chat order, lock races, seeded edit storms, viewers, wrong codes and a vanished peer. Knows nothing of the session's internals.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GhostEvent, GhostProc } from './harness';
 import { EVENT_MS, Lab, killAll, lossyLink, num, settledBoards, sleep } from './harness';
@@ -205,6 +208,39 @@ describe('script contract', () => {
     await proc.request({ cmd: 'hash' }, 'hash');
     const refusals = proc.events.slice(from).filter((e) => e.ev === 'refused');
     expect(refusals).toHaveLength(1);
+  });
+
+  it('says so when the board file is damaged, keeps it aside and hosts an empty board', async ({
+    onTestFinished,
+  }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'ghostboard-board-'));
+    const lab = new Lab();
+    onTestFinished(async () => {
+      await lab.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    const file = join(dir, 'board.json');
+    await writeFile(file, '{"version": 1, "objects": [tor');
+    const host = lab.spawn('Host', [
+      'host',
+      '--port',
+      '0',
+      '--bind',
+      '127.0.0.1',
+      '--code',
+      'ABCDE-FGHJK',
+      '--script',
+      '--board',
+      file,
+    ]);
+    await host.waitFor((e) => e.ev === 'ready', 'ready');
+    const notice = host.events.find((e) => e.ev === 'board-file');
+    expect(notice).toMatchObject({ status: 'moved-aside', file, restoredFrom: null });
+    expect(host.events.indexOf(notice as GhostEvent)).toBeLessThan(
+      host.events.findIndex((e) => e.ev === 'ready'),
+    );
+    expect(await readFile(String(notice?.movedTo), 'utf8')).toBe('{"version": 1, "objects": [tor');
+    expect((await host.boardState()).objects).toBe(0);
   });
 });
 
