@@ -2,7 +2,7 @@
 // demo of the bare link. Knows nothing of Electron.
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
-import { generateJoinCode, joinCodeStrengthBits } from '../net/join-code';
+import { generateJoinCode, generateLongJoinCode, joinCodeStrengthBits } from '../net/join-code';
 import { parseAddress } from '../net/address';
 import type { SessionRate } from '../session/link';
 import { parseSessionRate } from '../session/link';
@@ -14,6 +14,7 @@ import { monotonicNow } from '../net/transport';
 
 const USAGE = `usage:
   ghostboard host [--port N] [--bind ADDR] [--name NAME] [--code CODE] [--board FILE] [--script] [--quiet-pointers]
+                  [--long-code]   a generated 50-bit code that never locks, instead of a spoken one (7-orbit-lantern)
                   [--join-role editor|viewer]   the role joiners get (a joiner can only ask for less)
                   [--max-peers N] [--max-per-address N]   participants (256), and connections from one IP
                                                            (a quarter of --max-peers, at most 32)
@@ -66,7 +67,14 @@ function shareableAddress(bind: string): string {
 }
 
 async function host(v: Values): Promise<void> {
-  const code = typeof v.code === 'string' ? v.code : generateJoinCode();
+  if (typeof v.code === 'string' && v['long-code'] === true)
+    fail('--code or --long-code, not both');
+  const code =
+    typeof v.code === 'string'
+      ? v.code
+      : v['long-code'] === true
+        ? generateLongJoinCode()
+        : generateJoinCode();
   // Codes under 40 bits (spoken ones included) lock after 30 failed joins; a user's code can be weaker still.
   if (joinCodeStrengthBits(code) < 20)
     process.stderr.write(
@@ -209,6 +217,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       rate: { type: 'string' },
       kbps: { type: 'string' },
       viewer: { type: 'boolean' },
+      'long-code': { type: 'boolean' },
       'join-role': { type: 'string' },
       'max-peers': { type: 'string' },
       'max-per-address': { type: 'string' },
