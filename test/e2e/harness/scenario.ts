@@ -200,6 +200,24 @@ export async function bandwidthMoves(users: Users, info: TestInfo): Promise<void
   await shoot(users, info, '6-bandwidth');
 }
 
+/** A gives the session a new code: the invitation shows it at once, and B, already in, stays and is heard. */
+export async function newCodeKeepsPeers(users: Users, info: TestInfo): Promise<void> {
+  const { a, b } = users;
+  await ensureOpen(a, 'share-toggle', 'share-port');
+  const code = a.getByTestId('share-code');
+  // The app generates spoken codes: a number and two words.
+  await expect(code).toHaveText(/^\s*\d{1,3}-[a-z]+-[a-z]+\s*$/);
+  const before = ((await code.textContent()) ?? '').trim();
+  await a.getByTestId('new-code').click();
+  await expect(code).not.toHaveText(before);
+  await expect(code).toHaveText(/^\s*\d{1,3}-[a-z]+-[a-z]+\s*$/);
+  await shoot(users, info, '7-new-code');
+  await ensureClosed(a, 'share-toggle', 'share-port');
+  await ensureOpen(a, 'chat-toggle', 'chat-input');
+  await ensureOpen(b, 'chat-toggle', 'chat-input');
+  await say(b, a, 'still here after the new code');
+}
+
 /** The whole scenario, each part a named step in the report. */
 export async function runScenario(users: Users, info: TestInfo): Promise<void> {
   await test.step('A hosts, B joins through the UI', () => hostAndJoin(users, info));
@@ -207,4 +225,5 @@ export async function runScenario(users: Users, info: TestInfo): Promise<void> {
   await test.step('B sees A drag a rectangle live', () => dragIsLive(users, info));
   await test.step('chat both ways', () => chatBothWays(users, info));
   await test.step('bandwidth panel shows changing traffic', () => bandwidthMoves(users, info));
+  await test.step('a new code keeps the people already in', () => newCodeKeepsPeers(users, info));
 }
