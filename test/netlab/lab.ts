@@ -1,0 +1,567 @@
+// Network lab for tests: builds internet-like topologies of Linux network namespaces (a core router, public hosts, NAT sites with LAN clients), runs processes inside them and tears it all down; knows nothing of Ghostboard's protocol or of what a test checks.
+//
+// The choices (a routed core rather than one flat bridge, nftables masquerade kinds, the home router's drop
+// rule, `conntrack -F`, a default route for a TURN host) follow what was measured on this machine, written up
+// in the network lab notes (NETLAB.md).
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PROBE = fileURLToPath(new URL('./udp-probe.ts', import.meta.url));
+/** Hang guards only: a healthy run never comes near them. */
+const COMMAND_MS = 15_000;
+const WAIT_MS = 30_000;
+const KILL_MS = 5_000;
+/** Interface names are at most IFNAMSIZ - 1 bytes; namespace names are held to the same so both read alike. */
+const NAME_MAX = 15;
+/** Owner files, one per live lab (its pid), so a later run can remove what a killed run left behind. */
+const OWNERS = '/run/ghostboard-netlab';
+const NETNS_DIR = '/run/netns';
+
+/** Whether this machine lets a test build namespaces, and if not, why (one line). */
+export type Support = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/**
+ * `cone`: plain masquerade, which keeps the inside port when free (endpoint-independent mapping).
+ * `symmetric`: fully-random masquerade, a new public port per destination (address-and-port-dependent mapping).
+ * Filtering is address-and-port dependent in both: conntrack only lets in replies to flows the inside opened.
+ */
+export type NatKind = 'cone' | 'symmetric';
+
+/** One destination outbound UDP may still reach through a `udpAllowOnly` firewall; no port means any port. */
+export interface UdpAllow {
+  readonly address: string;
+  readonly port?: number;
+}
+
+export interface NatRules {
+  readonly kind: NatKind;
+  /** A typical home router: new inbound flows on the WAN side are dropped (input and forward). */
+  readonly dropUnsolicited?: boolean;
+  /** A firewall dropping all outbound UDP except to these destinations (a relay is then the only way out). */
+  readonly udpAllowOnly?: readonly UdpAllow[];
+}
+
+export interface NatSiteOptions extends NatRules {
+  /** Client namespaces on the site's LAN (1 by default; 2 or more for the same-NAT case). */
+  readonly clients?: number;
+}
+
+/** A namespace and its one IPv4 address (a client's LAN address, a NAT router's WAN address). */
+export interface Host {
+  readonly ns: string;
+  readonly address: string;
+}
+
+export interface NatSite {
+  /** The NAT router: `address` is its WAN (public) address, its LAN interface is the bridge `lan`. */
+  readonly router: Host;
+  /** The router's LAN address, each client's default gateway. */
+  readonly lanGateway: string;
+  readonly clients: readonly Host[];
+}
+
+/** One stdout line that parsed as a JSON object, with `ev` ('' when it had none). */
+export type LabEvent = Readonly<Record<string, unknown>> & { readonly ev: string };
+
+function run(command: string, args: readonly string[], input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(command, args, { timeout: COMMAND_MS }, (err, stdout, stderr) => {
+      if (err === null) resolve(stdout);
+      else reject(new Error(`${command} ${args.join(' ')}: ${stderr.trim() || err.message}`));
+    });
+    child.stdin?.end(input);
+  });
+}
+
+const inNs = (
+  ns: string,
+  command: string,
+  args: readonly string[],
+  input?: string,
+): Promise<string> => run('ip', ['netns', 'exec', ns, command, ...args], input);
+
+function errorText(err: unknown): string {
+  if (err instanceof Error) {
+    const stderr = (err as { stderr?: unknown }).stderr;
+    const detail =
+      typeof stderr === 'string' || Buffer.isBuffer(stderr) ? stderr.toString().trim() : '';
+    return detail || err.message;
+  }
+  return String(err);
+}
+
+function toolWorks(command: string, args: readonly string[]): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore', timeout: COMMAND_MS });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let conntrackPresent: boolean | undefined;
+const hasConntrack = (): boolean => (conntrackPresent ??= toolWorks('conntrack', ['--version']));
+
+/** Root, `ip`, `nft` and a namespace that can really be made and removed. */
+export function canMakeNamespaces(): Support {
+  if (process.platform !== 'linux') return { ok: false, reason: 'network namespaces need Linux' };
+  if (process.getuid?.() !== 0)
+    return { ok: false, reason: 'not root: network namespaces need root' };
+  if (!toolWorks('ip', ['-V']))
+    return { ok: false, reason: '`ip` (Debian package iproute2) is missing' };
+  if (!toolWorks('nft', ['--version']))
+    return { ok: false, reason: '`nft` (Debian package nftables) is missing' };
+  const name = `gbprobe${process.pid.toString(36)}${threadId.toString(36)}`.slice(0, NAME_MAX);
+  try {
+    execFileSync('ip', ['netns', 'add', name], { stdio: 'pipe', timeout: COMMAND_MS });
+  } catch (err) {
+    return { ok: false, reason: `\`ip netns add\` failed: ${errorText(err)}` };
+  }
+  try {
+    execFileSync('ip', ['netns', 'del', name], { stdio: 'pipe', timeout: COMMAND_MS });
+  } catch (err) {
+    return { ok: false, reason: `\`ip netns del\` failed: ${errorText(err)}` };
+  }
+  return { ok: true };
+}
+
+/** A process running inside a namespace: its stdout lines (JSON ones parsed), stdin, and a group kill. */
+export class LabProcess {
+  readonly lines: string[] = [];
+  readonly events: LabEvent[] = [];
+  /** Resolves with the exit code (null after a signal) once stdout is drained. */
+  readonly closed: Promise<number | null>;
+  exitCode: number | null | undefined;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly wakers = new Set<() => void>();
+  private stderrTail = '';
+
+  constructor(
+    readonly label: string,
+    readonly ns: string,
+    command: string,
+    args: readonly string[],
+    cwd: string,
+  ) {
+    // Its own process group (detached), so a kill reaches whatever the command starts too.
+    this.child = spawn('ip', ['netns', 'exec', ns, command, ...args], {
+      cwd,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.on('error', (err) => {
+      this.stderrTail += `\nspawn failed: ${err.message}`;
+    });
+    this.child.stdin.on('error', () => undefined); // EPIPE once the process is gone
+    this.child.stderr.on('data', (b: Buffer) => {
+      this.stderrTail = (this.stderrTail + b.toString()).slice(-2000);
+    });
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      this.lines.push(line);
+      const event = parseEvent(line);
+      if (event !== undefined) this.events.push(event);
+      this.wake();
+    });
+    this.closed = new Promise((resolve) => {
+      this.child.once('close', (code) => {
+        this.exitCode = code;
+        this.wake();
+        resolve(code);
+      });
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Writes one line to the process's stdin. */
+  write(line: string): void {
+    this.child.stdin.write(`${line}\n`);
+  }
+
+  /** The first event (already seen or still to come) that `pred` accepts; rejects if the process ends first. */
+  waitFor(pred: (e: LabEvent) => boolean, ms = WAIT_MS): Promise<LabEvent> {
+    return new Promise((resolve, reject) => {
+      const stop = (): void => {
+        clearTimeout(timer);
+        this.wakers.delete(check);
+      };
+      const check = (): void => {
+        const hit = this.events.find(pred);
+        if (hit !== undefined) {
+          stop();
+          resolve(hit);
+        } else if (this.exitCode !== undefined) {
+          stop();
+          reject(
+            new Error(`${this.label} ended (${String(this.exitCode)}) without it${this.context()}`),
+          );
+        }
+      };
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error(`${this.label}: nothing awaited came in ${ms} ms${this.context()}`));
+      }, ms);
+      this.wakers.add(check);
+      check();
+    });
+  }
+
+  /** The process's `{"ev":"done"}` line, awaited. */
+  done(ms = WAIT_MS): Promise<LabEvent> {
+    return this.waitFor((e) => e.ev === 'done', ms);
+  }
+
+  /** Kills the whole process group now (SIGKILL); safe to repeat. */
+  killNow(): void {
+    const pid = this.child.pid;
+    if (pid === undefined || this.exitCode !== undefined) return;
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+
+  /** Kills the process group and waits (bounded) for it to be reaped. */
+  async kill(): Promise<void> {
+    this.killNow();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.closed, new Promise((r) => (timer = setTimeout(r, KILL_MS)))]);
+    clearTimeout(timer);
+  }
+
+  private context(): string {
+    const last = this.lines.slice(-3).join(' | ');
+    return `; last lines: ${last || '(none)'}; stderr: ${this.stderrTail.trim() || '(none)'}`;
+  }
+
+  private wake(): void {
+    for (const w of [...this.wakers]) w();
+  }
+}
+
+function parseEvent(line: string): LabEvent | undefined {
+  try {
+    const v: unknown = JSON.parse(line);
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+    const rec = v as Record<string, unknown>;
+    return { ...rec, ev: typeof rec.ev === 'string' ? rec.ev : '' };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The nftables script for a NAT router whose WAN interface is `wan`; it replaces any earlier one. */
+export function natRuleset(rules: NatRules): string {
+  const masquerade = rules.kind === 'cone' ? 'masquerade' : 'masquerade fully-random';
+  const unsolicited = rules.dropUnsolicited === true ? ['iifname "wan" ct state new drop'] : [];
+  const udp =
+    rules.udpAllowOnly === undefined
+      ? []
+      : [
+          ...rules.udpAllowOnly.map(
+            (a) =>
+              `oifname "wan" ip daddr ${a.address}${a.port === undefined ? ' meta l4proto udp' : ` udp dport ${a.port}`} accept`,
+          ),
+          'oifname "wan" meta l4proto udp drop',
+        ];
+  const chain = (name: string, hook: string, body: readonly string[]): string =>
+    [
+      `  chain ${name} {`,
+      `    type filter hook ${hook} priority filter; policy accept;`,
+      '    ct state established,related accept',
+      ...body.map((r) => `    ${r}`),
+      '  }',
+    ].join('\n');
+  return [
+    // Declaring then deleting makes the script work whether or not the table exists yet.
+    'table ip gblab',
+    'delete table ip gblab',
+    'table ip gblab {',
+    '  chain nat_out {',
+    '    type nat hook postrouting priority srcnat; policy accept;',
+    `    oifname "wan" ${masquerade}`,
+    '  }',
+    chain('through_router', 'forward', [...unsolicited, ...udp]),
+    chain('to_router', 'input', unsolicited),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Labs of this thread not yet destroyed, for the exit hook. */
+const liveLabs = new Set<Lab>();
+process.once('exit', () => {
+  for (const lab of liveLabs) lab.destroyNow();
+});
+let labCount = 0;
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+function listNamespaces(): string[] {
+  try {
+    return readdirSync(NETNS_DIR);
+  } catch {
+    return [];
+  }
+}
+
+/** Removes the namespaces (and their processes) of labs whose owning process is gone (killed, crashed). */
+export function sweepStaleLabs(): void {
+  let owners: string[];
+  try {
+    owners = readdirSync(OWNERS);
+  } catch {
+    return;
+  }
+  for (const prefix of owners) {
+    const file = join(OWNERS, prefix);
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
+    for (const ns of listNamespaces().filter((n) => n.startsWith(prefix))) {
+      try {
+        const pids = execFileSync('ip', ['netns', 'pids', ns], {
+          encoding: 'utf8',
+          timeout: COMMAND_MS,
+        });
+        for (const p of pids.split(/\s+/).filter(Boolean)) process.kill(Number(p), 'SIGKILL');
+        execFileSync('ip', ['netns', 'del', ns], { stdio: 'ignore', timeout: COMMAND_MS });
+      } catch {
+        // best effort: a later sweep tries again
+      }
+    }
+    rmSync(file, { force: true });
+  }
+}
+
+/** `gb` + 4 base-36 digits of the pid + the worker thread + a per-thread count: 8 characters. */
+function newPrefix(): string {
+  const pid = (process.pid % 36 ** 4).toString(36).padStart(4, '0');
+  const thread = (threadId % 36).toString(36);
+  for (let i = 0; i < 36; i++) {
+    const prefix = `gb${pid}${thread}${(labCount++ % 36).toString(36)}`;
+    if (!listNamespaces().some((n) => n.startsWith(prefix))) return prefix;
+  }
+  throw new Error('no free lab prefix: 36 labs of this thread are alive');
+}
+
+/**
+ * One topology: a core router namespace (forwarding, one subnet per attached site, a silent blackhole default
+ * route), public hosts on 203.0.113.4k+2/30 and NAT sites with WAN 100.64.j.2/24 and LAN 192.168.j.0/24.
+ * Everything made is tracked; `destroy()` kills the processes, then removes the namespaces (their veths go too).
+ */
+export class Lab {
+  readonly core: string;
+  private readonly namespaces: string[] = [];
+  private readonly procs = new Set<LabProcess>();
+  private publicCount = 0;
+  private siteCount = 0;
+  private teardown: Promise<void> | undefined;
+
+  private constructor(readonly prefix: string) {
+    this.core = this.name('core');
+  }
+
+  /** Builds the core router; on failure removes what it made. */
+  static async create(): Promise<Lab> {
+    sweepStaleLabs();
+    const lab = new Lab(newPrefix());
+    liveLabs.add(lab);
+    try {
+      mkdirSync(OWNERS, { recursive: true });
+      writeFileSync(join(OWNERS, lab.prefix), `${process.pid}\n`);
+      await lab.addNamespace(lab.core);
+      await lab.sysctl(lab.core, 'net.ipv4.ip_forward', '1');
+      // Unroutable destinations vanish silently, as on the internet, instead of failing the sender's socket.
+      await run('ip', ['-n', lab.core, 'route', 'add', 'blackhole', 'default']);
+    } catch (err) {
+      await lab.destroy().catch(() => undefined);
+      throw err;
+    }
+    return lab;
+  }
+
+  /** A host on the core (a directory server, a TURN relay), default route through the core. */
+  async addPublicHost(): Promise<Host> {
+    const k = ++this.publicCount;
+    if (k > 63) throw new Error('at most 63 public hosts');
+    const ns = this.name(`pub${k}`);
+    const coreAddr = `203.0.113.${4 * (k - 1) + 1}`;
+    const address = `203.0.113.${4 * (k - 1) + 2}`;
+    await this.addNamespace(ns);
+    await this.link(this.core, `p${k}`, `${coreAddr}/30`, ns, 'eth0', `${address}/30`);
+    await run('ip', ['-n', ns, 'route', 'add', 'default', 'via', coreAddr]);
+    return { ns, address };
+  }
+
+  /** A NAT router on the core with `clients` namespaces behind it on one LAN bridge. */
+  async addNatSite(options: NatSiteOptions): Promise<NatSite> {
+    const j = ++this.siteCount;
+    if (j > 250) throw new Error('at most 250 NAT sites');
+    const count = options.clients ?? 1;
+    if (count < 1 || count > 9) throw new Error('a NAT site has 1 to 9 clients');
+    const router = this.name(`n${j}`);
+    const wan = `100.64.${j}.2`;
+    const lanGateway = `192.168.${j}.1`;
+    await this.addNamespace(router);
+    await this.link(this.core, `s${j}`, `100.64.${j}.1/24`, router, 'wan', `${wan}/24`);
+    await run('ip', ['-n', router, 'route', 'add', 'default', 'via', `100.64.${j}.1`]);
+    await this.sysctl(router, 'net.ipv4.ip_forward', '1');
+    // With br_netfilter loaded, bridged LAN traffic would also cross the router's ip filter chains.
+    await this.sysctl(router, 'net.bridge.bridge-nf-call-iptables', '0').catch(() => undefined);
+    await run('ip', ['-n', router, 'link', 'add', 'lan', 'type', 'bridge']);
+    await run('ip', ['-n', router, 'addr', 'add', `${lanGateway}/24`, 'dev', 'lan']);
+    await run('ip', ['-n', router, 'link', 'set', 'lan', 'up']);
+    const clients: Host[] = [];
+    for (let i = 1; i <= count; i++) {
+      const ns = this.name(`n${j}c${i}`);
+      const address = `192.168.${j}.${10 + i}`;
+      await this.addNamespace(ns);
+      await this.link(router, `c${i}`, undefined, ns, 'eth0', `${address}/24`);
+      await run('ip', ['-n', router, 'link', 'set', `c${i}`, 'master', 'lan']);
+      await run('ip', ['-n', ns, 'route', 'add', 'default', 'via', lanGateway]);
+      clients.push({ ns, address });
+    }
+    const site: NatSite = { router: { ns: router, address: wan }, lanGateway, clients };
+    await this.setNatRules(site, options);
+    return site;
+  }
+
+  /** Replaces a NAT router's rules and forgets its connection-tracking state so the new rules apply to all. */
+  async setNatRules(site: NatSite, rules: NatRules): Promise<void> {
+    await inNs(site.router.ns, 'nft', ['-f', '-'], natRuleset(rules));
+    await this.flushConntrack(site.router.ns);
+  }
+
+  /** `conntrack -F` in a namespace, when the tool is installed. */
+  async flushConntrack(ns: string): Promise<void> {
+    if (hasConntrack()) await inNs(ns, 'conntrack', ['-F']);
+  }
+
+  /** Runs a command to completion inside a namespace and returns its stdout. */
+  exec(ns: string, command: string, args: readonly string[] = [], input?: string): Promise<string> {
+    return inNs(ns, command, args, input);
+  }
+
+  /** Starts a long-running process inside a namespace; it is killed by `stopProcesses()` or `destroy()`. */
+  spawn(
+    ns: string,
+    command: string,
+    args: readonly string[],
+    label = `${command}@${ns}`,
+  ): LabProcess {
+    if (this.teardown !== undefined) throw new Error('lab already destroyed');
+    const proc = new LabProcess(label, ns, command, args, ROOT);
+    this.procs.add(proc);
+    void proc.closed.then(() => this.procs.delete(proc));
+    return proc;
+  }
+
+  /** Runs `udp-probe.ts <mode> ...args` with this Node and tsx inside a namespace. */
+  probe(
+    ns: string,
+    mode: 'serve' | 'ask' | 'punch',
+    args: readonly string[],
+    label = `${mode}@${ns}`,
+  ): LabProcess {
+    return this.spawn(ns, process.execPath, ['--import', 'tsx', PROBE, mode, ...args], label);
+  }
+
+  /** Kills every process this lab started (for afterEach); the namespaces stay. */
+  async stopProcesses(): Promise<void> {
+    await Promise.all([...this.procs].map((p) => p.kill()));
+  }
+
+  /** Kills the processes and removes every namespace; idempotent, and it reports what it could not remove. */
+  destroy(): Promise<void> {
+    this.teardown ??= this.removeAll();
+    return this.teardown;
+  }
+
+  /** Synchronous last resort for the exit hook. */
+  destroyNow(): void {
+    for (const p of this.procs) p.killNow();
+    for (const ns of this.namespaces.splice(0).reverse()) {
+      try {
+        execFileSync('ip', ['netns', 'del', ns], { stdio: 'ignore', timeout: COMMAND_MS });
+      } catch {
+        // nothing more to do while exiting; the next run's sweep removes it
+      }
+    }
+    liveLabs.delete(this);
+    rmSync(join(OWNERS, this.prefix), { force: true });
+  }
+
+  private async removeAll(): Promise<void> {
+    await this.stopProcesses();
+    const failed: string[] = [];
+    for (const ns of this.namespaces.splice(0).reverse()) {
+      await run('ip', ['netns', 'del', ns]).catch((err: unknown) => failed.push(errorText(err)));
+    }
+    liveLabs.delete(this);
+    rmSync(join(OWNERS, this.prefix), { force: true });
+    if (failed.length > 0)
+      throw new Error(`lab ${this.prefix} left namespaces behind: ${failed.join('; ')}`);
+  }
+
+  private name(role: string): string {
+    const name = `${this.prefix}${role}`;
+    if (name.length > NAME_MAX) throw new Error(`name ${name} is longer than ${NAME_MAX}`);
+    return name;
+  }
+
+  private async addNamespace(ns: string): Promise<void> {
+    if (this.teardown !== undefined) throw new Error('lab already destroyed');
+    await run('ip', ['netns', 'add', ns]);
+    this.namespaces.push(ns);
+    await run('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
+  }
+
+  /** A veth pair made directly in the two namespaces, so its names only need to be unique inside each. */
+  private async link(
+    nsA: string,
+    ifA: string,
+    cidrA: string | undefined,
+    nsB: string,
+    ifB: string,
+    cidrB: string,
+  ): Promise<void> {
+    await run('ip', [
+      '-n',
+      nsA,
+      'link',
+      'add',
+      ifA,
+      'type',
+      'veth',
+      'peer',
+      'name',
+      ifB,
+      'netns',
+      nsB,
+    ]);
+    if (cidrA !== undefined) await run('ip', ['-n', nsA, 'addr', 'add', cidrA, 'dev', ifA]);
+    await run('ip', ['-n', nsB, 'addr', 'add', cidrB, 'dev', ifB]);
+    await run('ip', ['-n', nsA, 'link', 'set', ifA, 'up']);
+    await run('ip', ['-n', nsB, 'link', 'set', ifB, 'up']);
+  }
+
+  private async sysctl(ns: string, key: string, value: string): Promise<void> {
+    await inNs(ns, 'sysctl', ['-qw', `${key}=${value}`]);
+  }
+}
