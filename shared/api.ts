@@ -130,6 +130,21 @@ export interface StatsSnapshot {
   readonly conditions: NetworkConditions;
 }
 
+/** A session another host on this network announces (mDNS / DNS-SD): join it with its address and the code. */
+export interface LanSessionInfo {
+  /** Random per hosted session (not secret, not the join code). */
+  readonly id: string;
+  /** The host's display name, at most 64 characters. */
+  readonly name: string;
+  /** IPv4 first; the first is the one the announcement came from. */
+  readonly addresses: readonly string[];
+  readonly port: number;
+  /** The host's wire protocol version, and whether this app speaks it. */
+  readonly version: number;
+  readonly compatible: boolean;
+  readonly users: number | null;
+}
+
 export interface HostOptions {
   readonly name: string;
   /** UDP port; absent: 7350 when free, else any free port; 0: any free port. */
@@ -209,7 +224,9 @@ export type ApiEvent =
   /** Something the user should read: a refused grab naming the holder, a kick, a role change. */
   | { readonly type: 'notice'; readonly level: 'info' | 'warn' | 'error'; readonly text: string }
   /** About 4 times a second. */
-  | { readonly type: 'stats'; readonly stats: StatsSnapshot };
+  | { readonly type: 'stats'; readonly stats: StatsSnapshot }
+  /** Sessions found on this network, whole list, on every change (and on sync). */
+  | { readonly type: 'lan-sessions'; readonly sessions: readonly LanSessionInfo[] };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */
 export interface GhostboardBridge {

@@ -35,6 +35,8 @@ export function reduceEvent(s: AppState, e: ApiEvent): AppState {
       return addToast(s, e.level, e.text);
     case 'stats':
       return { ...s, stats: e.stats, history: appendStats(s.history, e.stats) };
+    case 'lan-sessions':
+      return { ...s, lan: e.sessions };
   }
 }
 
@@ -64,10 +66,13 @@ function reduceStatus(s: AppState, status: SessionStatus): AppState {
   return { ...base, status, panels };
 }
 
-/** Keeps what belongs to this user (tool, style, camera, toasts) and forgets the last session's data. */
+/**
+ * Keeps what belongs to this user (tool, style, toasts), the core link and the LAN list, and forgets the
+ * last session's data.
+ */
 function freshSession(s: AppState): AppState {
-  const { tool, style, toasts, nextToastId, link } = s;
-  return { ...INITIAL_STATE, tool, style, toasts, nextToastId, link };
+  const { tool, style, toasts, nextToastId, link, lan } = s;
+  return { ...INITIAL_STATE, tool, style, toasts, nextToastId, link, lan };
 }
 
 /**

@@ -2,6 +2,7 @@
 import type {
   ApiEvent,
   ChatMessage,
+  LanSessionInfo,
   Participant,
   SessionStatus,
   StatsSnapshot,
@@ -61,6 +62,8 @@ export interface AppState {
   readonly ghosted: ReadonlySet<ObjectId>;
   /** The link to the app core (only the web host's WebSocket can be lost). */
   readonly link: LinkState;
+  /** Sessions other hosts announce on this network (the start screen lists them). */
+  readonly lan: readonly LanSessionInfo[];
 }
 
 export type Action =
@@ -106,4 +109,5 @@ export const INITIAL_STATE: AppState = {
   editing: null,
   ghosted: new Set(),
   link: 'open',
+  lan: [],
 };
