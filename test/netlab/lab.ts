@@ -304,14 +304,20 @@ process.once('exit', () => {
 });
 let labCount = 0;
 
-const isAlive = (pid: number): boolean => {
+/** A zombie (killed, not yet reaped by a lax init) counts as gone. */
+function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-};
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
 
 function listNamespaces(): string[] {
   try {
