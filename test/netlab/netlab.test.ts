@@ -1,0 +1,208 @@
+// The network lab behaves as measured in NETLAB.md: cone and symmetric NAT mappings, a home router dropping unsolicited datagrams, two clients behind one NAT, a firewall letting UDP out only to a relay, and hole punching between NAT kinds (plain, and primed with TTL-2 datagrams). Needs root and namespaces; skips with one line otherwise.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Host, LabEvent, LabProcess, NatSite } from './lab';
+import { Lab, canMakeNamespaces } from './lab';
+
+const support = canMakeNamespaces();
+if (!support.ok) console.warn(`netlab tests skipped: ${support.reason}`);
+
+/** The relay port the UDP-blocking firewall lets through, and two more ports of the same public host. */
+const ALLOWED = 3478;
+const OTHER = 3479;
+const THIRD = 3480;
+/** Asks that should go unanswered wait this many tries at 100 ms; answered ones return at the first reply. */
+const TRIES = 10;
+/** Punch attempts allowed for a pair that should open; each sends at most PUNCH_SENDS datagrams 20 ms apart. */
+const PUNCH_ATTEMPTS = 3;
+const PUNCH_SENDS = '60';
+
+const str = (e: LabEvent, key: string): string => {
+  const v = e[key];
+  if (typeof v !== 'string')
+    throw new Error(`event ${e.ev} has no string ${key}: ${JSON.stringify(e)}`);
+  return v;
+};
+const portOf = (addr: string): number => Number(addr.slice(addr.lastIndexOf(':') + 1));
+const hostOf = (addr: string): string => addr.slice(0, addr.lastIndexOf(':'));
+
+describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
+  let lab: Lab | undefined;
+  let pub: Host;
+  /** cone, drops unsolicited, two clients (the same-NAT case) */
+  let coneA: NatSite;
+  /** cone, drops unsolicited */
+  let coneB: NatSite;
+  /** symmetric, drops unsolicited */
+  let sym: NatSite;
+  /** cones that let unsolicited datagrams into their connection tracking (the harsher routers) */
+  let lax: NatSite;
+  let lax2: NatSite;
+  /** cone, drops unsolicited, UDP out only to the public host's ALLOWED port */
+  let blocked: NatSite;
+
+  const theLab = (): Lab => {
+    if (lab === undefined) throw new Error('lab not built');
+    return lab;
+  };
+  const client = (site: NatSite, i = 0): Host => {
+    const c = site.clients[i];
+    if (c === undefined) throw new Error(`site has no client ${i}`);
+    return c;
+  };
+
+  beforeAll(async () => {
+    lab = await Lab.create();
+    pub = await lab.addPublicHost();
+    coneA = await lab.addNatSite({ kind: 'cone', dropUnsolicited: true, clients: 2 });
+    coneB = await lab.addNatSite({ kind: 'cone', dropUnsolicited: true });
+    sym = await lab.addNatSite({ kind: 'symmetric', dropUnsolicited: true });
+    lax = await lab.addNatSite({ kind: 'cone' });
+    lax2 = await lab.addNatSite({ kind: 'cone' });
+    blocked = await lab.addNatSite({
+      kind: 'cone',
+      dropUnsolicited: true,
+      udpAllowOnly: [{ address: pub.address, port: ALLOWED }],
+    });
+  });
+  afterEach(async () => {
+    await lab?.stopProcesses();
+  });
+  afterAll(async () => {
+    await lab?.destroy();
+  });
+
+  async function serve(
+    host: Host,
+    ports: readonly number[],
+    extra: readonly string[] = [],
+  ): Promise<LabProcess> {
+    const args = [...ports.flatMap((p) => ['--port', String(p)]), '--bind', host.address, ...extra];
+    const proc = theLab().probe(host.ns, 'serve', args);
+    await proc.waitFor((e) => e.ev === 'listening');
+    return proc;
+  }
+
+  /** Asks each target from one socket; the address each one saw, by target. */
+  async function ask(host: Host, targets: readonly string[]): Promise<Map<string, string>> {
+    const args = [...targets.flatMap((t) => ['--to', t]), '--tries', String(TRIES)];
+    const proc = theLab().probe(host.ns, 'ask', args);
+    await proc.done();
+    return new Map(
+      proc.events.filter((e) => e.ev === 'seen').map((e) => [str(e, 'server'), str(e, 'as')]),
+    );
+  }
+
+  interface PunchResult {
+    readonly open: boolean;
+    readonly openMs: number | null;
+    readonly received: number;
+  }
+
+  /** Both clients learn their public address from the public host, then send to each other at once. */
+  async function punch(a: Host, b: Host, prime = 0): Promise<readonly [PunchResult, PunchResult]> {
+    const args = [
+      '--stun',
+      `${pub.address}:${ALLOWED}`,
+      '--tries',
+      PUNCH_SENDS,
+      '--interval',
+      '20',
+    ];
+    args.push('--prime', String(prime));
+    const pa = theLab().probe(a.ns, 'punch', args, 'punch-a');
+    const pb = theLab().probe(b.ns, 'punch', args, 'punch-b');
+    const [ra, rb] = await Promise.all([pa, pb].map((p) => p.waitFor((e) => e.ev === 'ready')));
+    if (ra === undefined || rb === undefined) throw new Error('unreachable');
+    pa.write(`go ${str(rb, 'public')}`);
+    pb.write(`go ${str(ra, 'public')}`);
+    const done = await Promise.all([pa.done(), pb.done()]);
+    const result = (e: LabEvent): PunchResult => ({
+      open: e.open === true,
+      openMs: typeof e.openMs === 'number' ? e.openMs : null,
+      received: typeof e.received === 'number' ? e.received : -1,
+    });
+    return [result(done[0]), result(done[1])];
+  }
+
+  it('a cone NAT maps one socket to the same public port for two destinations', async () => {
+    await serve(pub, [ALLOWED, OTHER]);
+    const seen = await ask(client(coneA), [`${pub.address}:${ALLOWED}`, `${pub.address}:${OTHER}`]);
+    const addrs = [...seen.values()];
+    expect(addrs).toHaveLength(2);
+    expect(addrs.map(hostOf)).toEqual([coneA.router.address, coneA.router.address]);
+    expect(portOf(addrs[0] ?? '')).toBe(portOf(addrs[1] ?? ''));
+  });
+
+  it('a symmetric NAT maps one socket to a new public port per destination', async () => {
+    await serve(pub, [ALLOWED, OTHER, THIRD]);
+    const targets = [ALLOWED, OTHER, THIRD].map((p) => `${pub.address}:${p}`);
+    const addrs = [...(await ask(client(sym), targets)).values()];
+    expect(addrs).toHaveLength(3);
+    expect(new Set(addrs.map(hostOf))).toEqual(new Set([sym.router.address]));
+    // Ports are drawn at random, so two of three could coincide by chance (about 1 in 20,000); all three cannot
+    // plausibly, so more than one distinct port shows the mapping depends on the destination.
+    expect(new Set(addrs.map(portOf)).size).toBeGreaterThan(1);
+  });
+
+  it('a router that drops unsolicited datagrams drops one sent to its public address; a lax one lets it in', async () => {
+    const port = 40000;
+    await Promise.all([serve(coneB.router, [port]), serve(lax.router, [port])]);
+    const [toStrict, toLax] = await Promise.all([
+      ask(pub, [`${coneB.router.address}:${port}`]),
+      ask(pub, [`${lax.router.address}:${port}`]),
+    ]);
+    expect(toStrict.size).toBe(0);
+    expect(hostOf(toLax.get(`${lax.router.address}:${port}`) ?? '')).toBe(pub.address);
+  });
+
+  it('two clients behind one NAT reach each other by LAN address, not through the public one (no hairpin)', async () => {
+    const [c1, c2] = [client(coneA, 0), client(coneA, 1)];
+    await serve(pub, [ALLOWED]);
+    const server = await serve(c2, [40001], ['--hello', `${pub.address}:${ALLOWED}`]);
+    const mapped = str(await server.waitFor((e) => e.ev === 'mapped'), 'as');
+    expect(hostOf(mapped)).toBe(coneA.router.address);
+    const [lan, hairpin] = await Promise.all([ask(c1, [`${c2.address}:40001`]), ask(c1, [mapped])]);
+    expect(hostOf(lan.get(`${c2.address}:40001`) ?? '')).toBe(c1.address);
+    expect(hairpin.size).toBe(0);
+  });
+
+  it('a firewall that blocks UDP lets it out only to the allowed relay port', async () => {
+    await serve(pub, [ALLOWED, OTHER]);
+    const seen = await ask(client(blocked), [
+      `${pub.address}:${ALLOWED}`,
+      `${pub.address}:${OTHER}`,
+    ]);
+    expect([...seen.keys()]).toEqual([`${pub.address}:${ALLOWED}`]);
+    expect(hostOf(seen.get(`${pub.address}:${ALLOWED}`) ?? '')).toBe(blocked.router.address);
+  });
+
+  it('simultaneous sending opens cone ↔ cone behind home routers, not cone ↔ symmetric', async () => {
+    await serve(pub, [ALLOWED]);
+    const opened: number[] = [];
+    for (let attempt = 0; attempt < PUNCH_ATTEMPTS && opened.length === 0; attempt++) {
+      const [a, b] = await punch(client(coneA), client(coneB));
+      if (a.open && b.open) opened.push(Math.max(a.openMs ?? 0, b.openMs ?? 0));
+    }
+    expect(opened).toHaveLength(1);
+    const [c, s] = await punch(client(coneB), client(sym));
+    expect([c.open, s.open, c.received, s.received]).toEqual([false, false, 0, 0]);
+    console.info(
+      `netlab: cone ↔ cone opened both ways ${opened[0] ?? '?'} ms after both sides started sending`,
+    );
+  });
+
+  // Without the drop rule, a punch datagram that arrives before the other side's first one leaves takes the public
+  // port in conntrack and plain sending rarely opens (not asserted: it depends on which side leads by how much).
+  it('TTL-2 priming datagrams open cone ↔ cone behind routers that let unsolicited datagrams in', async () => {
+    await serve(pub, [ALLOWED]);
+    const opened: number[] = [];
+    for (let attempt = 0; attempt < PUNCH_ATTEMPTS && opened.length === 0; attempt++) {
+      const [a, b] = await punch(client(lax), client(lax2), 3);
+      if (a.open && b.open) opened.push(Math.max(a.openMs ?? 0, b.openMs ?? 0));
+    }
+    expect(opened).toHaveLength(1);
+    console.info(
+      `netlab: primed cone ↔ cone (lax routers) opened both ways after ${opened[0] ?? '?'} ms`,
+    );
+  });
+});
