@@ -19,12 +19,13 @@ import type { SessionEvent } from '../session/session-events';
 import type { AppCore, AppCoreOptions } from './core-api';
 import { EventTranslator } from './translate';
 import { localAddresses } from './addresses';
+import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 
 const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
 const CHAT_HISTORY = 500;
 
-export function createAppCore(options: AppCoreOptions): AppCore {
+export function createAppCore(options: AppCoreOptions & LanOptions): AppCore {
   return new Core(options);
 }
 
@@ -37,8 +38,11 @@ class Core implements AppCore {
   private statsTimer: NodeJS.Timeout | undefined;
   private translator: EventTranslator | undefined;
   private readonly startedAt = monotonicNow();
+  private readonly lan: LanPresence | undefined;
 
-  constructor(private readonly options: AppCoreOptions) {}
+  constructor(private readonly options: AppCoreOptions & LanOptions) {
+    this.lan = lanEnabled(options) ? new LanPresence((e) => this.emit(e)) : undefined;
+  }
 
   subscribe(listener: (e: ApiEvent) => void): () => void {
     this.listeners.add(listener);
@@ -190,6 +194,7 @@ class Core implements AppCore {
       code: joinCode,
       you: 0,
     });
+    this.lan?.hosting(name, runner.address.port, 1);
     this.emit({ type: 'board', objects: runner.controls.board.all() });
     this.emitParticipants();
     const notice = runner.boardNotice;
@@ -266,12 +271,15 @@ class Core implements AppCore {
           text: `${e.name} was removed and ${e.address} is refused for this session. Whoever gave them the code can give it again: consider a new code.`,
         });
         return;
+      case 'joined':
+      case 'left':
+        t.translate(e);
+        this.lan?.users(this.runner?.controls.participants.length ?? 0);
+        return;
       case 'created':
       case 'deleted':
       case 'dropped':
       case 'grabbed':
-      case 'joined':
-      case 'left':
       case 'object':
       case 'pointer':
       case 'refused':
@@ -306,7 +314,7 @@ class Core implements AppCore {
     this.runner = undefined;
     this.translator = undefined;
     clearInterval(this.statsTimer);
-    if (r) await r.close();
+    if (r) await Promise.all([r.close(), this.lan?.unhost()]);
     const known = [
       'left',
       'kicked',
@@ -359,6 +367,7 @@ class Core implements AppCore {
 
   private sync(): ApiReply {
     this.emit({ type: 'status', status: this.status });
+    this.lan?.resend();
     const r = this.runner;
     if (r) {
       this.emit({ type: 'board', objects: r.controls.board.all() });
@@ -370,5 +379,6 @@ class Core implements AppCore {
 
   async close(): Promise<void> {
     await this.end('left', '');
+    await this.lan?.close();
   }
 }
