@@ -56,6 +56,7 @@ class FakeCore {
         return { ok: true };
       case 'sync':
         this.emit({ type: 'status', status: { phase: 'idle' } });
+        this.emitLan();
         return { ok: true };
       case 'create': {
         const o = materialize(c.object, this.nextId++, this.nextId);
@@ -118,6 +119,28 @@ class FakeCore {
         this.conditions = c.conditions;
         return { ok: true };
     }
+  }
+
+  /** Sessions "found" on the LAN: two at once, a third a moment later (as mDNS answers trickle in). */
+  private emitLan(): void {
+    const lan = (id: string, name: string, address: string, users: number, version = 4) => ({
+      id,
+      name,
+      addresses: [address],
+      port: 7350,
+      version,
+      compatible: version === 4,
+      users,
+    });
+    const first = [
+      lan('6c1f0a9e4b2d7a11', 'Ada’s design review', '192.168.1.31', 3),
+      lan('0b7e5c2a91f4d3e8', 'Linus', '192.168.1.47', 1, 3),
+    ];
+    this.emit({ type: 'lan-sessions', sessions: first });
+    setTimeout(() => {
+      const later = lan('f2a81c0d5e6b4973', 'Sprint planning', '192.168.1.12', 5);
+      this.emit({ type: 'lan-sessions', sessions: [...first, later] });
+    }, 1500);
   }
 
   private chat(peer: number, name: string, color: number, text: string): void {

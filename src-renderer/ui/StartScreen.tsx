@@ -5,6 +5,7 @@ import type { ApiCommand, SessionStatus } from '../../shared/api';
 import { endMessage } from '../store/selectors';
 import { useAppState, useController } from './context';
 import { Field } from './Field';
+import { LanSessions } from './LanSessions';
 import { Logo } from './Logo';
 
 type Mode = 'host' | 'join';
@@ -200,6 +201,14 @@ export function StartScreen(): ReactElement {
           }}
         />
         <form onSubmit={submit} className="start-form">
+          <LanSessions
+            selected={mode === 'join' ? f.address : ''}
+            pick={(address) => {
+              setMode('join');
+              setRefused(null);
+              set('address')(address);
+            }}
+          />
           <Field
             label="Your name"
             value={f.name}
