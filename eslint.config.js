@@ -40,6 +40,19 @@ export default tseslint.config(
   layer(
     ['src-main/net/**'],
     'net/ knows nothing of sessions, the app, Electron or the renderer (DESIGN.md §2).',
+    [
+      '**/session/**',
+      '**/directory/**',
+      '**/app/**',
+      '**/electron/**',
+      'electron',
+      '**/src-renderer/**',
+      'react*',
+    ],
+  ),
+  layer(
+    ['src-main/directory/**'],
+    'directory/ is a rendezvous server over net/: it knows nothing of sessions, the app, Electron or the renderer.',
     ['**/session/**', '**/app/**', '**/electron/**', 'electron', '**/src-renderer/**', 'react*'],
   ),
   layer(

@@ -5,13 +5,13 @@ import type { EndpointEvent } from '../src-main/net/endpoint';
 import type { Connection } from '../src-main/net/connection';
 import { UdpTransport } from '../src-main/net/transport';
 
-const transports: UdpTransport<number>[] = [];
+const transports: UdpTransport<Endpoint<number>>[] = [];
 afterEach(async () => {
   await Promise.all(transports.splice(0).map((t) => t.close()));
 });
 
 interface Peer {
-  transport: UdpTransport<number>;
+  transport: UdpTransport<Endpoint<number>>;
   conn: Connection<number> | undefined;
   received: number[];
   notified: { id: number; delivered: boolean }[];
@@ -20,7 +20,7 @@ interface Peer {
 
 async function peer(role: 'host' | 'client', code: string, bind: string): Promise<Peer> {
   const p: Peer = {
-    transport: undefined as unknown as UdpTransport<number>,
+    transport: undefined as unknown as UdpTransport<Endpoint<number>>,
     conn: undefined,
     received: [],
     notified: [],

@@ -18,7 +18,7 @@ export class LinkPeer {
   private report: NodeJS.Timeout | undefined;
 
   private constructor(
-    readonly transport: UdpTransport<number>,
+    readonly transport: UdpTransport<Endpoint<number>>,
     private readonly print: Print,
   ) {}
 

@@ -11,6 +11,7 @@ import type { HandshakePacket, RejectReason } from './handshake';
 import { decodeHandshake, HANDSHAKE_MARKER, HELLO_SIZE, isHandshakeDecodeError } from './handshake';
 import { HostHandshake, reject, sameBytes } from './host-handshake';
 import { FailureLimiter, sourcePrefix } from './rate-limiter';
+import { RENDEZVOUS_MARKER } from './rendezvous';
 import { COOKIE_LIFETIME_MS } from './crypto';
 import { joinCodeStrengthBits } from './join-code';
 import { DueHeap } from './due-heap';
@@ -68,6 +69,19 @@ export type EndpointEvent<R> =
 export interface Transmit {
   readonly to: PeerAddress;
   readonly bytes: Uint8Array;
+  /** An IP TTL for this datagram only (NAT priming); the socket's default otherwise. */
+  readonly ttl?: number;
+}
+
+/**
+ * Another protocol on the endpoint's socket (rendezvous): it gets every datagram whose first byte is ≥ 0xE0, and
+ * its datagrams and timer are the endpoint's own.
+ */
+export interface DatagramTenant {
+  handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array): void;
+  handleTimeout(now: number): void;
+  nextTimeout(): number;
+  pollTransmit(): Transmit | undefined;
 }
 
 /** Datagrams the endpoint threw away before any connection saw them, by cause. */
@@ -122,7 +136,20 @@ interface DeadlineItem<R> {
 interface Dialing {
   readonly peer: PeerAddress;
   readonly handshake: ClientHandshake;
+  /** Dials to other addresses of the same host: the first to connect cancels the rest. */
+  readonly group: Set<string>;
 }
+
+/** Reasons a dial failed, the most telling first: a group of dials reports the best any of them learnt. */
+const FAILURE_RANK: readonly ConnectFailure[] = [
+  'wrong-code',
+  'banned',
+  'code-locked',
+  'version-mismatch',
+  'full',
+  'rate-limited',
+  'unreachable',
+];
 
 export class Endpoint<R> {
   readonly counters: EndpointCounters = {
@@ -166,6 +193,10 @@ export class Endpoint<R> {
   private deadlineOrder = 0;
   private readonly stale = new Set<Entry<R>>();
   readonly options: EndpointOptions;
+  /** Rendezvous on the same socket, if any (datagrams from 0xE0 up); unrendezvoused endpoints count and drop them. */
+  tenant: DatagramTenant | undefined;
+  /** Failures of a group's dials that ended before the rest, by group. */
+  private readonly groupFailures = new WeakMap<Set<string>, ConnectFailure>();
 
   constructor(
     readonly role: 'host' | 'client',
@@ -217,22 +248,33 @@ export class Endpoint<R> {
     return this.codeLocked;
   }
 
-  /** Client: starts a handshake with a host. */
-  connect(now: number, to: PeerAddress): void {
+  /**
+   * Client: starts a handshake with a host, at one address or at several at once (its LAN address, its public
+   * one): the first whose handshake completes is the connection, the others stop without a word, and only if all
+   * fail is one `connect-failed` reported, with the most telling reason any of them learnt.
+   */
+  connect(now: number, to: PeerAddress | readonly PeerAddress[]): void {
     this.lastNow = Math.max(this.lastNow, now);
-    const key = addressKey(to);
-    if (this.dialing.has(key) || this.entries.has(key)) return;
-    const handshake = new ClientHandshake(
-      {
-        joinCode: this.options.joinCode,
-        version: this.options.protocolVersion,
-        retryMs: this.options.handshakeRetryMs,
-        timeoutMs: this.options.handshakeTimeoutMs,
-      },
-      now,
-    );
-    this.dialing.set(key, { peer: to, handshake });
-    this.drainHandshake(now, key, { peer: to, handshake });
+    const targets = 'port' in to ? [to] : to;
+    const group = new Set<string>();
+    const fresh: [string, Dialing][] = [];
+    for (const peer of targets) {
+      const key = addressKey(peer);
+      if (this.dialing.has(key) || this.entries.has(key) || group.has(key)) continue;
+      const handshake = new ClientHandshake(
+        {
+          joinCode: this.options.joinCode,
+          version: this.options.protocolVersion,
+          retryMs: this.options.handshakeRetryMs,
+          timeoutMs: this.options.handshakeTimeoutMs,
+        },
+        now,
+      );
+      group.add(key);
+      fresh.push([key, { peer, handshake, group }]);
+    }
+    for (const [key, d] of fresh) this.dialing.set(key, d);
+    for (const [key, d] of fresh) this.drainHandshake(now, key, d);
   }
 
   handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array): void {
@@ -243,6 +285,11 @@ export class Endpoint<R> {
       return;
     }
     const key = addressKey(from);
+    if (first >= RENDEZVOUS_MARKER) {
+      if (this.tenant === undefined) this.counters.unexpectedHandshake++;
+      else this.tenant.handleDatagram(now, from, bytes);
+      return;
+    }
     if (first >= HANDSHAKE_MARKER) {
       this.onHandshakeDatagram(now, from, key, bytes);
       return;
@@ -441,10 +488,20 @@ export class Endpoint<R> {
     const result = d.handshake.result;
     if (result === undefined) return;
     this.dialing.delete(key);
+    d.group.delete(key);
     if (result.kind === 'failed') {
-      this.events.push({ type: 'connect-failed', peer: d.peer, reason: result.reason });
+      const earlier = this.groupFailures.get(d.group);
+      const reason =
+        earlier !== undefined && FAILURE_RANK.indexOf(earlier) < FAILURE_RANK.indexOf(result.reason)
+          ? earlier
+          : result.reason;
+      this.groupFailures.set(d.group, reason);
+      if (d.group.size === 0) this.events.push({ type: 'connect-failed', peer: d.peer, reason });
       return;
     }
+    // This path won: the host's other addresses are dropped (they sent nothing sealed, so nothing to close).
+    for (const other of d.group) this.dialing.delete(other);
+    d.group.clear();
     const conn = new Connection<R>(
       key,
       { send: result.keys.clientToHost, receive: result.keys.hostToClient },
@@ -516,6 +573,8 @@ export class Endpoint<R> {
   handleTimeout(now: number): void {
     this.lastNow = Math.max(this.lastNow, now);
     this.host?.rotate(now);
+    if (this.tenant !== undefined && this.tenant.nextTimeout() <= now)
+      this.tenant.handleTimeout(now);
     for (const [key, d] of this.dialing) {
       d.handshake.handleTimeout(now);
       this.drainHandshake(now, key, d);
@@ -535,7 +594,7 @@ export class Endpoint<R> {
   }
 
   nextTimeout(): number {
-    let t = this.host?.nextRotation() ?? Infinity;
+    let t = Math.min(this.host?.nextRotation() ?? Infinity, this.tenant?.nextTimeout() ?? Infinity);
     for (const d of this.dialing.values()) t = Math.min(t, d.handshake.nextTimeout());
     this.refreshDeadlines();
     return Math.min(t, this.earliest()?.at ?? Infinity);
@@ -640,7 +699,7 @@ export class Endpoint<R> {
       const entry = this.entries.get(key);
       if (entry !== undefined) this.collect(key, entry);
     }
-    return this.outbox.shift();
+    return this.outbox.shift() ?? this.tenant?.pollTransmit();
   }
 
   pollEvent(): EndpointEvent<R> | undefined {

@@ -79,3 +79,48 @@ export class FailureLimiter {
     }
   }
 }
+
+export interface TokenBucketOptions {
+  /** Requests a key may make at once. */
+  readonly burst: number;
+  /** Requests per second it may keep making. */
+  readonly perSecond: number;
+  /** The table never holds more keys than this (the least recently used go first: a full bucket again). */
+  readonly maxKeys: number;
+}
+
+/**
+ * Token buckets by key (a source prefix, a session): each request takes a token, tokens come back at `perSecond`
+ * up to `burst`. Bounded: past `maxKeys` the least recently used key is forgotten, which only ever forgives it.
+ */
+export class TokenBuckets {
+  private readonly table = new Map<string, { tokens: number; at: number }>();
+
+  constructor(private readonly options: TokenBucketOptions) {}
+
+  get size(): number {
+    return this.table.size;
+  }
+
+  /** Takes a token for `key` if it has one; false (and nothing taken) if it is out. */
+  take(now: number, key: string): boolean {
+    const o = this.options;
+    const e = this.table.get(key);
+    const tokens =
+      e === undefined
+        ? o.burst
+        : Math.min(o.burst, e.tokens + (Math.max(0, now - e.at) * o.perSecond) / 1000);
+    this.table.delete(key);
+    if (tokens < 1) {
+      this.table.set(key, { tokens, at: now });
+      return false;
+    }
+    this.table.set(key, { tokens: tokens - 1, at: now });
+    while (this.table.size > o.maxKeys) {
+      const oldest = this.table.keys().next();
+      if (oldest.done === true) break;
+      this.table.delete(oldest.value);
+    }
+    return true;
+  }
+}

@@ -2,7 +2,7 @@
 // what the Endpoint queues. Everything protocol lives in the sans-IO Endpoint; this file knows only sockets.
 import dgram from 'node:dgram';
 import type { PeerAddress } from './address';
-import type { Endpoint } from './endpoint';
+import type { DatagramTenant } from './endpoint';
 import { Rng } from './rng';
 import type { LinkConditions } from './sim/link';
 import type { Bottleneck } from './sim/shaper';
@@ -21,8 +21,13 @@ export function monotonicNow(): number {
 
 /** setImmediate turns in a row that may find nothing to send before the transport waits on a real timer. */
 const MAX_IDLE_IMMEDIATES = 4;
+/** Linux's default unicast TTL, restored after a priming datagram. */
+const DEFAULT_TTL = 64;
 
-export class UdpTransport<R> {
+/** What a transport drives: an endpoint, or any other sans-IO datagram core (a directory). */
+export type DatagramCore = DatagramTenant;
+
+export class UdpTransport<C extends DatagramCore> {
   private readonly socket: dgram.Socket;
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
@@ -41,7 +46,7 @@ export class UdpTransport<R> {
   private readonly delayed = new Set<NodeJS.Timeout>();
 
   private constructor(
-    readonly endpoint: Endpoint<R>,
+    readonly endpoint: C,
     family: 'udp4' | 'udp6',
   ) {
     this.socket = dgram.createSocket({ type: family, reuseAddr: false });
@@ -61,10 +66,10 @@ export class UdpTransport<R> {
   }
 
   /** Binds a socket (port 0 picks a free one) and starts driving the endpoint. */
-  static async open<R>(
-    endpoint: Endpoint<R>,
+  static async open<C extends DatagramCore>(
+    endpoint: C,
     options: UdpTransportOptions,
-  ): Promise<UdpTransport<R>> {
+  ): Promise<UdpTransport<C>> {
     const t = new UdpTransport(endpoint, options.bind.includes(':') ? 'udp6' : 'udp4');
     await new Promise<void>((resolve, reject) => {
       t.socket.once('error', reject);
@@ -87,7 +92,8 @@ export class UdpTransport<R> {
     if (this.closed) return;
     for (let t = this.endpoint.pollTransmit(); t !== undefined; t = this.endpoint.pollTransmit()) {
       this.idleImmediates = 0;
-      this.impaired(t.bytes, t.to);
+      if (t.ttl === undefined) this.impaired(t.bytes, t.to);
+      else this.sendWithTtl(t.bytes, t.to, t.ttl);
     }
     this.onActivity?.();
     this.arm();
@@ -121,6 +127,26 @@ export class UdpTransport<R> {
       }, at - now);
       this.delayed.add(timer);
     }
+  }
+
+  /**
+   * A datagram that must die a few hops out (NAT priming: it opens our own NAT's mapping and expires before the
+   * other side's NAT, which would otherwise take it as unsolicited and spoil the mapping the real punch needs).
+   * node:dgram resolves even an IP literal on a later tick (in order) before it sends, so the socket's TTL is set
+   * and restored on ticks queued around this one send, not around the call. The self-impairment is not applied.
+   */
+  private sendWithTtl(bytes: Uint8Array, to: PeerAddress, ttl: number): void {
+    const set = (value: number) => () => {
+      try {
+        if (!this.closed) this.socket.setTTL(value);
+      } catch (e) {
+        this.errors++;
+        this.lastError = e;
+      }
+    };
+    process.nextTick(set(ttl));
+    this.socket.send(bytes, to.port, to.address);
+    process.nextTick(set(DEFAULT_TTL));
   }
 
   private sendNow(bytes: Uint8Array, to: PeerAddress): void {

@@ -1,6 +1,7 @@
 // Runs a host or a joining peer over a real UDP socket: binds, drives the session's timers, autosaves the host's
 // board. The only session file that touches time and sockets (through net/transport). Knows nothing of the UI.
 import type { PeerAddress } from '../net/address';
+import type { Endpoint } from '../net/endpoint';
 import { monotonicNow, UdpTransport } from '../net/transport';
 import type { PacketRecord } from '../net/stream/scheduler';
 import type { Board } from './board';
@@ -59,7 +60,7 @@ export class SessionRunner {
 
   private constructor(
     readonly controls: Controls,
-    readonly transport: UdpTransport<PacketRecord>,
+    readonly transport: UdpTransport<Endpoint<PacketRecord>>,
     private readonly boardFile: string | undefined,
   ) {}
 

@@ -1,0 +1,442 @@
+// The directory: a rendezvous server in the Quake master-server tradition. Hosts register a session and heartbeat
+// it; joiners look one up, list the public ones, or ask to be introduced, and the directory tells both sides
+// where the other is so they can open a path through their NATs at the same moment. It never sees a join code or
+// a board: the handshake runs end to end over whatever path opens. Sans-IO: datagrams and time in, datagrams
+// and events out; bounded in every table, rate limited per source, and no reply to an unverified source is
+// larger than its request.
+import { createHmac } from 'node:crypto';
+import type { PeerAddress } from '../net/address';
+import { addressKey } from '../net/address';
+import { sourcePrefix, TokenBuckets } from '../net/rate-limiter';
+import type { ListingEntry, RendezvousMessage, SessionInfo } from '../net/rendezvous';
+import {
+  decodeRendezvous,
+  DIRECTORY_COOKIE_SIZE,
+  encodeRendezvous,
+  isRendezvousDecodeError,
+  MAX_LISTING_ENTRIES,
+  sessionNameKey,
+} from '../net/rendezvous';
+import type { Transmit } from '../net/endpoint';
+import { canonicalAddress } from '../net/wire-address';
+
+export interface DirectoryOptions {
+  /** How often hosts are asked to heartbeat. */
+  readonly heartbeatMs: number;
+  /** A session not heard from for this long is gone. */
+  readonly ttlMs: number;
+  readonly maxSessions: number;
+  /** Sessions one source (an IPv4 address or IPv6 /64) may register: an office or a carrier NAT hosts several. */
+  readonly maxSessionsPerSource: number;
+  /** Requests per source: at once, and per second after that. */
+  readonly requestBurst: number;
+  readonly requestsPerSecond: number;
+  /** Introductions to one session: at once, and per second (each makes the host send punches). */
+  readonly introBurst: number;
+  readonly introsPerSecond: number;
+  /** Sources whose request rate is remembered (the least recently seen are forgotten first). */
+  readonly maxSources: number;
+  /** A cookie is good for this long to two (the current and the previous period). */
+  readonly cookiePeriodMs: number;
+  /** 32 random bytes the cookies are keyed with; a fresh one per process. */
+  readonly secret: Uint8Array;
+}
+
+export const DEFAULT_DIRECTORY_OPTIONS: Omit<DirectoryOptions, 'secret'> = {
+  heartbeatMs: 2_000,
+  ttlMs: 7_000,
+  maxSessions: 100_000,
+  maxSessionsPerSource: 64,
+  requestBurst: 40,
+  requestsPerSecond: 20,
+  introBurst: 16,
+  introsPerSecond: 4,
+  maxSources: 65_536,
+  cookiePeriodMs: 30_000,
+};
+
+export type DirectoryEvent =
+  | {
+      readonly type: 'registered';
+      readonly name: string;
+      readonly listed: boolean;
+      readonly host: PeerAddress;
+      readonly users: number;
+    }
+  | { readonly type: 'deregistered'; readonly name: string }
+  | { readonly type: 'expired'; readonly name: string }
+  | {
+      readonly type: 'introduced';
+      readonly name: string;
+      readonly joiner: PeerAddress;
+      readonly host: PeerAddress;
+    };
+
+export interface DirectoryCounters {
+  malformed: number;
+  unexpected: number;
+  rateLimited: number;
+  badCookie: number;
+  probes: number;
+  registers: number;
+  heartbeats: number;
+  lookups: number;
+  lists: number;
+  introductions: number;
+  notFound: number;
+  taken: number;
+  full: number;
+  expired: number;
+}
+
+interface Registration {
+  readonly name: string;
+  readonly key: string;
+  readonly ownerKey: Uint8Array;
+  host: PeerAddress;
+  source: string;
+  version: number;
+  users: number;
+  listed: boolean;
+  candidates: readonly PeerAddress[];
+  expires: number;
+}
+
+/** Sessions listed in one LISTING, at most, so it stays well inside one datagram. */
+const LISTING_BYTES = 1000;
+
+export class Directory {
+  readonly counters: DirectoryCounters = {
+    malformed: 0,
+    unexpected: 0,
+    rateLimited: 0,
+    badCookie: 0,
+    probes: 0,
+    registers: 0,
+    heartbeats: 0,
+    lookups: 0,
+    lists: 0,
+    introductions: 0,
+    notFound: 0,
+    taken: 0,
+    full: 0,
+    expired: 0,
+  };
+  private readonly options: DirectoryOptions;
+  /** By name key, in order of last heartbeat: the first is the next to expire. */
+  private readonly sessions = new Map<string, Registration>();
+  private readonly perSource = new Map<string, number>();
+  private readonly requests: TokenBuckets;
+  private readonly intros: TokenBuckets;
+  private readonly outbox: Transmit[] = [];
+  private readonly events: DirectoryEvent[] = [];
+
+  constructor(options: Partial<DirectoryOptions> & Pick<DirectoryOptions, 'secret'>) {
+    this.options = { ...DEFAULT_DIRECTORY_OPTIONS, ...options };
+    const o = this.options;
+    this.requests = new TokenBuckets({
+      burst: o.requestBurst,
+      perSecond: o.requestsPerSecond,
+      maxKeys: o.maxSources,
+    });
+    this.intros = new TokenBuckets({
+      burst: o.introBurst,
+      perSecond: o.introsPerSecond,
+      maxKeys: o.maxSessions,
+    });
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** What a lookup would answer (tests and the CLI's status). */
+  session(name: string): SessionInfo | undefined {
+    const r = this.sessions.get(sessionNameKey(name));
+    return r === undefined ? undefined : info(r);
+  }
+
+  handleDatagram(now: number, rawFrom: PeerAddress, bytes: Uint8Array): void {
+    this.expire(now);
+    const from = canonicalAddress(rawFrom);
+    if (from === undefined) return;
+    const m = decodeRendezvous(bytes);
+    if (isRendezvousDecodeError(m)) {
+      this.counters.malformed++;
+      return;
+    }
+    const source = sourcePrefix(from.address);
+    if (!this.requests.take(now, source)) {
+      // Silence, not an error reply: a reply to each packet of a flood would only double it.
+      this.counters.rateLimited++;
+      return;
+    }
+    switch (m.type) {
+      case 'probe':
+        this.counters.probes++;
+        this.reply(from, {
+          type: 'cookie',
+          request: m.request,
+          cookie: this.cookie(now, from),
+          observed: from,
+        });
+        return;
+      case 'register':
+      case 'deregister':
+      case 'lookup':
+      case 'list':
+      case 'introduce':
+        if (!this.cookieValid(now, from, m.cookie)) {
+          // The cookie is from an earlier period (or forged): a fresh one, no larger than the request.
+          this.counters.badCookie++;
+          this.reply(from, {
+            type: 'cookie',
+            request: m.request,
+            cookie: this.cookie(now, from),
+            observed: from,
+          });
+          return;
+        }
+        this.verified(now, from, source, m);
+        return;
+      case 'cookie':
+      case 'registered':
+      case 'session':
+      case 'listing':
+      case 'intro':
+      case 'peer':
+      case 'punch':
+      case 'error':
+        // Replies and peer traffic: a directory asks nothing, so none is for it.
+        this.counters.unexpected++;
+        return;
+    }
+  }
+
+  private verified(
+    now: number,
+    from: PeerAddress,
+    source: string,
+    m: Extract<
+      RendezvousMessage,
+      { type: 'register' | 'deregister' | 'lookup' | 'list' | 'introduce' }
+    >,
+  ): void {
+    switch (m.type) {
+      case 'register':
+        this.register(now, from, source, m);
+        return;
+      case 'deregister': {
+        const r = this.sessions.get(sessionNameKey(m.name));
+        if (r === undefined || !sameBytes(r.ownerKey, m.ownerKey)) return;
+        this.remove(r);
+        this.events.push({ type: 'deregistered', name: r.name });
+        return;
+      }
+      case 'lookup': {
+        this.counters.lookups++;
+        const r = this.sessions.get(sessionNameKey(m.name));
+        if (r === undefined) {
+          this.counters.notFound++;
+          this.reply(from, { type: 'error', request: m.request, error: 'not-found' });
+          return;
+        }
+        this.reply(from, { type: 'session', request: m.request, session: info(r) });
+        return;
+      }
+      case 'list':
+        this.counters.lists++;
+        this.reply(from, this.listing(m.request, m.cursor));
+        return;
+      case 'introduce': {
+        const r = this.sessions.get(sessionNameKey(m.name));
+        if (r === undefined) {
+          this.counters.notFound++;
+          this.reply(from, { type: 'error', request: m.request, error: 'not-found' });
+          return;
+        }
+        if (!this.intros.take(now, r.key)) {
+          this.counters.rateLimited++;
+          this.reply(from, { type: 'error', request: m.request, error: 'rate-limited' });
+          return;
+        }
+        this.counters.introductions++;
+        // Both at once: the joiner starts towards the host as the host starts towards the joiner.
+        this.reply(r.host, {
+          type: 'peer',
+          nonce: m.nonce,
+          name: r.name,
+          observed: from,
+          candidates: m.candidates,
+        });
+        this.reply(from, { type: 'intro', request: m.request, nonce: m.nonce, session: info(r) });
+        this.events.push({ type: 'introduced', name: r.name, joiner: from, host: r.host });
+        return;
+      }
+    }
+  }
+
+  private register(
+    now: number,
+    from: PeerAddress,
+    source: string,
+    m: Extract<RendezvousMessage, { type: 'register' }>,
+  ): void {
+    const key = sessionNameKey(m.name);
+    const o = this.options;
+    const existing = this.sessions.get(key);
+    if (existing !== undefined && !sameBytes(existing.ownerKey, m.ownerKey)) {
+      this.counters.taken++;
+      this.reply(from, { type: 'error', request: m.request, error: 'taken' });
+      return;
+    }
+    const movedSource = existing !== undefined && existing.source !== source;
+    if (
+      (existing === undefined || movedSource) &&
+      (this.perSource.get(source) ?? 0) >= o.maxSessionsPerSource
+    ) {
+      this.counters.full++;
+      this.reply(from, { type: 'error', request: m.request, error: 'full' });
+      return;
+    }
+    if (existing === undefined && this.sessions.size >= o.maxSessions) {
+      this.counters.full++;
+      this.reply(from, { type: 'error', request: m.request, error: 'full' });
+      return;
+    }
+    const candidates = m.candidates.flatMap((c) => {
+      const a = canonicalAddress(c);
+      return a === undefined || a.port === 0 ? [] : [a];
+    });
+    const fresh = existing === undefined || addressKey(existing.host) !== addressKey(from);
+    if (existing !== undefined) this.remove(existing);
+    const r: Registration = {
+      name: m.name,
+      key,
+      ownerKey: m.ownerKey,
+      host: from,
+      source,
+      version: m.version,
+      users: m.users,
+      listed: m.listed,
+      candidates,
+      expires: now + o.ttlMs,
+    };
+    this.sessions.set(key, r);
+    this.perSource.set(source, (this.perSource.get(source) ?? 0) + 1);
+    if (fresh) {
+      this.counters.registers++;
+      this.events.push({
+        type: 'registered',
+        name: r.name,
+        listed: r.listed,
+        host: from,
+        users: r.users,
+      });
+    } else {
+      this.counters.heartbeats++;
+    }
+    this.reply(from, {
+      type: 'registered',
+      request: m.request,
+      observed: from,
+      heartbeatMs: o.heartbeatMs,
+      ttlMs: o.ttlMs,
+    });
+  }
+
+  private listing(request: number, cursor: number): RendezvousMessage {
+    const entries: ListingEntry[] = [];
+    let bytes = 0;
+    let index = 0;
+    let next = 0;
+    // The cursor counts listed sessions from the start of the table; a table that changed between pages may show
+    // a session twice or skip one, as any paged listing of a live table does.
+    for (const r of this.sessions.values()) {
+      if (!r.listed) continue;
+      if (index++ < cursor) continue;
+      const size = new TextEncoder().encode(r.name).length + 6;
+      if (entries.length >= MAX_LISTING_ENTRIES || bytes + size > LISTING_BYTES) {
+        next = index - 1;
+        break;
+      }
+      entries.push({ name: r.name, version: r.version, users: r.users });
+      bytes += size;
+    }
+    return { type: 'listing', request, entries, next };
+  }
+
+  private remove(r: Registration): void {
+    if (this.sessions.get(r.key) === r) this.sessions.delete(r.key);
+    const n = (this.perSource.get(r.source) ?? 1) - 1;
+    if (n <= 0) this.perSource.delete(r.source);
+    else this.perSource.set(r.source, n);
+  }
+
+  private expire(now: number): void {
+    for (const r of this.sessions.values()) {
+      if (r.expires > now) break;
+      this.remove(r);
+      this.counters.expired++;
+      this.events.push({ type: 'expired', name: r.name });
+    }
+  }
+
+  private cookie(now: number, from: PeerAddress, period = this.period(now)): Uint8Array {
+    const mac = createHmac('sha256', this.options.secret);
+    mac.update(`${period}|${addressKey(from)}`);
+    return new Uint8Array(mac.digest().subarray(0, DIRECTORY_COOKIE_SIZE));
+  }
+
+  private cookieValid(now: number, from: PeerAddress, cookie: Uint8Array): boolean {
+    const p = this.period(now);
+    return (
+      sameBytes(cookie, this.cookie(now, from, p)) ||
+      sameBytes(cookie, this.cookie(now, from, p - 1))
+    );
+  }
+
+  private period(now: number): number {
+    return Math.floor(now / this.options.cookiePeriodMs);
+  }
+
+  private reply(to: PeerAddress, m: RendezvousMessage): void {
+    // Bounded: a caller that never drains loses replies, not memory.
+    if (this.outbox.length < 8192) this.outbox.push({ to, bytes: encodeRendezvous(m) });
+  }
+
+  handleTimeout(now: number): void {
+    this.expire(now);
+  }
+
+  nextTimeout(): number {
+    const first = this.sessions.values().next();
+    return first.done === true ? Infinity : first.value.expires;
+  }
+
+  pollTransmit(): Transmit | undefined {
+    return this.outbox.shift();
+  }
+
+  pollEvent(): DirectoryEvent | undefined {
+    return this.events.shift();
+  }
+}
+
+function info(r: Registration): SessionInfo {
+  return {
+    name: r.name,
+    version: r.version,
+    users: r.users,
+    listed: r.listed,
+    host: r.host,
+    candidates: r.candidates,
+  };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let d = 0;
+  for (let i = 0; i < a.length; i++) d |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return d === 0;
+}

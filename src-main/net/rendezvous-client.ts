@@ -1,0 +1,461 @@
+// The party's side of rendezvous, sharing the endpoint's socket (so a directory sees the very NAT mapping peers
+// will use): a host registers with every configured directory and heartbeats, a joiner asks every directory for
+// an introduction and takes the first answer, and both send punches towards the other's addresses so their NATs
+// let the handshake in. Knows no sessions or whiteboards; sans-IO: datagrams and time in, datagrams and events out.
+import type { PeerAddress } from './address';
+import { addressKey } from './address';
+import type { Transmit } from './endpoint';
+import type { DirectoryError, RendezvousMessage, SessionInfo } from './rendezvous';
+import {
+  decodeRendezvous,
+  encodeRendezvous,
+  INTRO_NONCE_SIZE,
+  isRendezvousDecodeError,
+  OWNER_KEY_SIZE,
+} from './rendezvous';
+import { canonicalAddress } from './wire-address';
+
+/** Unanswered requests are sent again after this, doubling up to MAX_RETRY_MS. */
+const FIRST_RETRY_MS = 400;
+const MAX_RETRY_MS = 8_000;
+/** A joiner waits this long for any directory to introduce it. */
+const INTRODUCE_TIMEOUT_MS = 6_000;
+/** Heartbeats a directory may leave unanswered before the host counts itself unlisted there and starts over. */
+const MISSED_HEARTBEATS = 3;
+/** Heartbeat interval a directory may ask for, clamped. */
+const MIN_HEARTBEAT_MS = 500;
+const MAX_HEARTBEAT_MS = 60_000;
+/** Punching: a round to every target this often, for this long (or until stopped). */
+const PUNCH_EVERY_MS = 100;
+const PUNCH_FOR_MS = 3_000;
+/** Priming datagrams go out with this TTL: they open our own NAT's mapping and die before the other's. */
+export const PRIME_TTL = 2;
+/** Punch sessions at once (one per introduction); a host asked for more drops the oldest. */
+const MAX_PUNCHES = 32;
+const MAX_PUNCH_TARGETS = 6;
+
+export interface Registration {
+  readonly name: string;
+  readonly listed: boolean;
+  readonly version: number;
+  readonly users: number;
+  /** The host's own addresses (LAN), offered to joiners behind the same NAT. */
+  readonly candidates: readonly PeerAddress[];
+}
+
+export type RendezvousEvent =
+  /** Host: a directory lists the session; `observed` is our public address as it sees it. */
+  | { readonly type: 'registered'; readonly directory: PeerAddress; readonly observed: PeerAddress }
+  /** Host: a directory refused the registration (the name is someone else's, or it is full). */
+  | {
+      readonly type: 'register-failed';
+      readonly directory: PeerAddress;
+      readonly reason: DirectoryError;
+    }
+  /** Host: a directory stopped answering; registration starts again. */
+  | { readonly type: 'unregistered'; readonly directory: PeerAddress }
+  /** Host: a joiner is on its way from these addresses (punches are already going out). */
+  | {
+      readonly type: 'peer';
+      readonly directory: PeerAddress;
+      readonly observed: PeerAddress;
+      readonly candidates: readonly PeerAddress[];
+    }
+  /** Joiner: where the host is (the first directory to answer). */
+  | {
+      readonly type: 'intro';
+      readonly directory: PeerAddress;
+      readonly session: SessionInfo;
+      readonly observed: PeerAddress | undefined;
+    }
+  /** Joiner: no directory could introduce us. */
+  | {
+      readonly type: 'intro-failed';
+      readonly reason: 'not-found' | 'unreachable' | DirectoryError;
+    };
+
+interface DirectoryState {
+  readonly address: PeerAddress;
+  readonly key: string;
+  cookie: Uint8Array | undefined;
+  observed: PeerAddress | undefined;
+  registered: boolean;
+  /** The request in flight, if any, and when to send the next. */
+  request: number;
+  due: number;
+  retryMs: number;
+  /** Heartbeats sent since the last REGISTERED. */
+  unanswered: number;
+  heartbeatMs: number;
+  /** Joiner: this directory answered the introduction (with an error). */
+  answered: DirectoryError | undefined;
+}
+
+interface Punch {
+  readonly nonce: Uint8Array;
+  readonly targets: readonly PeerAddress[];
+  readonly until: number;
+  next: number;
+}
+
+export interface RendezvousClientOptions {
+  readonly directories: readonly PeerAddress[];
+  /** Random bytes (crypto in the app, a seeded generator under test). */
+  readonly random: (n: number) => Uint8Array;
+}
+
+export class RendezvousClient {
+  readonly counters = { malformed: 0, unexpected: 0, foreign: 0, punchesSent: 0, punchesHeard: 0 };
+  private readonly dirs: DirectoryState[];
+  private readonly outbox: Transmit[] = [];
+  private readonly events: RendezvousEvent[] = [];
+  private readonly punches: Punch[] = [];
+  private readonly random: (n: number) => Uint8Array;
+  private readonly ownerKey: Uint8Array;
+  private nextRequest: number;
+  private registration: Registration | undefined;
+  private introduction:
+    | {
+        readonly name: string;
+        readonly nonce: Uint8Array;
+        readonly candidates: readonly PeerAddress[];
+        readonly until: number;
+        done: boolean;
+      }
+    | undefined;
+
+  constructor(options: RendezvousClientOptions) {
+    this.random = options.random;
+    this.ownerKey = this.random(OWNER_KEY_SIZE);
+    const r = this.random(4);
+    this.nextRequest =
+      (((r[0] ?? 0) << 24) | ((r[1] ?? 0) << 16) | ((r[2] ?? 0) << 8) | (r[3] ?? 0)) >>> 0;
+    this.dirs = options.directories.flatMap((d) => {
+      const address = canonicalAddress(d);
+      if (address === undefined) return [];
+      return [
+        {
+          address,
+          key: addressKey(address),
+          cookie: undefined,
+          observed: undefined,
+          registered: false,
+          request: 0,
+          due: Infinity,
+          retryMs: FIRST_RETRY_MS,
+          unanswered: 0,
+          heartbeatMs: 2_000,
+          answered: undefined,
+        },
+      ];
+    });
+  }
+
+  get directories(): readonly PeerAddress[] {
+    return this.dirs.map((d) => d.address);
+  }
+
+  /** Our public address as the directories see it (the first that told us). */
+  get observed(): PeerAddress | undefined {
+    return this.dirs.find((d) => d.observed !== undefined)?.observed;
+  }
+
+  /** Host: directories that list the session now. */
+  get registeredWith(): readonly PeerAddress[] {
+    return this.dirs.filter((d) => d.registered).map((d) => d.address);
+  }
+
+  /** Host: registers (or updates) the session with every directory. */
+  register(now: number, r: Registration): void {
+    this.registration = r;
+    for (const d of this.dirs) this.sendNow(now, d);
+  }
+
+  /** Host: a new user count, carried by the next heartbeat. */
+  setUsers(users: number): void {
+    if (this.registration !== undefined) this.registration = { ...this.registration, users };
+  }
+
+  /** Host: leaves every directory at once (they would forget the session a few seconds later anyway). */
+  deregister(): void {
+    const r = this.registration;
+    this.registration = undefined;
+    if (r === undefined) return;
+    for (const d of this.dirs) {
+      // Also where no REGISTERED has come back yet: the REGISTER may have arrived all the same.
+      if (d.cookie !== undefined)
+        this.transmit(d.address, {
+          type: 'deregister',
+          request: this.takeRequest(),
+          cookie: d.cookie,
+          ownerKey: this.ownerKey,
+          name: r.name,
+        });
+      d.registered = false;
+      d.due = Infinity;
+    }
+  }
+
+  /** Joiner: asks every directory to introduce us to `name`'s host; the first answer wins. */
+  introduce(now: number, name: string, candidates: readonly PeerAddress[]): void {
+    this.introduction = {
+      name,
+      nonce: this.random(INTRO_NONCE_SIZE),
+      candidates: candidates.slice(0, 4),
+      until: now + INTRODUCE_TIMEOUT_MS,
+      done: false,
+    };
+    for (const d of this.dirs) {
+      d.answered = undefined;
+      this.sendNow(now, d);
+    }
+    if (this.dirs.length === 0)
+      this.finishIntroduction({ type: 'intro-failed', reason: 'unreachable' });
+  }
+
+  /**
+   * Sends punches towards `targets` for a few seconds (or until `stopPunching`): a first round of priming
+   * datagrams that only open our own NAT, then plain ones.
+   */
+  punch(now: number, nonce: Uint8Array, targets: readonly PeerAddress[]): void {
+    const unique = new Map<string, PeerAddress>();
+    for (const t of targets) {
+      const a = canonicalAddress(t);
+      if (a !== undefined && a.port !== 0) unique.set(addressKey(a), a);
+    }
+    const list = [...unique.values()].slice(0, MAX_PUNCH_TARGETS);
+    if (list.length === 0) return;
+    if (this.punches.length >= MAX_PUNCHES) this.punches.shift();
+    for (const to of list) {
+      for (let i = 0; i < 2; i++) this.transmit(to, { type: 'punch', nonce }, PRIME_TTL);
+    }
+    this.punches.push({ nonce, targets: list, until: now + PUNCH_FOR_MS, next: now });
+    this.handleTimeout(now);
+  }
+
+  /** Stops every punch (a path opened: the handshake's own packets keep it open). */
+  stopPunching(): void {
+    this.punches.length = 0;
+  }
+
+  handleDatagram(now: number, rawFrom: PeerAddress, bytes: Uint8Array): void {
+    const m = decodeRendezvous(bytes);
+    if (isRendezvousDecodeError(m)) {
+      this.counters.malformed++;
+      return;
+    }
+    if (m.type === 'punch') {
+      // The other side's punch got through our NAT: nothing to do, the handshake follows.
+      this.counters.punchesHeard++;
+      return;
+    }
+    const from = canonicalAddress(rawFrom);
+    const d = from === undefined ? undefined : this.dirs.find((x) => x.key === addressKey(from));
+    if (d === undefined) {
+      // Only our directories tell us anything; the rest is someone's guess at our address.
+      this.counters.foreign++;
+      return;
+    }
+    this.fromDirectory(now, d, m);
+  }
+
+  private fromDirectory(now: number, d: DirectoryState, m: RendezvousMessage): void {
+    switch (m.type) {
+      case 'cookie':
+        if (m.request !== d.request) break;
+        d.cookie = m.cookie;
+        d.observed = m.observed;
+        this.sendNow(now, d);
+        return;
+      case 'registered':
+        if (m.request !== d.request || this.registration === undefined) break;
+        d.observed = m.observed;
+        d.unanswered = 0;
+        d.retryMs = FIRST_RETRY_MS;
+        d.heartbeatMs = Math.min(MAX_HEARTBEAT_MS, Math.max(MIN_HEARTBEAT_MS, m.heartbeatMs));
+        d.due = now + d.heartbeatMs;
+        d.request = 0;
+        if (!d.registered) {
+          d.registered = true;
+          this.events.push({ type: 'registered', directory: d.address, observed: m.observed });
+        }
+        return;
+      case 'peer': {
+        const r = this.registration;
+        if (r === undefined || m.name !== r.name) break;
+        this.events.push({
+          type: 'peer',
+          directory: d.address,
+          observed: m.observed,
+          candidates: m.candidates,
+        });
+        this.punch(now, m.nonce, [m.observed, ...m.candidates]);
+        return;
+      }
+      case 'intro': {
+        const i = this.introduction;
+        if (i === undefined || i.done || m.request !== d.request || !sameBytes(m.nonce, i.nonce))
+          break;
+        this.finishIntroduction({
+          type: 'intro',
+          directory: d.address,
+          session: m.session,
+          observed: d.observed,
+        });
+        // Prime our NAT towards the host now; the handshake's HELLOs follow as the real punches.
+        this.punch(now, i.nonce, [m.session.host, ...m.session.candidates]);
+        return;
+      }
+      case 'error':
+        if (m.request !== d.request) break;
+        this.onError(now, d, m.error);
+        return;
+      case 'session':
+      case 'listing':
+      case 'probe':
+      case 'register':
+      case 'deregister':
+      case 'lookup':
+      case 'list':
+      case 'introduce':
+      case 'punch':
+        break;
+    }
+    this.counters.unexpected++;
+  }
+
+  private onError(now: number, d: DirectoryState, error: DirectoryError): void {
+    d.request = 0;
+    if (this.introduction !== undefined && !this.introduction.done) {
+      if (error === 'rate-limited') {
+        d.due = now + d.retryMs;
+        return;
+      }
+      d.answered = error;
+      d.due = Infinity;
+      if (this.dirs.every((x) => x.answered !== undefined))
+        this.finishIntroduction({ type: 'intro-failed', reason: error });
+      return;
+    }
+    if (this.registration === undefined) return;
+    if (error === 'taken' || error === 'full' || error === 'bad-version') {
+      d.registered = false;
+      d.due = Infinity;
+      this.events.push({ type: 'register-failed', directory: d.address, reason: error });
+      return;
+    }
+    d.due = now + d.retryMs;
+  }
+
+  private finishIntroduction(e: RendezvousEvent): void {
+    if (this.introduction !== undefined) this.introduction.done = true;
+    for (const d of this.dirs) if (this.registration === undefined) d.due = Infinity;
+    this.events.push(e);
+  }
+
+  /** The request this directory is owed now: a probe until we hold its cookie, then the real one. */
+  private sendNow(now: number, d: DirectoryState): void {
+    const request = this.takeRequest();
+    d.request = request;
+    const r = this.registration;
+    const i = this.introduction;
+    let m: RendezvousMessage | undefined;
+    if (d.cookie === undefined) m = { type: 'probe', request };
+    else if (r !== undefined)
+      m = {
+        type: 'register',
+        request,
+        cookie: d.cookie,
+        ownerKey: this.ownerKey,
+        version: r.version,
+        name: r.name,
+        listed: r.listed,
+        users: r.users,
+        candidates: r.candidates.slice(0, 4),
+      };
+    else if (i !== undefined && !i.done)
+      m = {
+        type: 'introduce',
+        request,
+        cookie: d.cookie,
+        name: i.name,
+        nonce: i.nonce,
+        candidates: i.candidates,
+      };
+    if (m === undefined) {
+      d.due = Infinity;
+      return;
+    }
+    this.transmit(d.address, m);
+    d.due = now + d.retryMs;
+  }
+
+  handleTimeout(now: number): void {
+    const i = this.introduction;
+    if (i !== undefined && !i.done && now >= i.until) {
+      const answered = this.dirs.find((d) => d.answered !== undefined)?.answered;
+      this.finishIntroduction({ type: 'intro-failed', reason: answered ?? 'unreachable' });
+    }
+    for (const d of this.dirs) {
+      if (d.due > now) continue;
+      if (d.request !== 0) {
+        // The last request went unanswered: back off.
+        d.retryMs = Math.min(MAX_RETRY_MS, d.retryMs * 2);
+        if (d.registered && ++d.unanswered >= MISSED_HEARTBEATS) {
+          d.registered = false;
+          d.cookie = undefined;
+          this.events.push({ type: 'unregistered', directory: d.address });
+        }
+      }
+      this.sendNow(now, d);
+    }
+    for (let k = this.punches.length - 1; k >= 0; k--) {
+      const p = this.punches[k];
+      if (p === undefined) continue;
+      if (now >= p.until) {
+        this.punches.splice(k, 1);
+        continue;
+      }
+      if (p.next > now) continue;
+      for (const to of p.targets) this.transmit(to, { type: 'punch', nonce: p.nonce });
+      p.next = now + PUNCH_EVERY_MS;
+    }
+  }
+
+  nextTimeout(): number {
+    let t = Infinity;
+    const i = this.introduction;
+    if (i !== undefined && !i.done) t = i.until;
+    for (const d of this.dirs) t = Math.min(t, d.due);
+    for (const p of this.punches) t = Math.min(t, Math.min(p.next, p.until));
+    return t;
+  }
+
+  pollTransmit(): Transmit | undefined {
+    return this.outbox.shift();
+  }
+
+  pollEvent(): RendezvousEvent | undefined {
+    return this.events.shift();
+  }
+
+  private takeRequest(): number {
+    this.nextRequest = (this.nextRequest + 1) >>> 0;
+    if (this.nextRequest === 0) this.nextRequest = 1;
+    return this.nextRequest;
+  }
+
+  private transmit(to: PeerAddress, m: RendezvousMessage, ttl?: number): void {
+    if (m.type === 'punch') this.counters.punchesSent++;
+    if (this.outbox.length < 1024)
+      this.outbox.push(
+        ttl === undefined
+          ? { to, bytes: encodeRendezvous(m) }
+          : { to, bytes: encodeRendezvous(m), ttl },
+      );
+  }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

@@ -1,0 +1,487 @@
+// Rendezvous datagrams: what hosts and joiners exchange with a directory (the master server of Quake and TNL's
+// introduced connections) and with each other to open a path through their NATs. Byte layouts only: bit-packed,
+// bounded, hostile input returns a typed error. Knows no sessions, sockets or clocks.
+import type { PeerAddress } from './address';
+import { BitReader, BitWriter, DecodeError } from './bitstream';
+import { readAddress, writeAddress } from './wire-address';
+
+/**
+ * First-byte marker: data packets start 00/01/10, handshake packets 110 (0xC0..0xDF), so a first byte ≥ 0xE0 is
+ * rendezvous. The low 5 bits are the message type.
+ */
+export const RENDEZVOUS_MARKER = 0xe0;
+
+export const RendezvousType = {
+  Probe: 1,
+  Cookie: 2,
+  Register: 3,
+  Registered: 4,
+  Deregister: 5,
+  Lookup: 6,
+  Session: 7,
+  List: 8,
+  Listing: 9,
+  Introduce: 10,
+  Intro: 11,
+  Peer: 12,
+  Punch: 13,
+  Error: 14,
+} as const;
+
+/** Directory cookie: proves a request's source address got an earlier reply (as the handshake's cookie does). */
+export const DIRECTORY_COOKIE_SIZE = 16;
+export const OWNER_KEY_SIZE = 16;
+export const INTRO_NONCE_SIZE = 8;
+/**
+ * Every request to a directory is padded to at least this many bytes, more than any reply a directory sends to a
+ * source it has not verified (COOKIE, ERROR), so a spoofed request is never amplified.
+ */
+export const MIN_REQUEST_SIZE = 48;
+/** Nothing larger is sent or accepted. */
+export const MAX_RENDEZVOUS_SIZE = 1200;
+/** Session names: bytes of UTF-8. */
+export const MAX_SESSION_NAME_BYTES = 48;
+/** Candidate addresses a party offers (its LAN addresses; the directory adds the one it sees). */
+export const MAX_CANDIDATES = 4;
+/** Sessions in one LISTING. */
+export const MAX_LISTING_ENTRIES = 24;
+export const MAX_USERS = 65_535;
+
+export type DirectoryError = 'not-found' | 'taken' | 'rate-limited' | 'full' | 'bad-version';
+
+const ERROR_CODES: Readonly<Record<DirectoryError, number>> = {
+  'not-found': 1,
+  taken: 2,
+  'rate-limited': 3,
+  full: 4,
+  'bad-version': 5,
+};
+const ERRORS_BY_CODE = new Map(
+  Object.entries(ERROR_CODES).map(([k, v]) => [v, k as DirectoryError]),
+);
+
+/** What a directory tells about a session: never a join code (it never has one). */
+export interface SessionInfo {
+  readonly name: string;
+  readonly version: number;
+  readonly users: number;
+  readonly listed: boolean;
+  /** The host's address as the directory sees it (its NAT's public mapping). */
+  readonly host: PeerAddress;
+  /** Addresses the host says it has (its LAN, for joiners behind the same NAT). */
+  readonly candidates: readonly PeerAddress[];
+}
+
+export interface ListingEntry {
+  readonly name: string;
+  readonly version: number;
+  readonly users: number;
+}
+
+export type RendezvousMessage =
+  | { readonly type: 'probe'; readonly request: number }
+  | {
+      readonly type: 'cookie';
+      readonly request: number;
+      readonly cookie: Uint8Array;
+      /** The requester's address as the directory sees it (what STUN answers). */
+      readonly observed: PeerAddress;
+    }
+  | {
+      readonly type: 'register';
+      readonly request: number;
+      readonly cookie: Uint8Array;
+      readonly ownerKey: Uint8Array;
+      readonly version: number;
+      readonly name: string;
+      readonly listed: boolean;
+      readonly users: number;
+      readonly candidates: readonly PeerAddress[];
+    }
+  | {
+      readonly type: 'registered';
+      readonly request: number;
+      readonly observed: PeerAddress;
+      readonly heartbeatMs: number;
+      readonly ttlMs: number;
+    }
+  | {
+      readonly type: 'deregister';
+      readonly request: number;
+      readonly cookie: Uint8Array;
+      readonly ownerKey: Uint8Array;
+      readonly name: string;
+    }
+  | {
+      readonly type: 'lookup';
+      readonly request: number;
+      readonly cookie: Uint8Array;
+      readonly name: string;
+    }
+  | { readonly type: 'session'; readonly request: number; readonly session: SessionInfo }
+  | {
+      readonly type: 'list';
+      readonly request: number;
+      readonly cookie: Uint8Array;
+      readonly cursor: number;
+    }
+  | {
+      readonly type: 'listing';
+      readonly request: number;
+      readonly entries: readonly ListingEntry[];
+      /** 0: the end of the list. */
+      readonly next: number;
+    }
+  | {
+      readonly type: 'introduce';
+      readonly request: number;
+      readonly cookie: Uint8Array;
+      readonly name: string;
+      readonly nonce: Uint8Array;
+      readonly candidates: readonly PeerAddress[];
+    }
+  | {
+      /** To the joiner: where the host is; the host has been told to open its side. */
+      readonly type: 'intro';
+      readonly request: number;
+      readonly nonce: Uint8Array;
+      readonly session: SessionInfo;
+    }
+  | {
+      /** To the host: a joiner is coming from these addresses; send towards them so its packets get in. */
+      readonly type: 'peer';
+      readonly nonce: Uint8Array;
+      readonly name: string;
+      readonly observed: PeerAddress;
+      readonly candidates: readonly PeerAddress[];
+    }
+  | { readonly type: 'punch'; readonly nonce: Uint8Array }
+  | { readonly type: 'error'; readonly request: number; readonly error: DirectoryError };
+
+export type RendezvousRequest = Extract<
+  RendezvousMessage,
+  { type: 'probe' | 'register' | 'deregister' | 'lookup' | 'list' | 'introduce' }
+>;
+
+export interface RendezvousDecodeError {
+  readonly error: 'short' | 'long' | 'unknown-type' | 'malformed';
+  readonly detail: string;
+}
+
+export function isRendezvousDecodeError(
+  m: RendezvousMessage | RendezvousDecodeError,
+): m is RendezvousDecodeError {
+  return 'error' in m && !('type' in m);
+}
+
+export function isRendezvous(bytes: Uint8Array): boolean {
+  return (bytes[0] ?? 0) >= RENDEZVOUS_MARKER;
+}
+
+const TYPE_NAMES = new Map<number, RendezvousMessage['type']>([
+  [RendezvousType.Probe, 'probe'],
+  [RendezvousType.Cookie, 'cookie'],
+  [RendezvousType.Register, 'register'],
+  [RendezvousType.Registered, 'registered'],
+  [RendezvousType.Deregister, 'deregister'],
+  [RendezvousType.Lookup, 'lookup'],
+  [RendezvousType.Session, 'session'],
+  [RendezvousType.List, 'list'],
+  [RendezvousType.Listing, 'listing'],
+  [RendezvousType.Introduce, 'introduce'],
+  [RendezvousType.Intro, 'intro'],
+  [RendezvousType.Peer, 'peer'],
+  [RendezvousType.Punch, 'punch'],
+  [RendezvousType.Error, 'error'],
+]);
+const TYPE_CODES = new Map([...TYPE_NAMES].map(([k, v]) => [v, k]));
+
+const REQUEST_TYPES: ReadonlySet<RendezvousMessage['type']> = new Set([
+  'probe',
+  'register',
+  'deregister',
+  'lookup',
+  'list',
+  'introduce',
+]);
+
+function writeCandidates(w: BitWriter, list: readonly PeerAddress[]): void {
+  if (list.length > MAX_CANDIDATES) throw new RangeError(`${list.length} candidates`);
+  w.writeUint(list.length, 3);
+  for (const a of list) writeAddress(w, a);
+}
+
+function readCandidates(r: BitReader): PeerAddress[] {
+  const n = r.readUint(3);
+  if (n > MAX_CANDIDATES) throw new DecodeError('range', `${n} candidates`);
+  const out: PeerAddress[] = [];
+  for (let i = 0; i < n; i++) out.push(readAddress(r));
+  return out;
+}
+
+function writeName(w: BitWriter, name: string): void {
+  if (new TextEncoder().encode(name).length > MAX_SESSION_NAME_BYTES)
+    throw new RangeError('session name too long');
+  w.writeString(name);
+}
+
+function readName(r: BitReader): string {
+  const name = r.readString(MAX_SESSION_NAME_BYTES);
+  if (!isSessionName(name)) throw new DecodeError('invalid', 'session name');
+  return name;
+}
+
+/** A name is 1..48 bytes of printable text with no leading or trailing space. */
+export function isSessionName(name: string): boolean {
+  return (
+    name.length > 0 &&
+    new TextEncoder().encode(name).length <= MAX_SESSION_NAME_BYTES &&
+    name.trim() === name &&
+    // No control characters (C0, DEL, C1): names are shown in lists and logs.
+    !/[\u0000-\u001f\u007f-\u009f]/.test(name)
+  );
+}
+
+/** The key a directory keeps a name under: case and width of spelling do not make a new session. */
+export function sessionNameKey(name: string): string {
+  return name.normalize('NFKC').toLowerCase();
+}
+
+function writeSession(w: BitWriter, s: SessionInfo): void {
+  writeName(w, s.name);
+  w.writeUint(s.version, 16);
+  w.writeVarUint(s.users);
+  w.writeBool(s.listed);
+  writeAddress(w, s.host);
+  writeCandidates(w, s.candidates);
+}
+
+function readSession(r: BitReader): SessionInfo {
+  const name = readName(r);
+  const version = r.readUint(16);
+  const users = r.readVarUint();
+  if (users > MAX_USERS) throw new DecodeError('range', 'users');
+  const listed = r.readBool();
+  const host = readAddress(r);
+  const candidates = readCandidates(r);
+  return { name, version, users, listed, host, candidates };
+}
+
+export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
+  const w = new BitWriter(64);
+  w.writeUint(RENDEZVOUS_MARKER | (TYPE_CODES.get(m.type) ?? 0), 8);
+  switch (m.type) {
+    case 'probe':
+      w.writeUint(m.request, 32);
+      break;
+    case 'cookie':
+      w.writeUint(m.request, 32);
+      w.writeBytes(m.cookie);
+      writeAddress(w, m.observed);
+      break;
+    case 'register':
+      w.writeUint(m.request, 32);
+      w.writeBytes(m.cookie);
+      w.writeBytes(m.ownerKey);
+      w.writeUint(m.version, 16);
+      writeName(w, m.name);
+      w.writeBool(m.listed);
+      w.writeVarUint(Math.min(m.users, MAX_USERS));
+      writeCandidates(w, m.candidates);
+      break;
+    case 'registered':
+      w.writeUint(m.request, 32);
+      writeAddress(w, m.observed);
+      w.writeVarUint(m.heartbeatMs);
+      w.writeVarUint(m.ttlMs);
+      break;
+    case 'deregister':
+      w.writeUint(m.request, 32);
+      w.writeBytes(m.cookie);
+      w.writeBytes(m.ownerKey);
+      writeName(w, m.name);
+      break;
+    case 'lookup':
+      w.writeUint(m.request, 32);
+      w.writeBytes(m.cookie);
+      writeName(w, m.name);
+      break;
+    case 'session':
+      w.writeUint(m.request, 32);
+      writeSession(w, m.session);
+      break;
+    case 'list':
+      w.writeUint(m.request, 32);
+      w.writeBytes(m.cookie);
+      w.writeVarUint(m.cursor);
+      break;
+    case 'listing':
+      w.writeUint(m.request, 32);
+      if (m.entries.length > MAX_LISTING_ENTRIES) throw new RangeError('listing too long');
+      w.writeUint(m.entries.length, 5);
+      for (const e of m.entries) {
+        writeName(w, e.name);
+        w.writeUint(e.version, 16);
+        w.writeVarUint(Math.min(e.users, MAX_USERS));
+      }
+      w.writeVarUint(m.next);
+      break;
+    case 'introduce':
+      w.writeUint(m.request, 32);
+      w.writeBytes(m.cookie);
+      writeName(w, m.name);
+      w.writeBytes(m.nonce);
+      writeCandidates(w, m.candidates);
+      break;
+    case 'intro':
+      w.writeUint(m.request, 32);
+      w.writeBytes(m.nonce);
+      writeSession(w, m.session);
+      break;
+    case 'peer':
+      w.writeBytes(m.nonce);
+      writeName(w, m.name);
+      writeAddress(w, m.observed);
+      writeCandidates(w, m.candidates);
+      break;
+    case 'punch':
+      w.writeBytes(m.nonce);
+      break;
+    case 'error':
+      w.writeUint(m.request, 32);
+      w.writeUint(ERROR_CODES[m.error], 4);
+      break;
+  }
+  const bytes = w.finish();
+  if (bytes.length > MAX_RENDEZVOUS_SIZE) throw new RangeError('rendezvous message too large');
+  if (!REQUEST_TYPES.has(m.type) || bytes.length >= MIN_REQUEST_SIZE) return bytes;
+  const padded = new Uint8Array(MIN_REQUEST_SIZE);
+  padded.set(bytes);
+  return padded;
+}
+
+function fixed(r: BitReader, n: number): Uint8Array {
+  return r.readBytes(n);
+}
+
+/** Hostile input returns a typed error and never throws. */
+export function decodeRendezvous(bytes: Uint8Array): RendezvousMessage | RendezvousDecodeError {
+  const first = bytes[0];
+  if (first === undefined) return { error: 'short', detail: 'empty' };
+  if (bytes.length > MAX_RENDEZVOUS_SIZE) return { error: 'long', detail: `${bytes.length} B` };
+  const type = first >= RENDEZVOUS_MARKER ? TYPE_NAMES.get(first & 0x1f) : undefined;
+  if (type === undefined) return { error: 'unknown-type', detail: `0x${first.toString(16)}` };
+  if (REQUEST_TYPES.has(type) && bytes.length < MIN_REQUEST_SIZE)
+    return { error: 'short', detail: `${type} of ${bytes.length} B` };
+  const r = new BitReader(bytes, 8);
+  try {
+    return read(r, type);
+  } catch (e) {
+    if (e instanceof DecodeError) return { error: 'malformed', detail: `${type}: ${e.message}` };
+    throw e;
+  }
+}
+
+function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage {
+  switch (type) {
+    case 'probe':
+      return { type, request: r.readUint(32) };
+    case 'cookie':
+      return {
+        type,
+        request: r.readUint(32),
+        cookie: fixed(r, DIRECTORY_COOKIE_SIZE),
+        observed: readAddress(r),
+      };
+    case 'register': {
+      const request = r.readUint(32);
+      const cookie = fixed(r, DIRECTORY_COOKIE_SIZE);
+      const ownerKey = fixed(r, OWNER_KEY_SIZE);
+      const version = r.readUint(16);
+      const name = readName(r);
+      const listed = r.readBool();
+      const users = r.readVarUint();
+      if (users > MAX_USERS) throw new DecodeError('range', 'users');
+      const candidates = readCandidates(r);
+      return { type, request, cookie, ownerKey, version, name, listed, users, candidates };
+    }
+    case 'registered':
+      return {
+        type,
+        request: r.readUint(32),
+        observed: readAddress(r),
+        heartbeatMs: r.readVarUint(),
+        ttlMs: r.readVarUint(),
+      };
+    case 'deregister':
+      return {
+        type,
+        request: r.readUint(32),
+        cookie: fixed(r, DIRECTORY_COOKIE_SIZE),
+        ownerKey: fixed(r, OWNER_KEY_SIZE),
+        name: readName(r),
+      };
+    case 'lookup':
+      return {
+        type,
+        request: r.readUint(32),
+        cookie: fixed(r, DIRECTORY_COOKIE_SIZE),
+        name: readName(r),
+      };
+    case 'session':
+      return { type, request: r.readUint(32), session: readSession(r) };
+    case 'list':
+      return {
+        type,
+        request: r.readUint(32),
+        cookie: fixed(r, DIRECTORY_COOKIE_SIZE),
+        cursor: r.readVarUint(),
+      };
+    case 'listing': {
+      const request = r.readUint(32);
+      const n = r.readUint(5);
+      if (n > MAX_LISTING_ENTRIES) throw new DecodeError('range', `${n} entries`);
+      const entries: ListingEntry[] = [];
+      for (let i = 0; i < n; i++) {
+        const name = readName(r);
+        const version = r.readUint(16);
+        const users = r.readVarUint();
+        if (users > MAX_USERS) throw new DecodeError('range', 'users');
+        entries.push({ name, version, users });
+      }
+      return { type, request, entries, next: r.readVarUint() };
+    }
+    case 'introduce':
+      return {
+        type,
+        request: r.readUint(32),
+        cookie: fixed(r, DIRECTORY_COOKIE_SIZE),
+        name: readName(r),
+        nonce: fixed(r, INTRO_NONCE_SIZE),
+        candidates: readCandidates(r),
+      };
+    case 'intro':
+      return {
+        type,
+        request: r.readUint(32),
+        nonce: fixed(r, INTRO_NONCE_SIZE),
+        session: readSession(r),
+      };
+    case 'peer':
+      return {
+        type,
+        nonce: fixed(r, INTRO_NONCE_SIZE),
+        name: readName(r),
+        observed: readAddress(r),
+        candidates: readCandidates(r),
+      };
+    case 'punch':
+      return { type, nonce: fixed(r, INTRO_NONCE_SIZE) };
+    case 'error': {
+      const request = r.readUint(32);
+      const error = ERRORS_BY_CODE.get(r.readUint(4));
+      if (error === undefined) throw new DecodeError('invalid', 'error code');
+      return { type, request, error };
+    }
+  }
+}
