@@ -63,6 +63,10 @@ export class EventTranslator {
       case 'ready':
       case 'ended':
       case 'created':
+      // The core itself turns these into status and notices (it owns the code and the chat log).
+      case 'banned':
+      case 'code':
+      case 'code-locked':
         return;
     }
   }
