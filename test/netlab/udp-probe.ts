@@ -1,7 +1,8 @@
-// UDP probe for the network lab (run inside a namespace): an echo server that tells each sender the address it saw, a client that asks servers from one socket, and a hole-punching peer; JSON lines on stdout, every mode bounded in time. Knows nothing of namespaces or NAT.
+// UDP probe for the network lab (run inside a namespace): an echo server that tells each sender the address it saw, a client that asks servers (its own kind, or STUN) from one socket, and a hole-punching peer; JSON lines on stdout, every mode bounded in time. Knows nothing of namespaces or NAT.
 //
 //   udp-probe serve --port P [--port P ...] [--bind ADDR] [--hello ADDR:PORT] [--ms LIFETIME]
 //   udp-probe ask --to ADDR:PORT [--to ...] [--port LOCAL] [--tries N] [--interval MS]
+//   udp-probe binding ...the same as ask, to STUN servers (a STUN Binding request; a TURN server answers it too)
 //   udp-probe punch --stun ADDR:PORT [--port LOCAL] [--tries N] [--interval MS] [--prime N] [--ms LIFETIME]
 //       then on stdin: `go ADDR:PORT` (the peer's public address)
 //
@@ -10,6 +11,7 @@
 import { createSocket } from 'node:dgram';
 import type { RemoteInfo, Socket } from 'node:dgram';
 import { createInterface } from 'node:readline';
+import { readBindingSuccess, writeBindingRequest } from './stun';
 
 type Args = ReadonlyMap<string, readonly string[]>;
 
@@ -108,24 +110,55 @@ async function serve(args: Args): Promise<void> {
   for (const s of sockets) s.close();
 }
 
-/** Asks each server, from one socket, which address it sees; retries unanswered ones a bounded number of times. */
-async function ask(args: Args): Promise<void> {
+/** How `ask` words a question to one server and reads its answer (the address seen, or undefined). */
+interface Question {
+  readonly request: Buffer;
+  readonly read: (reply: Buffer) => string | undefined;
+}
+
+const askJson = (i: number): Question => ({
+  request: Buffer.from(JSON.stringify({ t: 'ask', i })),
+  read: (reply) => {
+    const m = parseJson(reply);
+    return m?.t === 'seen' && typeof m.as === 'string' ? m.as : undefined;
+  },
+});
+
+const askStun = (): Question => {
+  const request = writeBindingRequest();
+  return {
+    request,
+    read: (reply) => {
+      const mapped = readBindingSuccess(reply, request);
+      return mapped === undefined ? undefined : show(mapped);
+    },
+  };
+};
+
+/**
+ * Asks each server, from one socket, which address it sees (a `serve` probe, or with `stun` a STUN server's
+ * Binding); retries unanswered ones a bounded number of times.
+ */
+async function ask(args: Args, stun = false): Promise<void> {
   const targets = (args.get('to') ?? []).map(parseAddr);
   if (targets.length === 0) throw new Error('ask needs --to');
   const tries = num(args, 'tries', 10);
   const interval = num(args, 'interval', 100);
   const sock = await bind(num(args, 'port', 0));
+  const questions = new Map(targets.map((t, i) => [show(t), stun ? askStun() : askJson(i)]));
   const answered = new Set<string>();
   sock.on('message', (msg: Buffer, from: RemoteInfo) => {
-    const m = parseJson(msg);
     const server = show(from);
-    if (m?.t !== 'seen' || answered.has(server)) return;
+    const as = questions.get(server)?.read(msg);
+    if (as === undefined || answered.has(server)) return;
     answered.add(server);
-    emit('seen', { server, as: m.as, local: sock.address().port });
+    emit('seen', { server, as, local: sock.address().port });
   });
   for (let i = 0; i < tries && answered.size < targets.length; i++) {
-    for (const t of targets)
-      if (!answered.has(show(t))) sock.send(JSON.stringify({ t: 'ask', i }), t.port, t.address);
+    for (const t of targets) {
+      const q = questions.get(show(t));
+      if (q !== undefined && !answered.has(show(t))) sock.send(q.request, t.port, t.address);
+    }
     await sleep(interval);
   }
   emit('done', { answered: answered.size, of: targets.length, local: sock.address().port });
@@ -221,14 +254,16 @@ async function punch(args: Args): Promise<void> {
 
 const MODES: ReadonlyMap<string, (args: Args) => Promise<void>> = new Map([
   ['serve', serve],
-  ['ask', ask],
+  ['ask', (args) => ask(args)],
+  ['binding', (args) => ask(args, true)],
   ['punch', punch],
 ]);
 
 async function main(): Promise<void> {
   const [mode, ...rest] = process.argv.slice(2);
   const run = mode === undefined ? undefined : MODES.get(mode);
-  if (run === undefined) throw new Error(`unknown mode ${mode ?? '(none)'}: serve, ask or punch`);
+  if (run === undefined)
+    throw new Error(`unknown mode ${mode ?? '(none)'}: serve, ask, binding or punch`);
   await run(parseArgs(rest));
 }
 
