@@ -5,8 +5,18 @@
 // in the network lab notes (NETLAB.md).
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
@@ -66,6 +76,26 @@ export interface NatSite {
   readonly clients: readonly Host[];
 }
 
+/** A coturn server started by `startTurn`, with what a client needs to mint its time-limited credentials. */
+export interface TurnServer {
+  readonly host: Host;
+  readonly port: number;
+  readonly realm: string;
+  /** The shared secret of coturn's `--use-auth-secret` scheme. */
+  readonly secret: string;
+  readonly proc: LabProcess;
+}
+
+export interface TurnOptions {
+  readonly secret: string;
+  /** 3478 by default. */
+  readonly port?: number;
+  /** 'ghostboard' by default. */
+  readonly realm?: string;
+  /** Relay ports, inclusive; 49160–49200 by default. */
+  readonly relayPorts?: readonly [number, number];
+}
+
 /** One stdout line that parsed as a JSON object, with `ev` ('' when it had none). */
 export type LabEvent = Readonly<Record<string, unknown>> & { readonly ev: string };
 
@@ -96,6 +126,18 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
+/** Whether an executable of that name is on PATH (root's PATH includes the sbin directories). */
+export function onPath(command: string): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, command), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 function toolWorks(command: string, args: readonly string[]): boolean {
   try {
     execFileSync(command, args, { stdio: 'ignore', timeout: COMMAND_MS });
@@ -106,7 +148,7 @@ function toolWorks(command: string, args: readonly string[]): boolean {
 }
 
 let conntrackPresent: boolean | undefined;
-const hasConntrack = (): boolean => (conntrackPresent ??= toolWorks('conntrack', ['--version']));
+const hasConntrack = (): boolean => (conntrackPresent ??= onPath('conntrack'));
 
 /** Root, `ip`, `nft` and a namespace that can really be made and removed. */
 export function canMakeNamespaces(): Support {
@@ -375,6 +417,7 @@ export class Lab {
   readonly core: string;
   private readonly namespaces: string[] = [];
   private readonly procs = new Set<LabProcess>();
+  private readonly tempDirs: string[] = [];
   private publicCount = 0;
   private siteCount = 0;
   private teardown: Promise<void> | undefined;
@@ -481,11 +524,62 @@ export class Lab {
   /** Runs `udp-probe.ts <mode> ...args` with this Node and tsx inside a namespace. */
   probe(
     ns: string,
-    mode: 'serve' | 'ask' | 'punch',
+    mode: 'serve' | 'ask' | 'binding' | 'punch',
     args: readonly string[],
     label = `${mode}@${ns}`,
   ): LabProcess {
     return this.spawn(ns, process.execPath, ['--import', 'tsx', PROBE, mode, ...args], label);
+  }
+
+  /**
+   * coturn on a host, as NETLAB.md ran it: UDP/TCP without TLS, time-limited credentials from a shared secret, its
+   * SQLite file and pid file in a fresh temporary directory. Resolves once it answers a STUN Binding.
+   */
+  async startTurn(host: Host, options: TurnOptions): Promise<TurnServer> {
+    const port = options.port ?? 3478;
+    const realm = options.realm ?? 'ghostboard';
+    const [minPort, maxPort] = options.relayPorts ?? [49160, 49200];
+    if (this.teardown !== undefined) throw new Error('lab already destroyed');
+    const dir = mkdtempSync(join(tmpdir(), 'gb-turn-'));
+    this.tempDirs.push(dir);
+    const ip = host.address;
+    const proc = this.spawn(
+      host.ns,
+      'turnserver',
+      [
+        '-n',
+        `--listening-ip=${ip}`,
+        `--relay-ip=${ip}`,
+        `--external-ip=${ip}`,
+        `--listening-port=${port}`,
+        '--use-auth-secret',
+        `--static-auth-secret=${options.secret}`,
+        `--realm=${realm}`,
+        '--no-tls',
+        '--no-dtls',
+        '--no-cli',
+        `--min-port=${minPort}`,
+        `--max-port=${maxPort}`,
+        '--log-file=stdout',
+        '--simple-log',
+        `--db=${join(dir, 'turndb')}`,
+        `--pidfile=${join(dir, 'turnserver.pid')}`,
+      ],
+      `turnserver@${host.ns}`,
+    );
+    const ready = await this.probe(
+      host.ns,
+      'binding',
+      ['--to', `${ip}:${port}`, '--tries', '100'],
+      'turn-ready',
+    ).done();
+    if (ready.answered !== 1) {
+      const said = proc.lines.slice(-5).join(' | ');
+      throw new Error(
+        `turnserver on ${host.ns} never answered a STUN Binding; it said: ${said || '(nothing)'}`,
+      );
+    }
+    return { host, port, realm, secret: options.secret, proc };
   }
 
   /** Kills every process this lab started (for afterEach); the namespaces stay. */
@@ -509,8 +603,13 @@ export class Lab {
         // nothing more to do while exiting; the next run's sweep removes it
       }
     }
+    this.removeTempDirs();
     liveLabs.delete(this);
     rmSync(join(OWNERS, this.prefix), { force: true });
+  }
+
+  private removeTempDirs(): void {
+    for (const dir of this.tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   }
 
   private async removeAll(): Promise<void> {
@@ -519,6 +618,7 @@ export class Lab {
     for (const ns of this.namespaces.splice(0).reverse()) {
       await run('ip', ['netns', 'del', ns]).catch((err: unknown) => failed.push(errorText(err)));
     }
+    this.removeTempDirs();
     liveLabs.delete(this);
     rmSync(join(OWNERS, this.prefix), { force: true });
     if (failed.length > 0)

@@ -1,7 +1,7 @@
 // The network lab behaves as measured in NETLAB.md: cone and symmetric NAT mappings, a home router dropping unsolicited datagrams, two clients behind one NAT, a firewall letting UDP out only to a relay, and hole punching between NAT kinds (plain, and primed with TTL-2 datagrams). Needs root and namespaces; skips with one line otherwise.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Host, LabEvent, LabProcess, NatSite } from './lab';
-import { Lab, canMakeNamespaces } from './lab';
+import { Lab, canMakeNamespaces, onPath } from './lab';
 
 const support = canMakeNamespaces();
 if (!support.ok) console.warn(`netlab tests skipped: ${support.reason}`);
@@ -10,6 +10,7 @@ if (!support.ok) console.warn(`netlab tests skipped: ${support.reason}`);
 const ALLOWED = 3478;
 const OTHER = 3479;
 const THIRD = 3480;
+const TURN_PORT = 3478;
 /** Asks that should go unanswered wait this many tries at 100 ms; answered ones return at the first reply. */
 const TRIES = 10;
 /** Punch attempts allowed for a pair that should open; each sends at most PUNCH_SENDS datagrams 20 ms apart. */
@@ -28,6 +29,8 @@ const hostOf = (addr: string): string => addr.slice(0, addr.lastIndexOf(':'));
 describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
   let lab: Lab | undefined;
   let pub: Host;
+  /** a second public host, for coturn */
+  let relay: Host;
   /** cone, drops unsolicited, two clients (the same-NAT case) */
   let coneA: NatSite;
   /** cone, drops unsolicited */
@@ -53,6 +56,7 @@ describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
   beforeAll(async () => {
     lab = await Lab.create();
     pub = await lab.addPublicHost();
+    relay = await lab.addPublicHost();
     coneA = await lab.addNatSite({ kind: 'cone', dropUnsolicited: true, clients: 2 });
     coneB = await lab.addNatSite({ kind: 'cone', dropUnsolicited: true });
     sym = await lab.addNatSite({ kind: 'symmetric', dropUnsolicited: true });
@@ -61,7 +65,10 @@ describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
     blocked = await lab.addNatSite({
       kind: 'cone',
       dropUnsolicited: true,
-      udpAllowOnly: [{ address: pub.address, port: ALLOWED }],
+      udpAllowOnly: [
+        { address: pub.address, port: ALLOWED },
+        { address: relay.address, port: TURN_PORT },
+      ],
     });
   });
   afterEach(async () => {
@@ -82,10 +89,14 @@ describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
     return proc;
   }
 
-  /** Asks each target from one socket; the address each one saw, by target. */
-  async function ask(host: Host, targets: readonly string[]): Promise<Map<string, string>> {
+  /** Asks each target from one socket (a serve probe, or a STUN server); the address each one saw, by target. */
+  async function ask(
+    host: Host,
+    targets: readonly string[],
+    mode: 'ask' | 'binding' = 'ask',
+  ): Promise<Map<string, string>> {
     const args = [...targets.flatMap((t) => ['--to', t]), '--tries', String(TRIES)];
-    const proc = theLab().probe(host.ns, 'ask', args);
+    const proc = theLab().probe(host.ns, mode, args);
     await proc.done();
     return new Map(
       proc.events.filter((e) => e.ev === 'seen').map((e) => [str(e, 'server'), str(e, 'as')]),
@@ -175,6 +186,19 @@ describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
     expect([...seen.keys()]).toEqual([`${pub.address}:${ALLOWED}`]);
     expect(hostOf(seen.get(`${pub.address}:${ALLOWED}`) ?? '')).toBe(blocked.router.address);
   });
+
+  it.skipIf(!onPath('turnserver'))(
+    'coturn on a public host answers a STUN Binding from behind cone, symmetric and UDP-blocking NATs',
+    async () => {
+      const turn = await theLab().startTurn(relay, { secret: 'netlab-secret' });
+      const target = `${relay.address}:${turn.port}`;
+      const sites = [coneA, sym, blocked];
+      const seen = await Promise.all(sites.map((site) => ask(client(site), [target], 'binding')));
+      expect(seen.map((m) => hostOf(m.get(target) ?? ''))).toEqual(
+        sites.map((site) => site.router.address),
+      );
+    },
+  );
 
   it('simultaneous sending opens cone ↔ cone behind home routers, not cone ↔ symmetric', async () => {
     await serve(pub, [ALLOWED]);
