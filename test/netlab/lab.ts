@@ -3,8 +3,7 @@
 // The choices (a routed core rather than one flat bridge, nftables masquerade kinds, the home router's drop
 // rule, `conntrack -F`, a default route for a TURN host) follow what was measured on this machine, written up
 // in the network lab notes (NETLAB.md).
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import {
   accessSync,
   constants,
@@ -17,16 +16,21 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { threadId } from 'node:worker_threads';
+import { LabProcess } from './lab-process';
+import type { NatRules } from './nat-rules';
+import { natRuleset } from './nat-rules';
+
+export { LabProcess } from './lab-process';
+export type { LabEvent } from './lab-process';
+export type { NatKind, NatRules, UdpAllow } from './nat-rules';
+export { natRuleset } from './nat-rules';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PROBE = fileURLToPath(new URL('./udp-probe.ts', import.meta.url));
 /** Hang guards only: a healthy run never comes near them. */
 const COMMAND_MS = 15_000;
-const WAIT_MS = 30_000;
-const KILL_MS = 5_000;
 /** Interface names are at most IFNAMSIZ - 1 bytes; namespace names are held to the same so both read alike. */
 const NAME_MAX = 15;
 /** Owner files, one per live lab (its pid), so a later run can remove what a killed run left behind. */
@@ -35,27 +39,6 @@ const NETNS_DIR = '/run/netns';
 
 /** Whether this machine lets a test build namespaces, and if not, why (one line). */
 export type Support = { readonly ok: true } | { readonly ok: false; readonly reason: string };
-
-/**
- * `cone`: plain masquerade, which keeps the inside port when free (endpoint-independent mapping).
- * `symmetric`: fully-random masquerade, a new public port per destination (address-and-port-dependent mapping).
- * Filtering is address-and-port dependent in both: conntrack only lets in replies to flows the inside opened.
- */
-export type NatKind = 'cone' | 'symmetric';
-
-/** One destination outbound UDP may still reach through a `udpAllowOnly` firewall; no port means any port. */
-export interface UdpAllow {
-  readonly address: string;
-  readonly port?: number;
-}
-
-export interface NatRules {
-  readonly kind: NatKind;
-  /** A typical home router: new inbound flows on the WAN side are dropped (input and forward). */
-  readonly dropUnsolicited?: boolean;
-  /** A firewall dropping all outbound UDP except to these destinations (a relay is then the only way out). */
-  readonly udpAllowOnly?: readonly UdpAllow[];
-}
 
 export interface NatSiteOptions extends NatRules {
   /** Client namespaces on the site's LAN (1 by default; 2 or more for the same-NAT case). */
@@ -95,9 +78,6 @@ export interface TurnOptions {
   /** Relay ports, inclusive; 49160–49200 by default. */
   readonly relayPorts?: readonly [number, number];
 }
-
-/** One stdout line that parsed as a JSON object, with `ev` ('' when it had none). */
-export type LabEvent = Readonly<Record<string, unknown>> & { readonly ev: string };
 
 function run(command: string, args: readonly string[], input?: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -171,172 +151,6 @@ export function canMakeNamespaces(): Support {
     return { ok: false, reason: `\`ip netns del\` failed: ${errorText(err)}` };
   }
   return { ok: true };
-}
-
-/** A process running inside a namespace: its stdout lines (JSON ones parsed), stdin, and a group kill. */
-export class LabProcess {
-  readonly lines: string[] = [];
-  readonly events: LabEvent[] = [];
-  /** Resolves with the exit code (null after a signal) once stdout is drained. */
-  readonly closed: Promise<number | null>;
-  exitCode: number | null | undefined;
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly wakers = new Set<() => void>();
-  private stderrTail = '';
-
-  constructor(
-    readonly label: string,
-    readonly ns: string,
-    command: string,
-    args: readonly string[],
-    cwd: string,
-  ) {
-    // Its own process group (detached), so a kill reaches whatever the command starts too.
-    this.child = spawn('ip', ['netns', 'exec', ns, command, ...args], {
-      cwd,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    this.child.on('error', (err) => {
-      this.stderrTail += `\nspawn failed: ${err.message}`;
-    });
-    this.child.stdin.on('error', () => undefined); // EPIPE once the process is gone
-    this.child.stderr.on('data', (b: Buffer) => {
-      this.stderrTail = (this.stderrTail + b.toString()).slice(-2000);
-    });
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      this.lines.push(line);
-      const event = parseEvent(line);
-      if (event !== undefined) this.events.push(event);
-      this.wake();
-    });
-    this.closed = new Promise((resolve) => {
-      this.child.once('close', (code) => {
-        this.exitCode = code;
-        this.wake();
-        resolve(code);
-      });
-    });
-  }
-
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
-  /** Writes one line to the process's stdin. */
-  write(line: string): void {
-    this.child.stdin.write(`${line}\n`);
-  }
-
-  /** The first event (already seen or still to come) that `pred` accepts; rejects if the process ends first. */
-  waitFor(pred: (e: LabEvent) => boolean, ms = WAIT_MS): Promise<LabEvent> {
-    return new Promise((resolve, reject) => {
-      const stop = (): void => {
-        clearTimeout(timer);
-        this.wakers.delete(check);
-      };
-      const check = (): void => {
-        const hit = this.events.find(pred);
-        if (hit !== undefined) {
-          stop();
-          resolve(hit);
-        } else if (this.exitCode !== undefined) {
-          stop();
-          reject(
-            new Error(`${this.label} ended (${String(this.exitCode)}) without it${this.context()}`),
-          );
-        }
-      };
-      const timer = setTimeout(() => {
-        stop();
-        reject(new Error(`${this.label}: nothing awaited came in ${ms} ms${this.context()}`));
-      }, ms);
-      this.wakers.add(check);
-      check();
-    });
-  }
-
-  /** The process's `{"ev":"done"}` line, awaited. */
-  done(ms = WAIT_MS): Promise<LabEvent> {
-    return this.waitFor((e) => e.ev === 'done', ms);
-  }
-
-  /** Kills the whole process group now (SIGKILL); safe to repeat. */
-  killNow(): void {
-    const pid = this.child.pid;
-    if (pid === undefined || this.exitCode !== undefined) return;
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-
-  /** Kills the process group and waits (bounded) for it to be reaped. */
-  async kill(): Promise<void> {
-    this.killNow();
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.closed, new Promise((r) => (timer = setTimeout(r, KILL_MS)))]);
-    clearTimeout(timer);
-  }
-
-  private context(): string {
-    const last = this.lines.slice(-3).join(' | ');
-    return `; last lines: ${last || '(none)'}; stderr: ${this.stderrTail.trim() || '(none)'}`;
-  }
-
-  private wake(): void {
-    for (const w of [...this.wakers]) w();
-  }
-}
-
-function parseEvent(line: string): LabEvent | undefined {
-  try {
-    const v: unknown = JSON.parse(line);
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-    const rec = v as Record<string, unknown>;
-    return { ...rec, ev: typeof rec.ev === 'string' ? rec.ev : '' };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The nftables script for a NAT router whose WAN interface is `wan`; it replaces any earlier one. */
-export function natRuleset(rules: NatRules): string {
-  const masquerade = rules.kind === 'cone' ? 'masquerade' : 'masquerade fully-random';
-  const unsolicited = rules.dropUnsolicited === true ? ['iifname "wan" ct state new drop'] : [];
-  const udp =
-    rules.udpAllowOnly === undefined
-      ? []
-      : [
-          ...rules.udpAllowOnly.map(
-            (a) =>
-              `oifname "wan" ip daddr ${a.address}${a.port === undefined ? ' meta l4proto udp' : ` udp dport ${a.port}`} accept`,
-          ),
-          'oifname "wan" meta l4proto udp drop',
-        ];
-  const chain = (name: string, hook: string, body: readonly string[]): string =>
-    [
-      `  chain ${name} {`,
-      `    type filter hook ${hook} priority filter; policy accept;`,
-      '    ct state established,related accept',
-      ...body.map((r) => `    ${r}`),
-      '  }',
-    ].join('\n');
-  return [
-    // Declaring then deleting makes the script work whether or not the table exists yet.
-    'table ip gblab',
-    'delete table ip gblab',
-    'table ip gblab {',
-    '  chain nat_out {',
-    '    type nat hook postrouting priority srcnat; policy accept;',
-    `    oifname "wan" ${masquerade}`,
-    '  }',
-    chain('through_router', 'forward', [...unsolicited, ...udp]),
-    chain('to_router', 'input', unsolicited),
-    '}',
-    '',
-  ].join('\n');
 }
 
 /** Labs of this thread not yet destroyed, for the exit hook. */
