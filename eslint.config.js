@@ -66,6 +66,19 @@ export default tseslint.config(
     ['**/electron/**', 'electron', '**/src-renderer/**', 'react*'],
   ),
   layer(
+    ['src-main/lan/**'],
+    'lan/ announces and finds sessions on the LAN (mDNS): it knows nothing of sessions, the app, Electron or the renderer.',
+    [
+      '**/session/**',
+      '**/app/**',
+      '**/cli/**',
+      '**/electron/**',
+      'electron',
+      '**/src-renderer/**',
+      'react*',
+    ],
+  ),
+  layer(
     ['src-renderer/**'],
     'The renderer reaches the main process only through the typed API in shared/ (DESIGN.md §2).',
     ['node:*', 'electron', '**/src-main/**', 'fs', 'dgram', 'net', 'child_process'],
