@@ -1,7 +1,8 @@
 // The network lab behaves as measured in NETLAB.md: cone and symmetric NAT mappings, a home router dropping unsolicited datagrams, two clients behind one NAT, a firewall letting UDP out only to a relay, and hole punching between NAT kinds (plain, and primed with TTL-2 datagrams). Needs root and namespaces; skips with one line otherwise.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Host, LabEvent, LabProcess, NatSite } from './lab';
-import { Lab, canMakeNamespaces, onPath } from './lab';
+import { Lab, canMakeNamespaces, natRuleset, onPath } from './lab';
+import { readBindingSuccess, writeBindingRequest } from './stun';
 
 const support = canMakeNamespaces();
 if (!support.ok) console.warn(`netlab tests skipped: ${support.reason}`);
@@ -228,5 +229,53 @@ describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
     console.info(
       `netlab: primed cone ↔ cone (lax routers) opened both ways after ${opened[0] ?? '?'} ms`,
     );
+  });
+});
+
+describe('network lab, pure parts', () => {
+  it('writes the nftables rules of each router kind', () => {
+    const lines = (text: string): string[] => text.split('\n').map((l) => l.trim());
+    const cone = lines(natRuleset({ kind: 'cone' }));
+    expect(cone).toContain('oifname "wan" masquerade');
+    expect(cone.some((l) => l.includes('drop'))).toBe(false);
+    expect(lines(natRuleset({ kind: 'symmetric' }))).toContain(
+      'oifname "wan" masquerade fully-random',
+    );
+    const home = lines(natRuleset({ kind: 'cone', dropUnsolicited: true }));
+    const drops = home.flatMap((l, i) => (l === 'iifname "wan" ct state new drop' ? [i] : []));
+    expect(drops).toHaveLength(2); // forward and input
+    for (const i of drops) expect(home[i - 1]).toBe('ct state established,related accept');
+    const fw = lines(
+      natRuleset({ kind: 'cone', udpAllowOnly: [{ address: '203.0.113.2', port: 3478 }] }),
+    );
+    const allow = fw.indexOf('oifname "wan" ip daddr 203.0.113.2 udp dport 3478 accept');
+    expect(allow).toBeGreaterThan(0);
+    expect(fw.indexOf('oifname "wan" meta l4proto udp drop')).toBe(allow + 1);
+  });
+
+  it('reads the mapped address of a STUN Binding success and nothing else', () => {
+    const request = writeBindingRequest();
+    const success = Buffer.alloc(32);
+    success.writeUInt16BE(0x0101, 0);
+    success.writeUInt16BE(12, 2);
+    request.copy(success, 4, 4, 20); // magic cookie and transaction id
+    success.writeUInt16BE(0x0020, 20); // XOR-MAPPED-ADDRESS, 8 bytes: IPv4 100.64.1.2:40000
+    success.writeUInt16BE(8, 22);
+    success.writeUInt16BE(0x0001, 24);
+    success.writeUInt16BE(40000 ^ 0x2112, 26);
+    success.writeUInt32BE((((100 << 24) | (64 << 16) | (1 << 8) | 2) ^ 0x2112a442) >>> 0, 28);
+    expect(readBindingSuccess(success, request)).toEqual({ address: '100.64.1.2', port: 40000 });
+    expect(readBindingSuccess(success, writeBindingRequest())).toBeUndefined(); // another transaction
+    expect(readBindingSuccess(success.subarray(0, 30), request)).toBeUndefined(); // truncated
+    // Random bytes with the success header never throw (seeded, so a failure can be replayed).
+    const seed = 17;
+    let x = seed;
+    const next = (): number => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24;
+    for (let i = 0; i < 2000; i++) {
+      const junk = Buffer.from(Array.from({ length: 20 + (next() % 40) }, next));
+      success.copy(junk, 0, 0, 2);
+      request.copy(junk, 4, 4, 20);
+      expect(() => readBindingSuccess(junk, request), `seed ${seed}, case ${i}`).not.toThrow();
+    }
   });
 });
