@@ -15,7 +15,9 @@ const child = (f: string): string => fileURLToPath(new URL(`./${f}`, import.meta
 /** Hang guards only: a healthy run is far inside them (and inside the 75 s TTL cap a goodbye must beat). */
 const COMMAND_MS = 15_000;
 const WAIT_MS = 30_000;
-const PREFIX = 'gblan';
+/** Namespaces are named gblan-<pid base 36>-<role>: the pid lets a later run remove what a killed one left. */
+const PREFIX = 'gblan-';
+const OURS = /^gblan-([0-9a-z]+)-[a-z]$/;
 const CODE = 'ORBIT-LANTERN-7Q4K';
 const NAME = 'Ana’s LAN board';
 
@@ -34,7 +36,7 @@ function run(args: readonly string[]): Promise<string> {
 function unsupported(): string | null {
   if (process.platform !== 'linux') return 'network namespaces need Linux';
   if (process.getuid?.() !== 0) return 'not root';
-  const probe = `${PREFIX}${process.pid.toString(36)}p`;
+  const probe = `${PREFIX}${process.pid.toString(36)}-p`;
   try {
     execFileSync('ip', ['netns', 'add', probe], { stdio: 'pipe', timeout: COMMAND_MS });
     execFileSync('ip', ['netns', 'del', probe], { stdio: 'pipe', timeout: COMMAND_MS });
@@ -48,12 +50,12 @@ function unsupported(): string | null {
 function sweepStale(): void {
   let names: string[] = [];
   try {
-    names = readdirSync('/run/netns').filter((n) => n.startsWith(PREFIX));
+    names = readdirSync('/run/netns').filter((n) => OURS.test(n));
   } catch {
     return;
   }
   for (const n of names) {
-    const pid = Number.parseInt(n.slice(PREFIX.length, -1), 36);
+    const pid = Number.parseInt(OURS.exec(n)?.[1] ?? '', 36);
     let alive = false;
     try {
       process.kill(pid, 0);
@@ -157,12 +159,12 @@ const reason = unsupported();
 if (reason !== null) console.warn(`LAN netns test skipped: ${reason}`);
 
 describe.skipIf(reason !== null)('LAN discovery across namespaces', () => {
-  const id = process.pid.toString(36);
+  const id = `${PREFIX}${process.pid.toString(36)}-`;
   const ns = {
-    router: `${PREFIX}${id}r`,
-    a: `${PREFIX}${id}a`,
-    b: `${PREFIX}${id}b`,
-    far: `${PREFIX}${id}f`,
+    router: `${id}r`,
+    a: `${id}a`,
+    b: `${id}b`,
+    far: `${id}f`,
   };
   const made: string[] = [];
   const procs: NsProcess[] = [];
