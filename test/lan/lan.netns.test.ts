@@ -1,7 +1,8 @@
 // LAN discovery between network namespaces: a host (the app core, LAN presence on) on a 192.168.77.0/24 bridge
 // is found by `discover` and by a browser on the same bridge, with its port and name and without its join code
 // on the wire; a namespace on another subnet behind a router does not see it (mDNS is link-local), though it
-// can reach the host by unicast; the host's goodbye removes it from the browser's list.
+// can reach the host by unicast; joining at the listed address re-announces it with two users without a gap in
+// the list, and the host's goodbye removes it.
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -237,7 +238,7 @@ describe.skipIf(reason !== null)('LAN discovery across namespaces', () => {
     expect(failed).toEqual([]);
   }, 60_000);
 
-  it('finds a host on the same bridge, not behind a router; no join code in the TXT; goodbye removes it', async () => {
+  it('finds a host on the same bridge, not behind a router; no code in the TXT; join updates, goodbye removes', async () => {
     const watch = start('watcher', ns.b, 'watch-child.ts');
     await watch.waitFor((e) => e.ev === 'ready', 'ready');
     const host = start('host', ns.a, 'host-child.ts', [NAME, CODE, '7350']);
@@ -282,6 +283,24 @@ describe.skipIf(reason !== null)('LAN discovery across namespaces', () => {
       for (const s of e.strings as string[])
         expect(['txtvers', 'v', 'id', 'n', 'u']).toContain(s.split('=')[0]);
 
+    // Joining at the listed address with the code (what the start screen leads to) re-announces the session
+    // with two users; the browser replaces the entry without dropping it.
+    const joiner = start('joiner', ns.b, 'join-child.ts', [`${String(found?.address)}:7350`, CODE]);
+    expect((await joiner.waitFor((e) => e.ev === 'joined' || e.ev === 'ended', 'joined')).ev).toBe(
+      'joined',
+    );
+    const two = await watch.waitFor(
+      (e) =>
+        e.ev === 'list' &&
+        (e.sessions as { id: string; users: number | null }[]).some(
+          (x) => x.id === found?.id && x.users === 2,
+        ),
+      'two users',
+    );
+    expect(Number(two.t)).toBeGreaterThan(Number(seen.t));
+    joiner.endInput();
+    await joiner.waitFor((e) => e.ev === 'done', 'done');
+
     host.write('leave');
     await host.waitFor((e) => e.ev === 'left', 'left');
     const gone = await watch.waitFor(
@@ -292,6 +311,10 @@ describe.skipIf(reason !== null)('LAN discovery across namespaces', () => {
       'the goodbye',
     );
     const leftAt = Number(host.events.find((e) => e.ev === 'left')?.t);
+    const between = watch.events.filter(
+      (e) => e.ev === 'list' && Number(e.t) > Number(seen.t) && Number(e.t) < leftAt,
+    );
+    for (const e of between) expect(JSON.stringify(e.sessions)).toContain(String(found?.id));
     // Figures for the report, not thresholds (CLOCK_MONOTONIC is shared by every namespace's process).
     console.log(
       `LAN discovery: discover found the host in ${String(found?.ms)} ms; the watcher listed it ` +
