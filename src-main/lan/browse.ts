@@ -1,6 +1,7 @@
 // Finds Ghostboard sessions on the LAN: DNS-SD queries for _ghostboard._udp over multicast-dns, responses read
 // by records.ts into the bounded SessionTable. The only LAN file with a browsing socket and timers; knows
 // nothing of sessions or the app.
+import type { EventEmitter } from 'node:events';
 import makeMdns from 'multicast-dns';
 import { readResponse } from './records';
 import { DEFAULT_LIMITS, type LanSession, SessionTable, type TableLimits } from './table';
@@ -30,7 +31,19 @@ export interface BrowseOptions {
   readonly now?: () => number;
   /** Told once if the socket cannot be had at all (port 5353 refused): browsing then finds nothing. */
   readonly onError?: (message: string) => void;
+  /** The mDNS socket; tests pass a fake. */
+  readonly socket?: () => MdnsSocket;
 }
+
+/** What browse uses of a multicast-dns instance. */
+export interface MdnsSocket extends EventEmitter {
+  query(questions: { name: string; type: 'PTR' }[], callback: (err: Error | null) => void): void;
+  destroy(callback: () => void): void;
+}
+
+// Binds 0.0.0.0:5353 with SO_REUSEADDR and joins 224.0.0.251 on every interface (NETLAB.md: an `interface`
+// without `bind` would bind the unicast address and hear no multicast).
+const realSocket = (): MdnsSocket => makeMdns({ bind: '0.0.0.0' });
 
 /** Continuous querying (RFC 6762 §5.2): 1 s after the first query, doubling, then every QUERY_MAX_MS. */
 const QUERY_FIRST_MS = 1000;
@@ -62,9 +75,7 @@ export function browse(
     }
   };
 
-  // Binds 0.0.0.0:5353 with SO_REUSEADDR and joins 224.0.0.251 on every interface (NETLAB.md: an `interface`
-  // without `bind` would bind the unicast address and hear no multicast).
-  const mdns = makeMdns({ bind: '0.0.0.0' });
+  const mdns = (options.socket ?? realSocket)();
   const fail = (e: unknown, fatal: boolean): void => {
     counters.socketErrors++;
     counters.lastError = e instanceof Error ? e.message : String(e);
