@@ -338,7 +338,7 @@ export class Lab {
   /** Runs `udp-probe.ts <mode> ...args` with this Node and tsx inside a namespace. */
   probe(
     ns: string,
-    mode: 'serve' | 'ask' | 'binding' | 'punch',
+    mode: 'serve' | 'ask' | 'binding' | 'punch' | 'relay',
     args: readonly string[],
     label = `${mode}@${ns}`,
   ): LabProcess {

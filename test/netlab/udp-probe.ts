@@ -1,16 +1,20 @@
-// UDP probe for the network lab (run inside a namespace): an echo server that tells each sender the address it saw, a client that asks servers (its own kind, or STUN) from one socket, and a hole-punching peer; JSON lines on stdout, every mode bounded in time. Knows nothing of namespaces or NAT.
+// UDP probe for the network lab (run inside a namespace): an echo server that tells each sender the address it saw, a client that asks servers (its own kind, or STUN) from one socket, a hole-punching peer and a TURN relay user; JSON lines on stdout, every mode bounded in time. Knows nothing of namespaces or NAT.
 //
 //   udp-probe serve --port P [--port P ...] [--bind ADDR] [--hello ADDR:PORT] [--ms LIFETIME]
 //   udp-probe ask --to ADDR:PORT [--to ...] [--port LOCAL] [--tries N] [--interval MS]
 //   udp-probe binding ...the same as ask, to STUN servers (a STUN Binding request; a TURN server answers it too)
 //   udp-probe punch --stun ADDR:PORT [--port LOCAL] [--tries N] [--interval MS] [--prime N] [--ms LIFETIME]
 //       then on stdin: `go ADDR:PORT` (the peer's public address)
+//   udp-probe relay --turn ADDR:PORT --secret S --peer ADDR:PORT [--tries N] [--interval MS]
+//       a TURN allocation on coturn (time-limited credentials from its shared secret), then an ask to a `serve`
+//       peer through it
 //
-// Events: {"ev":"listening"}, {"ev":"got"}, {"ev":"mapped"}, {"ev":"seen"}, {"ev":"ready"}, {"ev":"recv"}, {"ev":"done"},
+// Events: {"ev":"listening"}, {"ev":"got"}, {"ev":"mapped"}, {"ev":"seen"}, {"ev":"ready"}, {"ev":"recv"}, {"ev":"done"} (its fields say the outcome),
 // {"ev":"error"}; see each mode.
 import { createSocket } from 'node:dgram';
 import type { RemoteInfo, Socket } from 'node:dgram';
 import { createInterface } from 'node:readline';
+import { relayRoundTrip } from './relay-probe';
 import { readBindingSuccess, writeBindingRequest } from './stun';
 
 type Args = ReadonlyMap<string, readonly string[]>;
@@ -252,18 +256,50 @@ async function punch(args: Args): Promise<void> {
   sock.close();
 }
 
+/** One round trip to a `serve` peer through a coturn allocation. */
+async function relay(args: Args): Promise<void> {
+  const turnArg = args.get('turn')?.[0];
+  const peerArg = args.get('peer')?.[0];
+  const secret = args.get('secret')?.[0];
+  if (turnArg === undefined || peerArg === undefined || secret === undefined) {
+    throw new Error('relay needs --turn, --peer and --secret');
+  }
+  const sock = await bind(num(args, 'port', 0));
+  const result = await relayRoundTrip(sock, {
+    turn: parseAddr(turnArg),
+    peer: parseAddr(peerArg),
+    secret,
+    payload: Buffer.from(JSON.stringify({ t: 'ask' })),
+    tries: num(args, 'tries', 20),
+    interval: num(args, 'interval', 100),
+  });
+  sock.close();
+  if (!result.ok) {
+    emit('done', { ok: false, step: result.step, detail: result.detail });
+    return;
+  }
+  const seen = parseJson(result.answer);
+  emit('done', {
+    ok: true,
+    relayed: show(result.relayed),
+    mapped: result.mapped === undefined ? null : show(result.mapped),
+    peerSaw: typeof seen?.as === 'string' ? seen.as : null,
+  });
+}
+
 const MODES: ReadonlyMap<string, (args: Args) => Promise<void>> = new Map([
   ['serve', serve],
   ['ask', (args) => ask(args)],
   ['binding', (args) => ask(args, true)],
   ['punch', punch],
+  ['relay', relay],
 ]);
 
 async function main(): Promise<void> {
   const [mode, ...rest] = process.argv.slice(2);
   const run = mode === undefined ? undefined : MODES.get(mode);
   if (run === undefined)
-    throw new Error(`unknown mode ${mode ?? '(none)'}: serve, ask, binding or punch`);
+    throw new Error(`unknown mode ${mode ?? '(none)'}: serve, ask, binding, punch or relay`);
   await run(parseArgs(rest));
 }
 
