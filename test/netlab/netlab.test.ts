@@ -1,4 +1,4 @@
-// The network lab behaves as measured in NETLAB.md: cone and symmetric NAT mappings, a home router dropping unsolicited datagrams, two clients behind one NAT, a firewall letting UDP out only to a relay, and hole punching between NAT kinds (plain, and primed with TTL-2 datagrams). Needs root and namespaces; skips with one line otherwise.
+// The network lab behaves as measured in NETLAB.md: cone and symmetric NAT mappings, a home router dropping unsolicited datagrams, two clients behind one NAT, a firewall letting UDP out only to a relay (and coturn relaying for it), and hole punching between NAT kinds (plain, and primed with TTL-2 datagrams). Needs root and namespaces; skips with one line otherwise.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Host, LabEvent, LabProcess, NatSite } from './lab';
 import { Lab, canMakeNamespaces, natRuleset, onPath } from './lab';
@@ -198,6 +198,38 @@ describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
       expect(seen.map((m) => hostOf(m.get(target) ?? ''))).toEqual(
         sites.map((site) => site.router.address),
       );
+    },
+  );
+
+  it.skipIf(!onPath('turnserver'))(
+    'behind a UDP-blocking firewall, a client reaches a peer it cannot reach directly through a coturn allocation',
+    async () => {
+      const secret = 'netlab-secret';
+      const turn = await theLab().startTurn(relay, { secret });
+      await serve(pub, [OTHER]);
+      const peer = `${pub.address}:${OTHER}`;
+      const relayArgs = (s: string): string[] => [
+        '--turn',
+        `${relay.address}:${turn.port}`,
+        '--secret',
+        s,
+        '--peer',
+        peer,
+      ];
+      const [direct, viaRelay, wrongSecret] = await Promise.all([
+        ask(client(blocked), [peer]),
+        theLab().probe(client(blocked).ns, 'relay', relayArgs(secret)).done(),
+        theLab().probe(client(blocked).ns, 'relay', relayArgs('not-the-secret')).done(),
+      ]);
+      expect(direct.size).toBe(0);
+      expect(viaRelay.ok).toBe(true);
+      expect(hostOf(str(viaRelay, 'relayed'))).toBe(relay.address);
+      expect(viaRelay.peerSaw).toBe(viaRelay.relayed);
+      expect([wrongSecret.ok, wrongSecret.step, wrongSecret.detail]).toEqual([
+        false,
+        'allocate',
+        'error 401',
+      ]);
     },
   );
 
