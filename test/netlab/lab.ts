@@ -193,21 +193,34 @@ export function sweepStaleLabs(): void {
   }
   for (const prefix of owners) {
     const file = join(OWNERS, prefix);
-    const pid = Number(readFileSync(file, 'utf8').trim());
+    let pid: number;
+    try {
+      pid = Number(readFileSync(file, 'utf8').trim());
+    } catch {
+      continue; // another run swept it meanwhile
+    }
     if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) continue;
+    let left = 0;
     for (const ns of listNamespaces().filter((n) => n.startsWith(prefix))) {
       try {
         const pids = execFileSync('ip', ['netns', 'pids', ns], {
           encoding: 'utf8',
           timeout: COMMAND_MS,
         });
-        for (const p of pids.split(/\s+/).filter(Boolean)) process.kill(Number(p), 'SIGKILL');
+        for (const p of pids.split(/\s+/).filter(Boolean)) {
+          try {
+            process.kill(Number(p), 'SIGKILL');
+          } catch {
+            // already gone
+          }
+        }
         execFileSync('ip', ['netns', 'del', ns], { stdio: 'ignore', timeout: COMMAND_MS });
       } catch {
-        // best effort: a later sweep tries again
+        left++;
       }
     }
-    rmSync(file, { force: true });
+    // Kept while something is left, so a later sweep tries again.
+    if (left === 0) rmSync(file, { force: true });
   }
 }
 
