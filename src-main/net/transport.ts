@@ -217,6 +217,9 @@ export class UdpTransport<C extends DatagramCore> {
         });
       });
     }
+    // Datagrams sent just before (a CLOSE, a directory's deregistration) are still resolving their address on a
+    // later tick: let them leave before the socket goes.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     this.closed = true;
     this.disarm();
     for (const t of this.delayed) clearTimeout(t);
