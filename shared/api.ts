@@ -81,6 +81,8 @@ export type EndReason =
   | 'banned'
   | 'code-locked'
   | 'unreachable'
+  /** The directory knows no session by that name (ended, or the link is wrong). */
+  | 'not-found'
   | 'error';
 
 /** Traffic of one kind (headers+crypto, events per channel, ghosts per class, strings), kbit/s. */

@@ -327,6 +327,7 @@ class Core implements AppCore {
       'banned',
       'code-locked',
       'unreachable',
+      'not-found',
       'error',
     ];
     const why = (known.includes(reason) ? reason : 'error') as Extract<

@@ -1,7 +1,14 @@
 // The `ghostboard` command line: a headless host or peer (with the --script JSON-lines contract) and a loopback
 // demo of the bare link. Knows nothing of Electron.
+import { lookup } from 'node:dns/promises';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
+import type { PeerAddress } from '../net/address';
+import { addressScope } from '../net/wire-address';
+import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
+import { DirectoryRunner } from '../directory/runner';
+import { discover } from './discover';
+import type { PathKind, ReachEvent } from '../session/runner';
 import { generateJoinCode, generateLongJoinCode, joinCodeStrengthBits } from '../net/join-code';
 import { parseAddress } from '../net/address';
 import type { SessionRate } from '../session/link';
@@ -18,14 +25,19 @@ const USAGE = `usage:
                   [--join-role editor|viewer]   the role joiners get (a joiner can only ask for less)
                   [--max-peers N] [--max-per-address N]   participants (256), and connections from one IP
                                                            (a quarter of --max-peers, at most 32)
+                  [--directory HOST:PORT]…   register with these directories (repeatable): joinable by link
+                  [--list NAME]   listed publicly under NAME (default: unlisted, found only through the link)
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
+  ghostboard join LINK [--name NAME] [--viewer] [--script]   a ghostboard:// invite link (the code rides in it)
+  ghostboard directory [--bind ADDR] [--port N]   a rendezvous server (default port 7340)
+  ghostboard discover [--seconds N]   sessions announced on this network
   ghostboard demo [--seconds N]     a bare-link host and client on loopback, printing what the link costs
 link options (host and join): --rate modem|broadband|lan|TO_HOST[:TO_PEERS] (packets/s)  --kbps N (upstream cap)
 
 stdout carries one JSON object per line (events); with --script, stdin takes one JSON command per line.
 Logs go to stderr.`;
 
-type Values = Record<string, string | boolean | undefined>;
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 function fail(message: string): never {
   process.stderr.write(`ghostboard: ${message}\n${USAGE}\n`);
@@ -88,6 +100,10 @@ async function host(v: Values): Promise<void> {
   const joinRole = v['join-role'];
   if (joinRole !== undefined && joinRole !== 'editor' && joinRole !== 'viewer')
     fail(`--join-role ${String(joinRole)}: editor or viewer`);
+  const directoryArgs = listOf(v, 'directory');
+  const directories = await resolveAll(directoryArgs, '--directory');
+  const listName = typeof v.list === 'string' ? v.list : undefined;
+  if (listName !== undefined && directories.length === 0) fail('--list needs a --directory');
   const runner = await SessionRunner.host({
     name: typeof v.name === 'string' ? v.name : 'Host',
     code,
@@ -99,12 +115,24 @@ async function host(v: Values): Promise<void> {
     ...(joinRole === undefined ? {} : { joinRole }),
     ...(maxPeers === undefined ? {} : { maxPeers }),
     ...(maxPerAddress === undefined ? {} : { maxConnectionsPerAddress: maxPerAddress }),
+    ...(directories.length === 0 ? {} : { directories }),
+    ...(listName === undefined ? {} : { listName }),
   });
   const quiet = v['quiet-pointers'] === true;
   runner.controls.on((e) => {
     if (quiet && e.type === 'pointer') return;
     const line = sessionEventLine(e);
-    if (line) emitLine(line);
+    if (line === undefined) return;
+    if (e.type === 'joined') {
+      // How the joiner reached us, from the address its packets come from (a relay would show here too).
+      const link = runner.controls.links().find((l) => l.peer === e.participant.peer);
+      if (link !== undefined) line.path = pathOfPeer(link.link.conn.peer);
+    }
+    emitLine(line);
+  });
+  runner.onReach((e) => {
+    const line = reachLine(e);
+    if (line !== undefined) emitLine(line);
   });
   const notice = runner.boardNotice;
   if (notice !== undefined)
@@ -116,33 +144,136 @@ async function host(v: Values): Promise<void> {
       reason: notice.reason,
       restoredFrom: notice.restoredFrom ?? null,
     });
+  const address = shareableAddress(bind);
+  const registered = runner.registeredAs;
+  const link = formatJoinLink(
+    registered === undefined
+      ? { kind: 'direct', host: { address, port: runner.address.port }, code }
+      : {
+          kind: 'directory',
+          directories: directoryArgs.map((d) => parseAddress(d) ?? { address: d, port: 7340 }),
+          session: registered.name,
+          code,
+        },
+  );
   emitLine({
     ev: 'ready',
     peer: 0,
-    address: shareableAddress(bind),
+    address,
     port: runner.address.port,
     code,
+    link,
+    ...(registered === undefined ? {} : { session: registered.name, listed: registered.listed }),
   });
   await serve(runner, v.script === true);
 }
 
+function listOf(v: Values, flag: string): string[] {
+  const x = v[flag];
+  return x === undefined ? [] : Array.isArray(x) ? x : typeof x === 'string' ? [x] : [];
+}
+
+/** Resolves HOST:PORT arguments to IP addresses (a directory may be named by DNS). */
+async function resolveAll(args: readonly string[], flag: string): Promise<PeerAddress[]> {
+  const out: PeerAddress[] = [];
+  for (const a of args) {
+    const p = parseAddress(a);
+    if (p === undefined) fail(`${flag} ${a}: HOST:PORT`);
+    try {
+      const r = await lookup(p.address);
+      out.push({ address: r.address, port: p.port });
+    } catch {
+      fail(`${flag} ${a}: cannot resolve ${p.address}`);
+    }
+  }
+  return out;
+}
+
+function pathOfPeer(key: string): PathKind {
+  const address = /^\[(.+)\]:\d+$/.exec(key)?.[1] ?? key.replace(/:\d+$/, '');
+  const scope = addressScope(address);
+  return scope === 'public' ? 'direct' : 'lan';
+}
+
+const addressText = (a: PeerAddress): string =>
+  a.address.includes(':') ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
+
+function reachLine(e: ReachEvent): Record<string, unknown> | undefined {
+  switch (e.type) {
+    case 'registered':
+      return { ev: 'listed', directory: addressText(e.directory), public: addressText(e.observed) };
+    case 'register-failed':
+      return { ev: 'unlisted', directory: addressText(e.directory), reason: e.reason };
+    case 'unregistered':
+      return { ev: 'unlisted', directory: addressText(e.directory), reason: 'no answer' };
+    case 'peer':
+      return { ev: 'introduced', joiner: addressText(e.observed) };
+    case 'intro':
+      return {
+        ev: 'found',
+        directory: addressText(e.directory),
+        host: addressText(e.session.host),
+        users: e.session.users,
+      };
+    case 'intro-failed':
+      return undefined;
+    case 'path':
+      return { ev: 'path', path: e.path, address: addressText(e.address) };
+  }
+}
+
 async function join(target: string | undefined, v: Values): Promise<void> {
-  const to = target === undefined ? undefined : parseAddress(target);
-  if (to === undefined) fail('join needs HOST:PORT');
-  if (typeof v.code !== 'string') fail('join needs --code');
+  if (target === undefined) fail('join needs HOST:PORT or a ghostboard:// link');
+  const link = parseJoinLink(target);
+  if (link === undefined && target.startsWith('ghostboard:')) fail(`not a join link: ${target}`);
+  const direct = link === undefined ? parseAddress(target) : undefined;
+  if (link === undefined && direct === undefined)
+    fail('join needs HOST:PORT or a ghostboard:// link');
+  const code = typeof v.code === 'string' ? v.code : link?.code;
+  if (code === undefined) fail('join needs --code');
+  let to: PeerAddress | { directories: PeerAddress[]; session: string };
+  if (link?.kind === 'directory') {
+    to = {
+      directories: await resolveAll(link.directories.map(addressText), 'directory'),
+      session: link.session,
+    };
+  } else if (link?.kind === 'direct') {
+    to = (await resolveAll([addressText(link.host)], 'host'))[0] ?? fail('no host');
+  } else {
+    to = direct ?? fail('join needs HOST:PORT');
+  }
   const rate = rateOf(v);
   const uplink = uplinkOf(v);
+  let path: { path: PathKind; address: PeerAddress } | undefined;
   const runner = await SessionRunner.join({
     name: typeof v.name === 'string' ? v.name : 'Guest',
-    code: v.code,
+    code,
     host: to,
     viewer: v.viewer === true,
     ...(rate ? { rate } : {}),
     ...(uplink === undefined ? {} : { uplinkBytesPerSecond: uplink }),
   });
+  runner.onReach((e) => {
+    if (e.type === 'path') {
+      // The first path is reported with `ready`; later ones (an upgrade) as events of their own.
+      if (path !== undefined)
+        emitLine({ ev: 'path', path: e.path, address: addressText(e.address) });
+      path = { path: e.path, address: e.address };
+      return;
+    }
+    const line = reachLine(e);
+    if (line !== undefined) emitLine(line);
+  });
   runner.controls.on((e) => {
     if (e.type === 'ready') {
-      emitLine({ ev: 'ready', peer: e.you, address: to.address, port: to.port });
+      const at = path?.address ?? ('address' in to ? to : undefined);
+      emitLine({
+        ev: 'ready',
+        peer: e.you,
+        address: at?.address ?? '',
+        port: at?.port ?? 0,
+        path: path?.path ?? 'direct',
+      });
       return;
     }
     if (e.type === 'ended') {
@@ -154,6 +285,7 @@ async function join(target: string | undefined, v: Values): Promise<void> {
         'banned',
         'code-locked',
         'unreachable',
+        'not-found',
       ];
       emitLine(
         rejected.includes(e.reason)
@@ -210,6 +342,8 @@ export async function main(argv: readonly string[]): Promise<void> {
     allowPositionals: true,
     options: {
       port: { type: 'string' },
+      directory: { type: 'string', multiple: true },
+      list: { type: 'string' },
       bind: { type: 'string' },
       name: { type: 'string' },
       code: { type: 'string' },
@@ -239,7 +373,56 @@ export async function main(argv: readonly string[]): Promise<void> {
       return join(target, values);
     case 'demo':
       return demo(Number(values.seconds ?? 5));
+    case 'directory':
+      return directory(values);
+    case 'discover': {
+      const seconds = Number(values.seconds ?? 3);
+      if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) fail('--seconds 0..3600');
+      await discover(seconds, emitLine);
+      return;
+    }
     default:
       fail(`unknown command ${command}`);
   }
+}
+
+/** `ghostboard directory`: a rendezvous server, printing one event per registration, introduction and expiry. */
+async function directory(v: Values): Promise<void> {
+  const bind = typeof v.bind === 'string' ? v.bind : '0.0.0.0';
+  const port = Number(v.port ?? 7340);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${String(v.port)}`);
+  const runner = await DirectoryRunner.open({ bind, port });
+  runner.on((e) => {
+    switch (e.type) {
+      case 'registered':
+        emitLine({
+          ev: 'registered',
+          name: e.name,
+          listed: e.listed,
+          host: addressText(e.host),
+          users: e.users,
+        });
+        return;
+      case 'introduced':
+        emitLine({
+          ev: 'introduced',
+          name: e.name,
+          joiner: addressText(e.joiner),
+          host: addressText(e.host),
+        });
+        return;
+      case 'expired':
+      case 'deregistered':
+        emitLine({ ev: e.type, name: e.name });
+        return;
+    }
+  });
+  emitLine({ ev: 'ready', address: runner.address.address, port: runner.address.port });
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      void runner.close().then(resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }

@@ -93,8 +93,16 @@ export class PeerSession {
     return this.link;
   }
 
-  connect(now: number, to: PeerAddress): void {
+  /** Starts the join: at one address, or at several of the host's at once (the first that answers wins). */
+  connect(now: number, to: PeerAddress | readonly PeerAddress[]): void {
     this.endpoint.connect(now, to);
+  }
+
+  /** Ends the join before any connection (the directory knows no such session, none could be reached). */
+  fail(reason: 'not-found' | 'unreachable', detail: string): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.emit({ type: 'ended', reason, detail });
   }
 
   private adopt(conn: Connection<PacketRecord>): Link {

@@ -1,7 +1,15 @@
 // Runs a host or a joining peer over a real UDP socket: binds, drives the session's timers, autosaves the host's
 // board. The only session file that touches time and sockets (through net/transport). Knows nothing of the UI.
+import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import type { PeerAddress } from '../net/address';
+import { addressKey } from '../net/address';
 import type { Endpoint } from '../net/endpoint';
+import type { RendezvousEvent } from '../net/rendezvous-client';
+import { RendezvousClient } from '../net/rendezvous-client';
+import type { SessionInfo } from '../net/rendezvous';
+import { addressScope, canonicalAddress } from '../net/wire-address';
+import { PROTOCOL_VERSION } from '../../shared/version';
 import { monotonicNow, UdpTransport } from '../net/transport';
 import type { PacketRecord } from '../net/stream/scheduler';
 import type { Board } from './board';
@@ -34,12 +42,27 @@ export interface HostRun {
   readonly maxPeers?: number;
   /** Connections from one source IP (default: a quarter of maxPeers, at most 32). */
   readonly maxConnectionsPerAddress?: number;
+  /** Directories (IP addresses) to register the session with; none: reachable only by address. */
+  readonly directories?: readonly PeerAddress[];
+  /** A public name to be listed under; without one the session is unlisted, under a random name. */
+  readonly listName?: string;
 }
+
+/** How a joiner reached the host. */
+export type PathKind = 'direct' | 'lan' | 'relayed';
+
+/** What a runner says about reaching people (directories, introductions, the path a join took). */
+export type ReachEvent =
+  | RendezvousEvent
+  /** Joining: the handshake completed over this path. */
+  | { readonly type: 'path'; readonly path: PathKind; readonly address: PeerAddress };
 
 export interface JoinRun {
   readonly name: string;
   readonly code: string;
-  readonly host: PeerAddress;
+  /** The host's address, or the session to look up on directories. */
+  readonly host:
+    PeerAddress | { readonly directories: readonly PeerAddress[]; readonly session: string };
   readonly viewer?: boolean;
   readonly rate?: SessionRate;
   readonly uplinkBytesPerSecond?: number;
@@ -57,6 +80,14 @@ export class SessionRunner {
   saveErrors = 0;
   private flushPending = false;
   private closed = false;
+  /** Directories this runner registers with or was introduced by, and what they said. */
+  private rendezvous: RendezvousClient | undefined;
+  /** Hosting: the name the session is registered under (random when unlisted), and whether it is listed. */
+  registeredAs: { readonly name: string; readonly listed: boolean } | undefined;
+  private readonly reachListeners = new Set<(e: ReachEvent) => void>();
+  /** Joining: the host's addresses we dial, and what kind of path each is. */
+  private readonly pathOf = new Map<string, PathKind>();
+  private pathReported = false;
 
   private constructor(
     readonly controls: Controls,
@@ -88,6 +119,18 @@ export class SessionRunner {
     const transport = await UdpTransport.open(session.endpoint, { port: o.port, bind: o.bind });
     const runner = new SessionRunner(hostControls(session), transport, o.boardFile);
     runner.boardNotice = notice;
+    if (o.directories !== undefined && o.directories.length > 0) {
+      const client = runner.attachRendezvous(o.directories);
+      const name = o.listName ?? unlistedName();
+      runner.registeredAs = { name, listed: o.listName !== undefined };
+      client.register(monotonicNow(), {
+        name,
+        listed: o.listName !== undefined,
+        version: PROTOCOL_VERSION,
+        users: 1,
+        candidates: localCandidates(o.bind, transport.address.port),
+      });
+    }
     // A board restored from a backup is saved at once, so FILE is good again; one loaded as it is waits for a change.
     runner.lastSavedHash = notice === undefined ? session.board.hash() : '';
     runner.start();
@@ -107,10 +150,32 @@ export class SessionRunner {
       },
       monotonicNow(),
     );
-    const bind = o.host.address.includes(':') ? '::' : '0.0.0.0';
+    const target = o.host;
+    const first = 'address' in target ? target : target.directories[0];
+    const bind = first?.address.includes(':') === true ? '::' : '0.0.0.0';
     const transport = await UdpTransport.open(session.endpoint, { port: 0, bind });
     const runner = new SessionRunner(peerControls(session), transport, undefined);
-    session.connect(monotonicNow(), o.host);
+    if ('address' in target) {
+      runner.pathOf.set(addressKey(target), pathKindOf(target.address, 'direct'));
+      session.connect(monotonicNow(), target);
+    } else {
+      const client = runner.attachRendezvous(target.directories);
+      client.introduce(
+        monotonicNow(),
+        target.session,
+        localCandidates(bind, transport.address.port),
+      );
+      runner.onReach((e) => {
+        if (e.type === 'intro') session.connect(monotonicNow(), runner.dialPlan(e.session));
+        else if (e.type === 'intro-failed')
+          session.fail(
+            e.reason === 'not-found' ? 'not-found' : 'unreachable',
+            e.reason === 'not-found'
+              ? `no session "${target.session}" on the directory`
+              : `no directory answered (${e.reason})`,
+          );
+      });
+    }
     runner.start();
     return runner;
   }
@@ -119,10 +184,77 @@ export class SessionRunner {
     return this.transport.address;
   }
 
+  /** Listens for what the runner says about reaching people; returns the unsubscribe. */
+  onReach(listener: (e: ReachEvent) => void): () => void {
+    this.reachListeners.add(listener);
+    return () => this.reachListeners.delete(listener);
+  }
+
+  /** Directories that list this session now (hosting). */
+  get listedOn(): readonly PeerAddress[] {
+    return this.rendezvous?.registeredWith ?? [];
+  }
+
+  /** Our address as a directory sees it, once one has answered. */
+  get publicAddress(): PeerAddress | undefined {
+    return this.rendezvous?.observed;
+  }
+
+  private attachRendezvous(directories: readonly PeerAddress[]): RendezvousClient {
+    const client = new RendezvousClient({
+      directories,
+      random: (n) => new Uint8Array(randomBytes(n)),
+    });
+    this.transport.endpoint.tenant = client;
+    this.rendezvous = client;
+    return client;
+  }
+
+  /**
+   * The host's addresses to dial at once, most local first: its LAN addresses (a joiner behind the same NAT, which
+   * Linux and many routers will not hairpin), then the public one the directory saw.
+   */
+  private dialPlan(s: SessionInfo): PeerAddress[] {
+    const plan: PeerAddress[] = [];
+    for (const c of s.candidates) {
+      const scope = addressScope(c.address);
+      if (scope === 'private' || scope === 'link-local' || scope === 'loopback') {
+        this.pathOf.set(addressKey(c), 'lan');
+        plan.push(c);
+      }
+    }
+    this.pathOf.set(addressKey(s.host), pathKindOf(s.host.address, 'direct'));
+    plan.push(s.host);
+    return plan;
+  }
+
+  private emitReach(e: ReachEvent): void {
+    for (const l of this.reachListeners) l(e);
+  }
+
+  private afterIo(now: number): void {
+    this.controls.afterIo(now);
+    const client = this.rendezvous;
+    if (client !== undefined)
+      for (let e = client.pollEvent(); e !== undefined; e = client.pollEvent()) this.emitReach(e);
+    if (!this.pathReported && this.controls.role === 'peer') {
+      const conn = this.controls.links()[0]?.link.conn;
+      if (conn?.isOpen === true) {
+        this.pathReported = true;
+        // The other addresses' punches are no longer needed: the handshake's packets keep this path open.
+        client?.stopPunching();
+        const path = this.pathOf.get(conn.peer) ?? 'direct';
+        this.emitReach({ type: 'path', path, address: parseKey(conn.peer) });
+      }
+    }
+  }
+
   private start(): void {
-    this.transport.onActivity = () => this.controls.afterIo(monotonicNow());
+    this.transport.onActivity = () => this.afterIo(monotonicNow());
     this.timer = setInterval(() => {
       const now = monotonicNow();
+      if (this.registeredAs !== undefined)
+        this.rendezvous?.setUsers(this.controls.participants.length);
       this.controls.tick(now);
       this.transport.pump();
       if (this.boardFile !== undefined && now - this.lastSaveAt >= AUTOSAVE_MS) {
@@ -171,9 +303,48 @@ export class SessionRunner {
     this.closed = true;
     clearInterval(this.timer);
     const now = monotonicNow();
+    this.rendezvous?.deregister();
     this.controls.close(now);
     this.transport.pump();
     await this.autosave();
     await this.transport.close();
   }
+}
+
+/** An unlisted session's name: 50 random bits, so only those given the link can find it. */
+function unlistedName(): string {
+  const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
+  const bytes = randomBytes(10);
+  return `s-${Array.from(bytes, (b) => alphabet[b & 31]).join('')}`;
+}
+
+function pathKindOf(address: string, otherwise: PathKind): PathKind {
+  const scope = addressScope(address);
+  return scope === 'private' || scope === 'loopback' || scope === 'link-local' ? 'lan' : otherwise;
+}
+
+function parseKey(key: string): PeerAddress {
+  const m = /^\[(.+)\]:(\d+)$/.exec(key) ?? /^(.+):(\d+)$/.exec(key);
+  return { address: m?.[1] ?? key, port: Number(m?.[2] ?? 0) };
+}
+
+/**
+ * The addresses this machine offers joiners behind the same NAT: the bound address if it is a specific one, else
+ * its IPv4 LAN addresses (at most three), on the session's port.
+ */
+function localCandidates(bind: string, port: number): PeerAddress[] {
+  if (bind !== '0.0.0.0' && bind !== '::') {
+    const a = canonicalAddress({ address: bind, port });
+    return a === undefined ? [] : [a];
+  }
+  const out: PeerAddress[] = [];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) {
+      if (a.internal || a.family !== 'IPv4') continue;
+      const scope = addressScope(a.address);
+      if (scope !== 'private' && scope !== 'public') continue;
+      out.push({ address: a.address, port });
+    }
+  }
+  return out.slice(0, 3);
 }

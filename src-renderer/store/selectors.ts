@@ -43,6 +43,8 @@ const END_MESSAGES: Record<EndReason, string> = {
     "Too many wrong codes were tried, so the host locked this session's code. Ask the host for the new code.",
   unreachable:
     'Could not reach the host at that address. Check the address and port, and that UDP is not blocked by a firewall.',
+  'not-found':
+    'The directory knows no session by that name: it may have ended, or the link may be incomplete. Ask the host for a new link.',
   error: 'Something went wrong.',
 };
 
