@@ -192,7 +192,7 @@ async function resolveAll(args: readonly string[], flag: string): Promise<PeerAd
 function pathOfPeer(key: string): PathKind {
   const address = /^\[(.+)\]:\d+$/.exec(key)?.[1] ?? key.replace(/:\d+$/, '');
   const scope = addressScope(address);
-  return scope === 'public' ? 'direct' : 'lan';
+  return scope === 'public' || scope === 'carrier' ? 'direct' : 'lan';
 }
 
 const addressText = (a: PeerAddress): string =>

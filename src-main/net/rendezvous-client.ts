@@ -30,6 +30,12 @@ const PUNCH_EVERY_MS = 100;
 const PUNCH_FOR_MS = 3_000;
 /** Priming datagrams go out with this TTL: they open our own NAT's mapping and die before the other's. */
 export const PRIME_TTL = 2;
+/**
+ * Both sides prime at once and send nothing that reaches the other NAT for this long: a datagram that arrives
+ * before the other side's own first one leaves can enter that NAT's connection tracking as an inbound flow and
+ * make it map the outbound one to another port (NETLAB.md), so the joiner dials only after this too.
+ */
+export const PRIME_LEAD_MS = 60;
 /** Punch sessions at once (one per introduction); a host asked for more drops the oldest. */
 const MAX_PUNCHES = 32;
 const MAX_PUNCH_TARGETS = 6;
@@ -229,7 +235,12 @@ export class RendezvousClient {
     for (const to of list) {
       for (let i = 0; i < 2; i++) this.transmit(to, { type: 'punch', nonce }, PRIME_TTL);
     }
-    this.punches.push({ nonce, targets: list, until: now + PUNCH_FOR_MS, next: now });
+    this.punches.push({
+      nonce,
+      targets: list,
+      until: now + PRIME_LEAD_MS + PUNCH_FOR_MS,
+      next: now + PRIME_LEAD_MS,
+    });
     this.handleTimeout(now);
   }
 

@@ -158,7 +158,7 @@ describe('addresses on the wire', () => {
 
   it('know which addresses are private, loopback or public', () => {
     expect(addressScope('192.168.1.4')).toBe('private');
-    expect(addressScope('100.64.3.1')).toBe('private');
+    expect(addressScope('100.64.3.1')).toBe('carrier');
     expect(addressScope('127.0.0.1')).toBe('loopback');
     expect(addressScope('203.0.113.7')).toBe('public');
     expect(addressScope('fd00::2')).toBe('private');

@@ -115,7 +115,14 @@ export function readAddress(r: BitReader): PeerAddress {
 }
 
 /** Where an address sits, for choosing which candidates to offer and to try first. */
-export type AddressScope = 'loopback' | 'private' | 'link-local' | 'public' | 'unspecified';
+export type AddressScope =
+  | 'loopback'
+  | 'private'
+  | 'link-local'
+  /** The shared address space of carrier NATs (RFC 6598): no LAN of ours, not the internet either. */
+  | 'carrier'
+  | 'public'
+  | 'unspecified';
 
 export function addressScope(address: string): AddressScope {
   const b = ipBytes(address);
@@ -126,8 +133,7 @@ export function addressScope(address: string): AddressScope {
     if (a === 127) return 'loopback';
     if (a === 169 && c === 254) return 'link-local';
     if (a === 10 || (a === 172 && c >= 16 && c < 32) || (a === 192 && c === 168)) return 'private';
-    // The shared address space of carrier NATs (RFC 6598): private to the carrier, not the internet.
-    if (a === 100 && c >= 64 && c < 128) return 'private';
+    if (a === 100 && c >= 64 && c < 128) return 'carrier';
     return 'public';
   }
   if (b.every((x) => x === 0)) return 'unspecified';

@@ -6,7 +6,7 @@ import type { PeerAddress } from '../net/address';
 import { addressKey } from '../net/address';
 import type { Endpoint } from '../net/endpoint';
 import type { RendezvousEvent } from '../net/rendezvous-client';
-import { RendezvousClient } from '../net/rendezvous-client';
+import { PRIME_LEAD_MS, RendezvousClient } from '../net/rendezvous-client';
 import type { SessionInfo } from '../net/rendezvous';
 import { addressScope, canonicalAddress } from '../net/wire-address';
 import { PROTOCOL_VERSION } from '../../shared/version';
@@ -166,8 +166,15 @@ export class SessionRunner {
         localCandidates(bind, transport.address.port),
       );
       runner.onReach((e) => {
-        if (e.type === 'intro') session.connect(monotonicNow(), runner.dialPlan(e.session));
-        else if (e.type === 'intro-failed')
+        if (e.type === 'intro') {
+          // Our priming datagrams are out; the other side's go out now too. Dial once both NATs are open.
+          const plan = runner.dialPlan(e.session);
+          setTimeout(() => {
+            if (runner.closed) return;
+            session.connect(monotonicNow(), plan);
+            runner.transport.pump();
+          }, PRIME_LEAD_MS);
+        } else if (e.type === 'intro-failed')
           session.fail(
             e.reason === 'not-found' ? 'not-found' : 'unreachable',
             e.reason === 'not-found'
@@ -218,12 +225,19 @@ export class SessionRunner {
     const plan: PeerAddress[] = [];
     for (const c of s.candidates) {
       const scope = addressScope(c.address);
-      if (scope === 'private' || scope === 'link-local' || scope === 'loopback') {
+      if (
+        scope === 'private' ||
+        scope === 'link-local' ||
+        scope === 'loopback' ||
+        scope === 'carrier'
+      ) {
         this.pathOf.set(addressKey(c), 'lan');
         plan.push(c);
       }
     }
-    this.pathOf.set(addressKey(s.host), pathKindOf(s.host.address, 'direct'));
+    // The address the directory saw is the host's NAT on the internet (or a carrier's): a direct path, whatever
+    // its range — unless it is also one of the host's own (no NAT between them and the directory).
+    if (!this.pathOf.has(addressKey(s.host))) this.pathOf.set(addressKey(s.host), 'direct');
     plan.push(s.host);
     return plan;
   }
@@ -342,7 +356,7 @@ function localCandidates(bind: string, port: number): PeerAddress[] {
     for (const a of list ?? []) {
       if (a.internal || a.family !== 'IPv4') continue;
       const scope = addressScope(a.address);
-      if (scope !== 'private' && scope !== 'public') continue;
+      if (scope !== 'private' && scope !== 'public' && scope !== 'carrier') continue;
       out.push({ address: a.address, port });
     }
   }
