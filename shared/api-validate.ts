@@ -20,7 +20,9 @@ type Rec = Record<string, unknown>;
 const MAX_NAME_CHARS = 40;
 const MAX_CHAT_CHARS = 1000;
 const MAX_CODE_CHARS = 64;
-const MAX_ADDRESS_CHARS = 300;
+const MAX_ADDRESS_CHARS = 600;
+const MAX_LIST_NAME_CHARS = 48;
+const MAX_DIRECTORIES = 4;
 const MAX_DELETE_IDS = 10_000;
 
 function isRec(v: unknown): v is Rec {
@@ -114,7 +116,7 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
       const o = c.options;
       if (
         !isRec(o) ||
-        !onlyKeys(o, ['name', 'port', 'code']) ||
+        !onlyKeys(o, ['name', 'port', 'code', 'reach', 'listName']) ||
         !str(o.name, MAX_NAME_CHARS) ||
         o.name.trim() === ''
       )
@@ -122,12 +124,21 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
       if (o.port !== undefined && !int(o.port, 0, 65535)) return bad('bad port');
       if (o.code !== undefined && (!str(o.code, MAX_CODE_CHARS) || o.code.trim().length < 4))
         return bad('bad code');
+      if (o.reach !== undefined && o.reach !== 'lan' && o.reach !== 'directory')
+        return bad('bad reach');
+      if (
+        o.listName !== undefined &&
+        (!str(o.listName, MAX_LIST_NAME_CHARS) || o.listName.trim() === '')
+      )
+        return bad('bad list name');
       return {
         cmd: 'host',
         options: {
           name: o.name.trim(),
           ...(o.port === undefined ? {} : { port: o.port }),
           ...(o.code === undefined ? {} : { code: o.code }),
+          ...(o.reach === undefined ? {} : { reach: o.reach }),
+          ...(o.listName === undefined ? {} : { listName: o.listName.trim() }),
         },
       };
     }
@@ -146,6 +157,20 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
     case 'sync':
     case 'rotate-code':
       return { cmd: c.cmd };
+    case 'settings': {
+      const o = c.settings;
+      if (!isRec(o) || !onlyKeys(o, ['directories']) || !Array.isArray(o.directories))
+        return bad('bad settings');
+      const list: unknown[] = o.directories;
+      if (list.length > MAX_DIRECTORIES) return bad(`at most ${MAX_DIRECTORIES} directories`);
+      const directories: string[] = [];
+      for (const d of list) {
+        if (!str(d, MAX_ADDRESS_CHARS) || !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(d.trim()))
+          return bad('a directory is HOST:PORT');
+        directories.push(d.trim());
+      }
+      return { cmd: 'settings', settings: { directories } };
+    }
     case 'create': {
       const o = newObject(c.object);
       return o ? { cmd: 'create', object: o } : bad('bad object');

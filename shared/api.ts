@@ -55,8 +55,17 @@ export type SessionStatus =
       /** Too many join attempts failed: the code refuses everyone until the host makes a new one. */
       readonly codeLocked?: boolean;
       readonly you: PeerId;
+      /** The invite link: everything a joiner needs (the code after '#'). */
+      readonly link?: string;
+      /** Hosting through directories: how many list the session now, and our address as they see it. */
+      readonly reach?: ReachStatus;
     }
-  | { readonly phase: 'connecting'; readonly address: string }
+  | {
+      readonly phase: 'connecting';
+      readonly address: string;
+      /** Where the join is: asking directories for the host, or handshaking over the paths they gave. */
+      readonly stage?: 'looking-up' | 'connecting';
+    }
   | {
       readonly phase: 'joined';
       readonly address: string;
@@ -65,8 +74,23 @@ export type SessionStatus =
       /** Board objects received of the total the host announced (join progress). */
       readonly received: number;
       readonly total: number;
+      /** How this app reaches the host. */
+      readonly path?: PathKind;
     }
   | { readonly phase: 'ended'; readonly reason: EndReason; readonly detail: string };
+
+/** How two participants' packets travel: straight across the internet, within one network, or via a relay. */
+export type PathKind = 'direct' | 'lan' | 'relayed';
+
+export interface ReachStatus {
+  /** Directories configured, and how many list the session now. */
+  readonly directories: number;
+  readonly listedOn: number;
+  /** Our address as a directory sees it (the NAT's public side), once one has answered. */
+  readonly publicAddress: string | null;
+  /** Listed publicly under this name; null: unlisted, found only through the link. */
+  readonly listedAs: string | null;
+}
 
 /** Why a session ended or never started: each has a plain message in the UI. */
 export type EndReason =
@@ -95,6 +119,8 @@ export interface KindTraffic {
 export interface LinkStats {
   readonly peer: PeerId;
   readonly name: string;
+  /** The path this link's packets take. */
+  readonly path?: PathKind;
   readonly rttMs: number;
   readonly lossPct: number;
   /** On the wire, IPv4/UDP headers included. */
@@ -153,13 +179,27 @@ export interface HostOptions {
   readonly port?: number;
   /** Join code; absent generates a strong one. */
   readonly code?: string;
+  /**
+   * 'lan': reachable by address (and LAN discovery) only; 'directory': also registered with the configured
+   * directories, so a link reaches it through NATs. Absent: 'directory' when any is configured.
+   */
+  readonly reach?: 'lan' | 'directory';
+  /** With 'directory': listed publicly under this name (absent: unlisted, found only through the link). */
+  readonly listName?: string;
 }
 
 export interface JoinOptions {
   readonly name: string;
-  /** "host:port" or "[v6]:port". */
+  /** "host:port", "[v6]:port", or a ghostboard:// invite link (which carries the code). */
   readonly address: string;
+  /** The join code; may be empty when the link carries it. */
   readonly code: string;
+}
+
+/** What the user set once for every session. */
+export interface Settings {
+  /** Directories (HOST:PORT) hosted sessions register with; empty: none (LAN and addresses only). */
+  readonly directories: readonly string[];
 }
 
 export interface Viewport {
@@ -197,6 +237,7 @@ export type ApiCommand =
   | { readonly cmd: 'role'; readonly peer: PeerId; readonly role: Role }
   /** Host: a new join code for later joiners (the hosting status carries it). */
   | { readonly cmd: 'rotate-code' }
+  | { readonly cmd: 'settings'; readonly settings: Settings }
   /** Asks for the full current state as events (status, board, participants, chat history). */
   | { readonly cmd: 'sync' };
 
@@ -228,7 +269,11 @@ export type ApiEvent =
   /** About 4 times a second. */
   | { readonly type: 'stats'; readonly stats: StatsSnapshot }
   /** Sessions found on this network, whole list, on every change (and on sync). */
-  | { readonly type: 'lan-sessions'; readonly sessions: readonly LanSessionInfo[] };
+  | { readonly type: 'lan-sessions'; readonly sessions: readonly LanSessionInfo[] }
+  /** The settings in force (on sync and after each change). */
+  | { readonly type: 'settings'; readonly settings: Settings }
+  /** A join link the desktop opened (a ghostboard:// URL clicked elsewhere): the start screen offers it. */
+  | { readonly type: 'open-link'; readonly link: string };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */
 export interface GhostboardBridge {

@@ -7,6 +7,11 @@ export interface AppCore {
   invoke(command: ApiCommand): Promise<ApiReply>;
   /** Every event from now on; returns the unsubscribe function. Call invoke({cmd:'sync'}) for the current state. */
   subscribe(listener: (event: ApiEvent) => void): () => void;
+  /**
+   * A join link opened from outside (the OS handed the desktop app a ghostboard:// URL, or the web host got one
+   * on its command line): the start screen offers it. False when it is not a well-formed link.
+   */
+  openLink(text: string): boolean;
   /** Leaves any session, closes sockets and timers. */
   close(): Promise<void>;
 }
@@ -16,4 +21,9 @@ export interface AppCoreOptions {
   readonly dataDir: string;
   /** Address a hosted session binds (default all interfaces; tests use loopback). */
   readonly bind?: string;
+  /**
+   * Directories (HOST:PORT) to use until the user saves their own in the settings (a command-line flag, or the
+   * GHOSTBOARD_DIRECTORY environment variable, comma-separated).
+   */
+  readonly directories?: readonly string[];
 }

@@ -7,6 +7,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../shared/api';
 import type { AppCore } from './core-api';
 import { createAppCore } from './core';
+import { DirectoryRunner } from '../directory/runner';
+import { parseCommand } from '../../shared/api-validate';
+import { readFileSync } from 'node:fs';
 
 const cores: AppCore[] = [];
 const dirs: string[] = [];
@@ -166,6 +169,94 @@ describe('app core', () => {
     );
     expect(a.events.some((e) => e.type === 'board' && e.objects.length === 0)).toBe(true);
     expect(readdirSync(a.dir).some((f) => f.startsWith('board.json.corrupt-'))).toBe(true);
+  });
+
+  it('hosts through a directory and is joined by its invite link alone, with the stages and the path shown', async () => {
+    const dir = await DirectoryRunner.open({ bind: '127.0.0.1', port: 0 });
+    try {
+      const a = core();
+      const b = core();
+      const directory = `127.0.0.1:${dir.address.port}`;
+      expect(
+        await a.core.invoke({ cmd: 'settings', settings: { directories: [directory] } }),
+      ).toEqual({
+        ok: true,
+      });
+      // Saved for next time.
+      expect(JSON.parse(readFileSync(join(a.dir, 'settings.json'), 'utf8'))).toEqual({
+        directories: [directory],
+      });
+      await a.core.invoke({
+        cmd: 'host',
+        options: { name: 'Ana', port: 0, code: '3-amber-falcon' },
+      });
+      const hosting = () =>
+        [...a.events]
+          .reverse()
+          .flatMap((e) =>
+            e.type === 'status' && e.status.phase === 'hosting' ? [e.status] : [],
+          )[0];
+      await until(() => hosting()?.reach?.listedOn === 1);
+      const status = hosting();
+      expect(status?.reach).toMatchObject({ directories: 1, listedAs: null });
+      expect(status?.reach?.publicAddress).toMatch(/^127\.0\.0\.1:\d+$/);
+      const link = status?.link ?? '';
+      expect(link).toMatch(
+        /^ghostboard:\/\/join\/127\.0\.0\.1:\d+\/s-[0-9a-z]{10}#3-amber-falcon$/,
+      );
+
+      expect(
+        await b.core.invoke({ cmd: 'join', options: { name: 'Ben', address: link, code: '' } }),
+      ).toEqual({ ok: true });
+      await until(() => b.events.some((e) => e.type === 'status' && e.status.phase === 'joined'));
+      const stages = b.events.flatMap((e) =>
+        e.type === 'status' && e.status.phase === 'connecting' ? [e.status.stage] : [],
+      );
+      expect(stages[0]).toBe('looking-up');
+      expect(stages).toContain('connecting');
+      await until(() =>
+        b.events.some(
+          (e) => e.type === 'status' && e.status.phase === 'joined' && e.status.path === 'lan',
+        ),
+      );
+      await until(() =>
+        b.events.some((e) => e.type === 'stats' && e.stats.peers[0]?.path === 'lan'),
+      );
+
+      // A new code changes the link with it.
+      await a.core.invoke({ cmd: 'rotate-code' });
+      await until(() => hosting()?.code !== '3-amber-falcon');
+      expect(hosting()?.link?.endsWith(`#${hosting()?.code ?? ''}`)).toBe(true);
+    } finally {
+      await dir.close();
+    }
+  });
+
+  it('offers a link opened from outside to the start screen, again on sync, and refuses a malformed one', async () => {
+    const a = core();
+    const link = 'ghostboard://join/127.0.0.1:7340/s-abcdefghjk#4-maple-otter';
+    expect(a.core.openLink('https://example.org/#x')).toBe(false);
+    expect(a.core.openLink(link)).toBe(true);
+    expect(a.events).toContainEqual({ type: 'open-link', link });
+    a.events.length = 0;
+    await a.core.invoke({ cmd: 'sync' });
+    expect(a.events).toContainEqual({ type: 'open-link', link });
+  });
+
+  it('refuses to host through a directory when none is set, and checks the settings it is given', async () => {
+    const a = core();
+    expect(
+      await a.core.invoke({ cmd: 'host', options: { name: 'Ana', port: 0, reach: 'directory' } }),
+    ).toMatchObject({ ok: false });
+    expect(
+      parseCommand({ cmd: 'settings', settings: { directories: ['not an address'] } }),
+    ).toMatchObject({ error: 'a directory is HOST:PORT' });
+    expect(
+      parseCommand({
+        cmd: 'settings',
+        settings: { directories: ['a:1', 'b:2', 'c:3', 'd:4', 'e:5'] },
+      }),
+    ).toMatchObject({ error: 'at most 4 directories' });
   });
 
   it('reports a wrong code as an ended session with its reason', async () => {

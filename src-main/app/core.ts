@@ -1,15 +1,24 @@
 // The app core that every shell (Electron, web host) runs: one session at a time behind the renderer API —
 // commands in, events out (board, presence, chat, stats at 4 Hz). Knows nothing of Electron, HTTP or the DOM.
-import { mkdir } from 'node:fs/promises';
+import { lookup } from 'node:dns/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join as joinPath } from 'node:path';
 import type {
   ApiCommand,
+  HostOptions,
   ApiEvent,
   ApiReply,
   ChatMessage,
   NetworkConditions,
+  PathKind,
+  ReachStatus,
   SessionStatus,
+  Settings,
 } from '../../shared/api';
+import { parseCommand } from '../../shared/api-validate';
+import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
+import type { PeerAddress } from '../net/address';
+import type { ReachEvent } from '../session/runner';
 import { parseAddress } from '../net/address';
 import { generateJoinCode } from '../net/join-code';
 import { monotonicNow } from '../net/transport';
@@ -24,6 +33,15 @@ import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
 const CHAT_HISTORY = 500;
+const SETTINGS_FILE = 'settings.json';
+
+/** GHOSTBOARD_DIRECTORY=host:port[,host:port…]: the directories to use until the user saves their own. */
+export function directoriesFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.GHOSTBOARD_DIRECTORY ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter((d) => d !== '');
+}
 
 export function createAppCore(options: AppCoreOptions & LanOptions): AppCore {
   return new Core(options);
@@ -39,6 +57,11 @@ class Core implements AppCore {
   private translator: EventTranslator | undefined;
   private readonly startedAt = monotonicNow();
   private readonly lan: LanPresence | undefined;
+  private settings: Settings | undefined;
+  /** The last link opened from outside, offered again on sync until a session starts. */
+  private pendingLink: string | undefined;
+  /** Joining: the path the join took, once the handshake completed over it. */
+  private path: PathKind | undefined;
 
   constructor(private readonly options: AppCoreOptions & LanOptions) {
     this.lan = lanEnabled(options) ? new LanPresence((e) => this.emit(e)) : undefined;
@@ -74,9 +97,10 @@ class Core implements AppCore {
 
   private async run(c: ApiCommand): Promise<ApiReply> {
     const now = monotonicNow();
-    if (c.cmd === 'host') return this.host(c.options.name, c.options.port, c.options.code);
+    if (c.cmd === 'host') return this.host(c.options);
     if (c.cmd === 'join') return this.join(c.options.name, c.options.address, c.options.code);
     if (c.cmd === 'sync') return this.sync();
+    if (c.cmd === 'settings') return this.saveSettings(c.settings);
     if (c.cmd === 'leave') {
       await this.end('left', '');
       this.setStatus({ phase: 'idle' });
@@ -159,24 +183,34 @@ class Core implements AppCore {
       case 'join':
       case 'leave':
       case 'sync':
+      case 'settings':
         break;
     }
     return { ok: true };
   }
 
-  private async host(
-    name: string,
-    port: number | undefined,
-    code: string | undefined,
-  ): Promise<ApiReply> {
+  private async host(o: HostOptions): Promise<ApiReply> {
+    const { name, port, code } = o;
     if (this.runner) return { ok: false, reason: 'already in a session' };
     await mkdir(this.options.dataDir, { recursive: true });
     const joinCode = code ?? generateJoinCode();
+    const configured = (await this.currentSettings()).directories;
+    const reach = o.reach ?? (configured.length > 0 ? 'directory' : 'lan');
+    if (reach === 'directory' && configured.length === 0)
+      return {
+        ok: false,
+        reason: 'no directory is set: add one in the settings, or host on the LAN only',
+      };
+    const directories = reach === 'directory' ? await resolveDirectories(configured) : [];
+    if (reach === 'directory' && directories.length === 0)
+      return { ok: false, reason: `no directory could be found (${configured.join(', ')})` };
     const base = {
       name,
       code: joinCode,
       bind: this.options.bind ?? '0.0.0.0',
       boardFile: joinPath(this.options.dataDir, 'board.json'),
+      ...(directories.length > 0 ? { directories } : {}),
+      ...(reach === 'directory' && o.listName !== undefined ? { listName: o.listName } : {}),
     };
     let runner: SessionRunner;
     try {
@@ -186,14 +220,35 @@ class Core implements AppCore {
       runner = await SessionRunner.host({ ...base, port: 0 });
     }
     this.adopt(runner);
+    const addresses = localAddresses();
+    const registered = runner.registeredAs;
+    const reachStatus: ReachStatus | undefined =
+      registered === undefined
+        ? undefined
+        : {
+            directories: directories.length,
+            listedOn: 0,
+            publicAddress: null,
+            listedAs: registered.listed ? registered.name : null,
+          };
+    const link = inviteLink(
+      configured,
+      registered?.name,
+      addresses[0],
+      runner.address.port,
+      joinCode,
+    );
     this.setStatus({
       phase: 'hosting',
       name,
-      addresses: localAddresses(),
+      addresses,
       port: runner.address.port,
       code: joinCode,
       you: 0,
+      ...(link === undefined ? {} : { link }),
+      ...(reachStatus === undefined ? {} : { reach: reachStatus }),
     });
+    runner.onReach((e) => this.onReach(runner, e));
     this.lan?.hosting(name, runner.address.port, 1);
     this.emit({ type: 'board', objects: runner.controls.board.all() });
     this.emitParticipants();
@@ -211,19 +266,119 @@ class Core implements AppCore {
     return { ok: true };
   }
 
-  private async join(name: string, address: string, code: string): Promise<ApiReply> {
+  private async join(name: string, address: string, typedCode: string): Promise<ApiReply> {
     if (this.runner) return { ok: false, reason: 'already in a session' };
-    const to = parseAddress(address);
-    if (to === undefined)
-      return { ok: false, reason: 'the address must look like 192.168.1.20:7350' };
-    const runner = await SessionRunner.join({ name, code, host: to });
+    const link = parseJoinLink(address);
+    if (link === undefined && address.trim().toLowerCase().startsWith('ghostboard:'))
+      return { ok: false, reason: 'that link is incomplete: ask the host to copy it again' };
+    const code = typedCode.trim() !== '' ? typedCode : (link?.code ?? '');
+    if (code === '') return { ok: false, reason: 'enter the join code' };
+    let host: PeerAddress | { directories: PeerAddress[]; session: string } | undefined;
+    let shown = address.trim();
+    if (link?.kind === 'directory') {
+      const directories = await resolveDirectories(
+        link.directories.map((d) =>
+          d.address.includes(':') ? `[${d.address}]:${d.port}` : `${d.address}:${d.port}`,
+        ),
+      );
+      if (directories.length === 0)
+        return { ok: false, reason: 'the link names no directory that can be found' };
+      host = { directories, session: link.session };
+      shown = link.session;
+    } else if (link?.kind === 'direct') {
+      host = link.host;
+      shown = link.host.address.includes(':')
+        ? `[${link.host.address}]:${link.host.port}`
+        : `${link.host.address}:${link.host.port}`;
+    } else {
+      host = parseAddress(address.trim());
+    }
+    if (host === undefined)
+      return {
+        ok: false,
+        reason: 'the address must look like 192.168.1.20:7350, or paste an invite link',
+      };
+    const runner = await SessionRunner.join({ name, code, host });
+    this.path = undefined;
     this.adopt(runner);
-    this.setStatus({ phase: 'connecting', address });
+    runner.onReach((e) => this.onReach(runner, e));
+    this.setStatus({
+      phase: 'connecting',
+      address: shown,
+      stage: 'address' in host ? 'connecting' : 'looking-up',
+    });
+    return { ok: true };
+  }
+
+  /** Directories and paths: the hosting status's reach, the joining stages, the path in use. */
+  private onReach(runner: SessionRunner, e: ReachEvent): void {
+    if (this.runner !== runner) return;
+    const st = this.status;
+    switch (e.type) {
+      case 'registered':
+      case 'register-failed':
+      case 'unregistered':
+        if (st.phase === 'hosting' && st.reach !== undefined) {
+          const pub = runner.publicAddress;
+          this.setStatus({
+            ...st,
+            reach: {
+              ...st.reach,
+              listedOn: runner.listedOn.length,
+              publicAddress: pub === undefined ? null : addressText(pub),
+            },
+          });
+        }
+        if (e.type === 'register-failed')
+          this.emit({
+            type: 'notice',
+            level: 'warn',
+            text:
+              e.reason === 'taken'
+                ? `Another session is already listed under that name on ${addressText(e.directory)}.`
+                : `The directory ${addressText(e.directory)} refused the session (${e.reason}).`,
+          });
+        return;
+      case 'intro':
+        if (st.phase === 'connecting') this.setStatus({ ...st, stage: 'connecting' });
+        return;
+      case 'path':
+        this.path = e.path;
+        if (st.phase === 'joined') this.setStatus({ ...st, path: e.path });
+        return;
+      case 'peer':
+      case 'intro-failed':
+        return;
+    }
+  }
+
+  private currentSettings = async (): Promise<Settings> => {
+    if (this.settings !== undefined) return this.settings;
+    let loaded: Settings | undefined;
+    try {
+      const text = await readFile(joinPath(this.options.dataDir, SETTINGS_FILE), 'utf8');
+      const parsed = parseCommand({ cmd: 'settings', settings: JSON.parse(text) as unknown });
+      if ('cmd' in parsed && parsed.cmd === 'settings') loaded = parsed.settings;
+    } catch {
+      // No settings saved yet (or unreadable): the defaults below.
+    }
+    this.settings = loaded ?? { directories: [...(this.options.directories ?? [])] };
+    return this.settings;
+  };
+
+  private async saveSettings(s: Settings): Promise<ApiReply> {
+    this.settings = s;
+    await mkdir(this.options.dataDir, { recursive: true });
+    const file = joinPath(this.options.dataDir, SETTINGS_FILE);
+    await writeFile(`${file}.tmp`, JSON.stringify(s, null, 2));
+    await rename(`${file}.tmp`, file);
+    this.emit({ type: 'settings', settings: s });
     return { ok: true };
   }
 
   private adopt(runner: SessionRunner): void {
     this.runner = runner;
+    this.pendingLink = undefined;
     this.chat = [];
     this.translator = new EventTranslator(runner.controls, (e) => this.emit(e), monotonicNow);
     runner.controls.on((e) => this.onSession(e));
@@ -252,8 +407,17 @@ class Core implements AppCore {
         void this.end(e.reason, e.detail);
         return;
       case 'code':
-        if (this.status.phase === 'hosting')
-          this.setStatus({ ...this.status, code: e.code, codeLocked: false });
+        if (this.status.phase === 'hosting') {
+          // The invite link carries the code: it changes with it.
+          const old = this.status.link === undefined ? undefined : parseJoinLink(this.status.link);
+          const link = old === undefined ? undefined : formatJoinLink({ ...old, code: e.code });
+          this.setStatus({
+            ...this.status,
+            code: e.code,
+            codeLocked: false,
+            ...(link === undefined ? {} : { link }),
+          });
+        }
         this.emit({ type: 'notice', level: 'info', text: `New join code: ${e.code}` });
         return;
       case 'code-locked':
@@ -305,7 +469,15 @@ class Core implements AppCore {
         ? (this.translator?.progress ?? { received: 0, total: 0 })
         : { received: 0, total: 0 };
     const hostName = s.participants.find((p) => p.isHost)?.name ?? link?.name ?? 'host';
-    this.setStatus({ phase: 'joined', address, hostName, you, ...progress });
+    const path = this.path ?? r.path;
+    this.setStatus({
+      phase: 'joined',
+      address,
+      hostName,
+      you,
+      ...progress,
+      ...(path === undefined ? {} : { path }),
+    });
     if (prev.phase === 'connecting') this.emit({ type: 'board', objects: s.board.all() });
   }
 
@@ -366,8 +538,19 @@ class Core implements AppCore {
     t.emitParticipants();
   }
 
-  private sync(): ApiReply {
+  openLink(text: string): boolean {
+    if (parseJoinLink(text) === undefined) return false;
+    // Kept until the next sync too: a window that is still loading subscribes later.
+    this.pendingLink = text.trim();
+    this.emit({ type: 'open-link', link: this.pendingLink });
+    return true;
+  }
+
+  private async sync(): Promise<ApiReply> {
     this.emit({ type: 'status', status: this.status });
+    if (this.pendingLink !== undefined && this.runner === undefined)
+      this.emit({ type: 'open-link', link: this.pendingLink });
+    this.emit({ type: 'settings', settings: await this.currentSettings() });
     this.lan?.resend();
     const r = this.runner;
     if (r) {
@@ -382,4 +565,43 @@ class Core implements AppCore {
     await this.end('left', '');
     await this.lan?.close();
   }
+}
+
+const addressText = (a: PeerAddress): string =>
+  a.address.includes(':') ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
+
+/** Resolves HOST:PORT entries (a directory may be named by DNS); those that do not resolve are left out. */
+async function resolveDirectories(list: readonly string[]): Promise<PeerAddress[]> {
+  const out: PeerAddress[] = [];
+  for (const d of list) {
+    const p = parseAddress(d);
+    if (p === undefined) continue;
+    try {
+      const r = await lookup(p.address);
+      out.push({ address: r.address, port: p.port });
+    } catch {
+      // An unknown name: the other directories may do.
+    }
+  }
+  return out;
+}
+
+/** The invite link: through the directories when the session is registered, else straight to this machine. */
+function inviteLink(
+  directories: readonly string[],
+  session: string | undefined,
+  address: string | undefined,
+  port: number,
+  code: string,
+): string | undefined {
+  if (session !== undefined) {
+    const dirs = directories.flatMap((d) => {
+      const p = parseAddress(d);
+      return p === undefined ? [] : [p];
+    });
+    return formatJoinLink({ kind: 'directory', directories: dirs, session, code });
+  }
+  if (address === undefined) return undefined;
+  const host = parseAddress(address) ?? { address, port };
+  return formatJoinLink({ kind: 'direct', host: { address: host.address, port }, code });
 }

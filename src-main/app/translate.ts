@@ -5,11 +5,13 @@ import type {
   ChatMessage,
   NetworkConditions,
   Participant,
+  PathKind,
   StatsSnapshot,
 } from '../../shared/api';
 import type { PeerId } from '../../shared/board';
 import type { Controls } from '../session/controls';
 import { linkFigures } from '../session/figures';
+import { pathOfPeerKey } from '../session/path';
 import type { SessionEvent } from '../session/session-events';
 
 export class EventTranslator {
@@ -21,6 +23,8 @@ export class EventTranslator {
     private readonly s: Controls,
     private readonly emit: (e: ApiEvent) => void,
     private readonly clock: () => number,
+    /** The path to a connection, by its address key. */
+    private readonly pathOf: (key: string) => PathKind = pathOfPeerKey,
   ) {}
 
   translate(e: SessionEvent): void {
@@ -118,7 +122,10 @@ export class EventTranslator {
 
   stats(at: number, conditions: NetworkConditions): StatsSnapshot {
     const now = this.clock();
-    const peers = this.s.links().map(({ peer, name, link }) => linkFigures(now, peer, name, link));
+    const peers = this.s.links().map(({ peer, name, link }) => ({
+      ...linkFigures(now, peer, name, link),
+      path: this.pathOf(link.conn.peer),
+    }));
     const sum = (f: (p: (typeof peers)[number]) => number): number =>
       Math.round(peers.reduce((a, p) => a + f(p), 0) * 10) / 10;
     return {

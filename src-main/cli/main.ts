@@ -4,11 +4,11 @@ import { lookup } from 'node:dns/promises';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import type { PeerAddress } from '../net/address';
-import { addressScope } from '../net/wire-address';
 import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
 import { DirectoryRunner } from '../directory/runner';
 import { discover } from './discover';
 import type { PathKind, ReachEvent } from '../session/runner';
+import { pathOfPeerKey } from '../session/runner';
 import { generateJoinCode, generateLongJoinCode, joinCodeStrengthBits } from '../net/join-code';
 import { parseAddress } from '../net/address';
 import type { SessionRate } from '../session/link';
@@ -126,7 +126,7 @@ async function host(v: Values): Promise<void> {
     if (e.type === 'joined') {
       // How the joiner reached us, from the address its packets come from (a relay would show here too).
       const link = runner.controls.links().find((l) => l.peer === e.participant.peer);
-      if (link !== undefined) line.path = pathOfPeer(link.link.conn.peer);
+      if (link !== undefined) line.path = pathOfPeerKey(link.link.conn.peer);
     }
     emitLine(line);
   });
@@ -187,12 +187,6 @@ async function resolveAll(args: readonly string[], flag: string): Promise<PeerAd
     }
   }
   return out;
-}
-
-function pathOfPeer(key: string): PathKind {
-  const address = /^\[(.+)\]:\d+$/.exec(key)?.[1] ?? key.replace(/:\d+$/, '');
-  const scope = addressScope(address);
-  return scope === 'public' || scope === 'carrier' ? 'direct' : 'lan';
 }
 
 const addressText = (a: PeerAddress): string =>

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { IpcMainInvokeEvent } from 'electron';
 import { app, BrowserWindow, ipcMain, Menu, screen, session } from 'electron';
 import { IPC_EVENT, IPC_INVOKE } from '../../shared/api';
-import { createAppCore } from '../app/core';
+import { createAppCore, directoriesFromEnv } from '../app/core';
 import type { AppCore } from '../app/core-api';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { APP_START_URL, handleInvoke } from './ipc';
@@ -121,8 +121,15 @@ async function start(): Promise<void> {
   );
   hardenSession(session.defaultSession);
   serveAppProtocol(session.defaultSession, RENDERER_DIR);
-  const core = createAppCore({ dataDir: app.getPath('userData') });
+  const core = createAppCore({
+    dataDir: app.getPath('userData'),
+    directories: directoriesFromEnv(),
+  });
   wireCore(core);
+  openLinks = (text) => core.openLink(text);
+  for (const l of pendingLinks.splice(0)) core.openLink(l);
+  const first = linkIn(process.argv);
+  if (first !== undefined) core.openLink(first);
   closeCoreOnQuit(core);
   mainWindow = createWindow();
   app.on('activate', () => {
@@ -138,10 +145,35 @@ app.on('web-contents-created', (_event, contents) => {
   hardenWebContents(contents, log);
 });
 
+/** Invite links the OS hands us; until the core exists they wait here. */
+let openLinks: ((text: string) => boolean) | undefined;
+const pendingLinks: string[] = [];
+
+/** The ghostboard:// argument among a command line's (Windows and Linux pass the link as an argument). */
+function linkIn(argv: readonly string[]): string | undefined {
+  return argv.find((a) => a.toLowerCase().startsWith('ghostboard://'));
+}
+
+function offerLink(text: string): void {
+  if (openLinks === undefined) pendingLinks.push(text);
+  else openLinks(text);
+}
+
+// macOS hands links over as an event, possibly before the app is ready.
+app.on('open-url', (event, url) => {
+  event.preventDefault();
+  offerLink(url);
+});
+// A packaged app is the scheme's handler (electron-builder's protocols register it at install too); a development
+// run is not registered, since the OS would start the bare Electron binary without the app.
+if (app.isPackaged) app.setAsDefaultProtocolClient('ghostboard');
+
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => {
+  app.on('second-instance', (_event, argv) => {
+    const link = linkIn(argv);
+    if (link !== undefined) offerLink(link);
     if (mainWindow === null) return;
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();

@@ -9,6 +9,11 @@ import type { RendezvousEvent } from '../net/rendezvous-client';
 import { PRIME_LEAD_MS, RendezvousClient } from '../net/rendezvous-client';
 import type { SessionInfo } from '../net/rendezvous';
 import { addressScope, canonicalAddress } from '../net/wire-address';
+import type { PathKind } from './path';
+import { parseKey, pathKindOf, pathOfPeerKey } from './path';
+
+export type { PathKind } from './path';
+export { pathOfPeerKey } from './path';
 import { PROTOCOL_VERSION } from '../../shared/version';
 import { monotonicNow, UdpTransport } from '../net/transport';
 import type { PacketRecord } from '../net/stream/scheduler';
@@ -47,9 +52,6 @@ export interface HostRun {
   /** A public name to be listed under; without one the session is unlisted, under a random name. */
   readonly listName?: string;
 }
-
-/** How a joiner reached the host. */
-export type PathKind = 'direct' | 'lan' | 'relayed';
 
 /** What a runner says about reaching people (directories, introductions, the path a join took). */
 export type ReachEvent =
@@ -202,6 +204,14 @@ export class SessionRunner {
     return this.rendezvous?.registeredWith ?? [];
   }
 
+  /** Joining: the path the handshake completed over, once it has. */
+  get path(): PathKind | undefined {
+    const conn = this.controls.role === 'peer' ? this.controls.links()[0]?.link.conn : undefined;
+    return conn?.isOpen === true
+      ? (this.pathOf.get(conn.peer) ?? pathOfPeerKey(conn.peer))
+      : undefined;
+  }
+
   /** Our address as a directory sees it, once one has answered. */
   get publicAddress(): PeerAddress | undefined {
     return this.rendezvous?.observed;
@@ -330,16 +340,6 @@ function unlistedName(): string {
   const alphabet = '0123456789abcdefghjkmnpqrstvwxyz';
   const bytes = randomBytes(10);
   return `s-${Array.from(bytes, (b) => alphabet[b & 31]).join('')}`;
-}
-
-function pathKindOf(address: string, otherwise: PathKind): PathKind {
-  const scope = addressScope(address);
-  return scope === 'private' || scope === 'loopback' || scope === 'link-local' ? 'lan' : otherwise;
-}
-
-function parseKey(key: string): PeerAddress {
-  const m = /^\[(.+)\]:(\d+)$/.exec(key) ?? /^(.+):(\d+)$/.exec(key);
-  return { address: m?.[1] ?? key, port: Number(m?.[2] ?? 0) };
 }
 
 /**

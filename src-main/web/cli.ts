@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createAppCore } from '../app/core';
+import { createAppCore, directoriesFromEnv } from '../app/core';
 import { launchWebHost } from './launch';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
@@ -14,7 +14,10 @@ const USAGE = `usage: npm run web -- [--port N] [--no-open] [--data-dir DIR] [--
   --port N        TCP port on 127.0.0.1 (default 0: a free port)
   --no-open       don't open a browser
   --data-dir DIR  where the core keeps autosaves and settings
-  --root DIR      the built renderer to serve (default dist/renderer)`;
+  --root DIR      the built renderer to serve (default dist/renderer)
+  --directory HOST:PORT   a directory to host through (repeatable; until one is saved in the settings;
+                  GHOSTBOARD_DIRECTORY=host:port,… does the same)
+  --join LINK     open the start screen on this ghostboard:// invite link`;
 
 /** Per-user data directory, apart from the desktop app's so both can run at once. */
 function defaultDataDir(): string {
@@ -39,6 +42,8 @@ async function main(argv: readonly string[]): Promise<void> {
         port: { type: 'string', default: '0' },
         'no-open': { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
+        directory: { type: 'string', multiple: true },
+        join: { type: 'string' },
         root: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -57,7 +62,10 @@ async function main(argv: readonly string[]): Promise<void> {
     fail(`no built renderer in ${rootDir}; run \`npm run build:renderer\` first`);
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true });
-  const core = createAppCore({ dataDir });
+  const directories = values.directory ?? directoriesFromEnv();
+  const core = createAppCore({ dataDir, directories });
+  if (values.join !== undefined && !core.openLink(values.join))
+    fail(`not a join link: ${values.join}`);
   await launchWebHost({ core, rootDir, port, open: !values['no-open'] });
 }
 

@@ -23,6 +23,7 @@ function fakeCore() {
       if (command.cmd === 'leave') return Promise.reject(new Error('boom'));
       return Promise.resolve(command.cmd === 'create' ? { ok: true, id: 42 } : { ok: true });
     },
+    openLink: () => false,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -6,6 +6,7 @@ import type {
   ApiReply,
   GhostboardBridge,
   NetworkConditions,
+  Settings,
 } from '../../shared/api';
 import type { BoardObject, ObjectId } from '../../shared/board';
 import { applySplice } from '../board/text-splice';
@@ -17,6 +18,7 @@ class FakeCore {
   private board = new Map<ObjectId, BoardObject>();
   private nextId = 1;
   private name = 'You';
+  private settings: Settings = { directories: [] };
   private joined = false;
   private seq = 1;
   private conditions: NetworkConditions = { lossPct: 0, delayMs: 0, kbps: 0 };
@@ -57,6 +59,11 @@ class FakeCore {
       case 'sync':
         this.emit({ type: 'status', status: { phase: 'idle' } });
         this.emitLan();
+        this.emit({ type: 'settings', settings: this.settings });
+        return { ok: true };
+      case 'settings':
+        this.settings = c.settings;
+        this.emit({ type: 'settings', settings: this.settings });
         return { ok: true };
       case 'create': {
         const o = materialize(c.object, this.nextId++, this.nextId);

@@ -37,6 +37,10 @@ export function reduceEvent(s: AppState, e: ApiEvent): AppState {
       return { ...s, stats: e.stats, history: appendStats(s.history, e.stats) };
     case 'lan-sessions':
       return { ...s, lan: e.sessions };
+    case 'settings':
+      return { ...s, settings: e.settings };
+    case 'open-link':
+      return { ...s, openLink: e.link };
   }
 }
 

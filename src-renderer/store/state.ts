@@ -5,6 +5,7 @@ import type {
   LanSessionInfo,
   Participant,
   SessionStatus,
+  Settings,
   StatsSnapshot,
   Tool,
 } from '../../shared/api';
@@ -64,6 +65,10 @@ export interface AppState {
   readonly link: LinkState;
   /** Sessions other hosts announce on this network (the start screen lists them). */
   readonly lan: readonly LanSessionInfo[];
+  /** The settings in force, as the core last said. */
+  readonly settings: Settings;
+  /** A join link the desktop was asked to open, until the start screen takes it. */
+  readonly openLink: string | null;
 }
 
 export type Action =
@@ -110,4 +115,6 @@ export const INITIAL_STATE: AppState = {
   ghosted: new Set(),
   link: 'open',
   lan: [],
+  settings: { directories: [] },
+  openLink: null,
 };

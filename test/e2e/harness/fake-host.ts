@@ -15,6 +15,7 @@ function fakeCore(): AppCore {
         for (const l of listeners) l({ type: 'status', status: { phase: 'idle' } });
       return Promise.resolve({ ok: true });
     },
+    openLink: () => false,
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
