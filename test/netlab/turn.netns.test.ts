@@ -124,6 +124,45 @@ describe.skipIf(skip !== undefined)(
       );
     }
 
+    it('keeps an allocation working after its time-limited credentials expire (coturn checks them at creation)', async () => {
+      const c = sites[0]?.clients[0];
+      if (c === undefined) throw new Error('site without a client');
+      const creds = turnRestCredentials(SECRET, 'brief', 3, Math.floor(Date.now() / 1000));
+      const start = (label: string): LabProcess =>
+        theLab().spawn(
+          c.ns,
+          process.execPath,
+          ['--import', 'tsx', PEER_SCRIPT, '--turn', `${relayHost.address}:${turn.port}`].concat([
+            '--username',
+            creds.username,
+            '--password',
+            creds.password,
+          ]),
+          label,
+        );
+      const peer = start('turn-peer-brief');
+      let late: LabProcess | undefined;
+      try {
+        const first = await peer.waitFor((e) => e.ev === 'allocated' || e.ev === 'failed');
+        expect(first.ev).toBe('allocated');
+        // Minted to expire 2–3 s from now, well after the allocation (the peer starts in well under a second), and
+        // used again past the expiry: CreatePermission and ChannelBind for the allocation still succeed, while a new
+        // allocation with the same credentials is refused.
+        const expiry = Number(creds.username.split(':')[0]) * 1000;
+        await new Promise((r) => setTimeout(r, Math.max(0, expiry - Date.now()) + 1_500));
+        peer.write(`permit ${relayHost.address}:40000`);
+        const next = await peer.waitFor(
+          (e) => e.ev === 'channel-bound' || e.ev === 'permit-failed' || e.ev === 'failed',
+        );
+        expect(next.ev).toBe('channel-bound');
+        late = start('turn-peer-late');
+        const refused = await late.waitFor((e) => e.ev === 'allocated' || e.ev === 'failed');
+        expect([refused.ev, refused.reason]).toEqual(['failed', 'unauthorized']);
+      } finally {
+        await Promise.all([peer.kill(), late?.kill()]);
+      }
+    });
+
     it('relays a stream of pings both ways over ChannelData (4 bytes of framing)', async () => {
       const done = await exchange(true);
       for (const [i, d] of done.entries()) {
