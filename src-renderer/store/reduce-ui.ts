@@ -60,6 +60,8 @@ export function reduce(s: AppState, a: Action): AppState {
       return sameSet(s.ghosted, a.ids) ? s : { ...s, ghosted: a.ids };
     case 'link':
       return s.link === a.link ? s : { ...s, link: a.link };
+    case 'openLinkTaken':
+      return s.openLink === null ? s : { ...s, openLink: null };
   }
 }
 

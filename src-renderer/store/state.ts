@@ -89,7 +89,9 @@ export type Action =
   | { readonly type: 'draftFailed'; readonly key: number }
   | { readonly type: 'editing'; readonly id: ObjectId | null }
   | { readonly type: 'ghosted'; readonly ids: ReadonlySet<ObjectId> }
-  | { readonly type: 'link'; readonly link: LinkState };
+  | { readonly type: 'link'; readonly link: LinkState }
+  /** The start screen put the opened link in its join form. */
+  | { readonly type: 'openLinkTaken' };
 
 export const DEFAULT_STYLE: Style = { stroke: 0x1e1e1e, fill: null, strokeWidth: 2 };
 
