@@ -1,12 +1,22 @@
 // The top of the UI: the start screen or the board, plus toasts and the app-connection banner. Renders the store.
-import type { ReactElement } from 'react';
+import { type ReactElement, useEffect } from 'react';
 import { BoardScreen } from './BoardScreen';
 import { useAppState } from './context';
 import { StartScreen } from './StartScreen';
 import { LinkBanner, Toasts } from './Toasts';
+import { recentSessions } from './use-recent';
+
+/** A join that got in is remembered among the recent sessions, under the host's name. */
+function useRememberJoined(): void {
+  const hostName = useAppState((s) => (s.status.phase === 'joined' ? s.status.hostName : null));
+  useEffect(() => {
+    if (hostName !== null) recentSessions.joined(hostName, Date.now());
+  }, [hostName]);
+}
 
 export function App(): ReactElement {
   const phase = useAppState((s) => s.status.phase);
+  useRememberJoined();
   const onBoard = phase === 'hosting' || phase === 'joined';
   return (
     <>

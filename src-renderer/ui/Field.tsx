@@ -7,6 +7,9 @@ export interface FieldProps {
   readonly onChange: (v: string) => void;
   readonly placeholder?: string;
   readonly hint?: string;
+  /** The hint's tone: 'ok' says the input was recognized, 'warn' that something looks wrong. */
+  readonly hintTone?: 'ok' | 'warn';
+  readonly hintTestId?: string;
   readonly mono?: boolean;
   readonly autoFocus?: boolean;
   readonly max?: number;
@@ -30,7 +33,14 @@ export function Field(p: FieldProps): ReactElement {
           p.onChange(e.target.value);
         }}
       />
-      {p.hint !== undefined && <span className="field-hint">{p.hint}</span>}
+      {p.hint !== undefined && (
+        <span
+          className={p.hintTone === undefined ? 'field-hint' : `field-hint ${p.hintTone}`}
+          data-testid={p.hintTestId}
+        >
+          {p.hint}
+        </span>
+      )}
     </label>
   );
 }

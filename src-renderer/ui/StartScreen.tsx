@@ -1,20 +1,28 @@
 // The start screen: host a board or join one, with plain errors for sessions that ended or never started.
 // Renders the store; sends 'host' / 'join'. Knows nothing of Konva.
-import { type ReactElement, type SubmitEvent, useState } from 'react';
-import type { ApiCommand, SessionStatus } from '../../shared/api';
+import { type ReactElement, type SubmitEvent, useEffect, useState } from 'react';
+import type { SessionStatus } from '../../shared/api';
+import { recognizeLink } from '../store/reach-text';
+import {
+  EMPTY_FIELDS,
+  type Mode,
+  type StartFields,
+  startCommand,
+  startReady,
+  withAddress,
+} from '../store/start-form';
 import { endMessage } from '../store/selectors';
 import { useAppState, useController } from './context';
+import { DirectorySettings } from './DirectorySettings';
 import { Field } from './Field';
+import { HostFields } from './HostFields';
+import { JoinFields } from './JoinFields';
+import { JoinProgress } from './JoinProgress';
 import { LanSessions } from './LanSessions';
 import { Logo } from './Logo';
+import { RecentSessions } from './RecentSessions';
+import { recentSessions } from './use-recent';
 
-type Mode = 'host' | 'join';
-interface Fields {
-  readonly name: string;
-  readonly address: string;
-  readonly code: string;
-  readonly port: string;
-}
 const NAME_KEY = 'ghostboard.name';
 
 function rememberedName(): string {
@@ -31,13 +39,6 @@ function rememberName(name: string): void {
   } catch {
     /* private mode: nothing to remember */
   }
-}
-
-function startCommand(mode: Mode, f: Fields): ApiCommand {
-  if (mode === 'join')
-    return { cmd: 'join', options: { name: f.name, address: f.address, code: f.code } };
-  const port = Number.parseInt(f.port, 10);
-  return { cmd: 'host', options: { name: f.name, ...(f.port.trim() === '' ? {} : { port }) } };
 }
 
 function ModeTabs({ mode, pick }: { mode: Mode; pick: (m: Mode) => void }): ReactElement {
@@ -98,49 +99,6 @@ function StartHead(): ReactElement {
   );
 }
 
-function ModeFields(p: {
-  mode: Mode;
-  f: Fields;
-  set: (k: keyof Fields) => (v: string) => void;
-}): ReactElement {
-  const { mode, f, set } = p;
-  return (
-    <>
-      {mode === 'join' ? (
-        <>
-          <Field
-            label="Host address"
-            value={f.address}
-            onChange={set('address')}
-            placeholder="192.168.1.24:47810"
-            hint="host:port, or [v6]:port"
-            testId="join-address"
-          />
-          <Field
-            label="Join code"
-            value={f.code}
-            onChange={set('code')}
-            placeholder="7-orbit-lantern"
-            mono
-            testId="join-code"
-          />
-        </>
-      ) : (
-        <details className="advanced">
-          <summary>Advanced</summary>
-          <Field
-            label="UDP port"
-            value={f.port}
-            onChange={set('port')}
-            placeholder="7350"
-            hint="Empty: 7350 if free, else any free port. 0: any free port."
-          />
-        </details>
-      )}
-    </>
-  );
-}
-
 function SubmitButton(p: { mode: Mode; status: SessionStatus; disabled: boolean }): ReactElement {
   const connecting = p.status.phase === 'connecting';
   return (
@@ -152,7 +110,9 @@ function SubmitButton(p: { mode: Mode; status: SessionStatus; disabled: boolean 
     >
       {connecting && <span className="spinner" aria-hidden="true" />}
       {p.status.phase === 'connecting'
-        ? `Connecting to ${p.status.address}…`
+        ? p.status.stage === 'looking-up'
+          ? `Looking up ${p.status.address}…`
+          : `Connecting to ${p.status.address}…`
         : p.mode === 'host'
           ? 'Start hosting'
           : 'Join'}
@@ -160,20 +120,39 @@ function SubmitButton(p: { mode: Mode; status: SessionStatus; disabled: boolean 
   );
 }
 
+/** The form's state, and the opened link (from the OS) taken into it once. */
+function useStartForm(): {
+  mode: Mode;
+  setMode: (m: Mode) => void;
+  f: StartFields;
+  update: (change: (f: StartFields) => StartFields) => void;
+} {
+  const controller = useController();
+  const openLink = useAppState((s) => s.openLink);
+  const [mode, setMode] = useState<Mode>('host');
+  const [f, setF] = useState<StartFields>(() => ({ ...EMPTY_FIELDS, name: rememberedName() }));
+  useEffect(() => {
+    if (openLink === null) return;
+    setMode('join');
+    setF((old) => withAddress({ ...old, code: '' }, openLink));
+    controller.store.dispatch({ type: 'openLinkTaken' });
+  }, [openLink, controller]);
+  return { mode, setMode, f, update: setF };
+}
+
 export function StartScreen(): ReactElement {
   const controller = useController();
   const status = useAppState((s) => s.status);
-  const [mode, setMode] = useState<Mode>('host');
-  const [f, setF] = useState<Fields>(() => ({
-    name: rememberedName(),
-    address: '',
-    code: '',
-    port: '',
-  }));
+  const directories = useAppState((s) => s.settings.directories.length);
+  const { mode, setMode, f, update } = useStartForm();
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<string | null>(null);
-  const set = (k: keyof Fields) => (v: string) => {
-    setF((old) => ({ ...old, [k]: v }));
+  const set = (k: 'name' | 'code' | 'port' | 'listName') => (v: string) => {
+    update((old) => ({ ...old, [k]: v }));
+  };
+  const toJoin = (): void => {
+    setMode('join');
+    setRefused(null);
   };
 
   const submit = (e: SubmitEvent): void => {
@@ -181,14 +160,15 @@ export function StartScreen(): ReactElement {
     rememberName(f.name);
     setBusy(true);
     setRefused(null);
-    void controller.invoke(startCommand(mode, f)).then((r) => {
+    // Noted before sending: the joined status may overtake the reply.
+    if (mode === 'join') recentSessions.attempting(f.address, f.name.trim());
+    void controller.invoke(startCommand(mode, f, directories)).then((r) => {
       setBusy(false);
       if (!r.ok) setRefused(r.reason);
     });
   };
 
-  const ready =
-    f.name.trim() !== '' && (mode === 'host' || (f.address.trim() !== '' && f.code.trim() !== ''));
+  const viaDirectory = recognizeLink(f.address)?.link.kind === 'directory';
   return (
     <main className="start">
       <div className="start-card">
@@ -204,9 +184,15 @@ export function StartScreen(): ReactElement {
           <LanSessions
             selected={mode === 'join' ? f.address : ''}
             pick={(address) => {
-              setMode('join');
-              setRefused(null);
-              set('address')(address);
+              toJoin();
+              update((old) => withAddress(old, address));
+            }}
+          />
+          <RecentSessions
+            selected={mode === 'join' ? f.address : ''}
+            pick={(r) => {
+              toJoin();
+              update((old) => ({ ...withAddress({ ...old, code: '' }, r.address), name: r.name }));
             }}
           />
           <Field
@@ -218,10 +204,29 @@ export function StartScreen(): ReactElement {
             max={40}
             testId={`${mode}-name`}
           />
-          <ModeFields mode={mode} f={f} set={set} />
+          {mode === 'join' ? (
+            <JoinFields
+              f={f}
+              setAddress={(v) => {
+                update((old) => withAddress(old, v));
+              }}
+              setCode={set('code')}
+            />
+          ) : (
+            <HostFields
+              f={f}
+              directories={directories}
+              set={set}
+              setReach={(reach) => {
+                update((old) => ({ ...old, reach }));
+              }}
+            />
+          )}
           <Outcome mode={mode} refused={refused} status={status} />
-          <SubmitButton mode={mode} status={status} disabled={!ready || busy} />
+          <SubmitButton mode={mode} status={status} disabled={!startReady(mode, f) || busy} />
+          {mode === 'join' && <JoinProgress viaDirectory={viaDirectory} />}
         </form>
+        <DirectorySettings />
       </div>
       <p className="start-foot muted">
         Hosted on your machine over UDP · encrypted with the join code
