@@ -3,6 +3,7 @@
 import type { ReactElement } from 'react';
 import type { LinkStats } from '../../shared/api';
 import type { Participant } from '../../shared/api';
+import { pathBadge, pathTip } from '../store/reach-text';
 import { cssColor } from './context';
 
 export function kbps(v: number): string {
@@ -70,6 +71,16 @@ export function PeerStats({
       <header className="peer-head">
         <span className="peer-dot" style={{ background: who ? cssColor(who.color) : '#adb5bd' }} />
         <strong>{link.name}</strong>
+        {link.path !== undefined && (
+          <span
+            className={`path-badge ${link.path}`}
+            data-testid="peer-path"
+            data-path={link.path}
+            title={pathTip(link.path)}
+          >
+            {pathBadge(link.path)}
+          </span>
+        )}
         <span className="muted small">
           {link.packetsPerSecond} pkt/s × {link.packetBytes} B
         </span>

@@ -1,6 +1,9 @@
-// What a host shares to let others join: addresses with the port, and the join code, each with a copy button.
-// Renders the store's 'hosting' status; knows nothing of Konva or the bridge.
+// What a host shares to let others join: the invite link first (with how the session can be found), then
+// addresses with the port and the join code, each with a copy button. Renders the store's 'hosting' status;
+// knows nothing of Konva or the bridge.
 import { type ReactElement, useState } from 'react';
+import type { ReachStatus } from '../../shared/api';
+import { listingText, visibilityText } from '../store/reach-text';
 import { useAppState, useController } from './context';
 import { Icon } from './icons';
 
@@ -41,6 +44,64 @@ export function CopyButton({ text, label }: { text: string; label: string }): Re
   );
 }
 
+/** The primary action: one click puts the whole invitation (the code after '#') on the clipboard. */
+function CopyLink({ link }: { link: string }): ReactElement {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  return (
+    <>
+      <code className="share-link" data-testid="share-link" title={link}>
+        {link}
+      </code>
+      <button
+        type="button"
+        className="btn primary wide"
+        data-testid="copy-link"
+        onClick={() => {
+          void copyText(link).then((ok) => {
+            setState(ok ? 'copied' : 'failed');
+            setTimeout(() => {
+              setState('idle');
+            }, 1500);
+          });
+        }}
+      >
+        <Icon name={state === 'copied' ? 'check' : 'copy'} size={16} />
+        {state === 'copied'
+          ? 'Copied'
+          : state === 'failed'
+            ? 'Select the link above and copy it'
+            : 'Copy invite link'}
+      </button>
+    </>
+  );
+}
+
+/** How people can find the session: listed on how many directories, publicly or not, at which address. */
+function ReachInfo({ reach }: { reach: ReachStatus | undefined }): ReactElement {
+  if (reach === undefined)
+    return (
+      <p className="reach-info muted small" data-testid="share-reach">
+        On this network only: the link works for people who can reach this machine.
+      </p>
+    );
+  return (
+    <div className="reach-info" data-testid="share-reach">
+      <span className={`dot ${reach.listedOn > 0 ? 'good' : 'busy'}`} aria-hidden="true" />
+      <div>
+        <div data-testid="share-listing">{listingText(reach)}</div>
+        <div className="muted small" data-testid="share-visibility">
+          {visibilityText(reach)}
+        </div>
+        {reach.publicAddress !== null && (
+          <div className="muted small">
+            Public address <span className="mono">{reach.publicAddress}</span>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
 function Row({
   label,
   value,
@@ -72,6 +133,7 @@ export function SharePanel(): ReactElement | null {
   };
   const invite = [
     `Join my Ghostboard:`,
+    ...(status.link === undefined ? [] : [`  link: ${status.link}`]),
     ...status.addresses.map((a) => `  address: ${a.includes(':') ? `[${a}]` : a}:${status.port}`),
     `  code: ${status.code}`,
   ].join('\n');
@@ -83,7 +145,12 @@ export function SharePanel(): ReactElement | null {
           <Icon name="close" size={16} />
         </button>
       </header>
-      <p className="muted small">They pick “Join a board” and enter one address and the code.</p>
+      {status.link !== undefined && <CopyLink link={status.link} />}
+      <ReachInfo reach={status.reach} />
+      <p className="muted small share-manual">
+        {status.link === undefined ? 'They' : 'Or by hand: they'} pick “Join a board” and enter one
+        address and the code.
+      </p>
       {status.addresses.length === 0 && (
         <p className="callout warn">No network address found: only this machine can join.</p>
       )}

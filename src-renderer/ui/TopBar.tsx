@@ -2,6 +2,7 @@
 // Renders the store; knows nothing of Konva or the bridge.
 import type { ReactElement } from 'react';
 import type { Participant, SessionStatus } from '../../shared/api';
+import { pathLabel, pathTip } from '../store/reach-text';
 import type { LinkState, Panel } from '../store/state';
 import { useAppState, useController } from './context';
 import { cssColor } from './context';
@@ -25,7 +26,7 @@ function statusText(
         `Connected to ${st.hostName}${hostRtt === null ? '' : ` · ${Math.round(hostRtt)} ms`}`,
       ];
     case 'connecting':
-      return ['busy', 'Connecting…'];
+      return ['busy', st.stage === 'looking-up' ? 'Looking up the session…' : 'Connecting…'];
     case 'ended':
     case 'idle':
       return ['bad', 'Not connected'];
@@ -38,11 +39,22 @@ export function StatusPill(): ReactElement {
   const participants = useAppState((s) => s.participants);
   const host = participants.find((p) => p.isHost && !p.isSelf);
   const [tone, text] = statusText(status, link, participants.length, host?.rttMs ?? null);
+  const path = status.phase === 'joined' && link === 'open' ? status.path : undefined;
   return (
     <div className="status-pill" role="status" aria-live="polite">
       <Logo size={22} />
       <span className={`dot ${tone}`} aria-hidden="true" />
       <span>{text}</span>
+      {path !== undefined && (
+        <span
+          className={`path-badge ${path}`}
+          data-testid="path-badge"
+          data-path={path}
+          title={pathTip(path)}
+        >
+          {pathLabel(path)}
+        </span>
+      )}
     </div>
   );
 }
