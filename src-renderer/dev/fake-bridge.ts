@@ -5,12 +5,15 @@ import type {
   ApiEvent,
   ApiReply,
   GhostboardBridge,
+  HostOptions,
   NetworkConditions,
+  PathKind,
   Settings,
 } from '../../shared/api';
 import type { BoardObject, ObjectId } from '../../shared/board';
 import { applySplice } from '../board/text-splice';
 import { fakePointers, fakeStats, linusDropped } from './fake-peers';
+import { fakeHosting, fakeJoinPlan } from './fake-reach';
 import { ADA, fakeParticipants, LINUS, materialize, seedObjects, SELF } from './fake-seed';
 
 class FakeCore {
@@ -18,12 +21,13 @@ class FakeCore {
   private board = new Map<ObjectId, BoardObject>();
   private nextId = 1;
   private name = 'You';
-  private settings: Settings = { directories: [] };
+  private settings: Settings = { directories: ['directory.example.org:7340'] };
+  private hostOptions: HostOptions = { name: 'You' };
   private joined = false;
   private seq = 1;
   private conditions: NetworkConditions = { lossPct: 0, delayMs: 0, kbps: 0 };
   private readonly started = performance.now();
-  private timers: ReturnType<typeof setInterval>[] = [];
+  private timers: number[] = [];
   private dropping = false;
 
   subscribe(l: (e: ApiEvent) => void): () => void {
@@ -46,6 +50,7 @@ class FakeCore {
     switch (c.cmd) {
       case 'host':
         this.name = c.options.name;
+        this.hostOptions = c.options;
         this.start(false);
         return { ok: true };
       case 'join':
@@ -60,6 +65,7 @@ class FakeCore {
         this.emit({ type: 'status', status: { phase: 'idle' } });
         this.emitLan();
         this.emit({ type: 'settings', settings: this.settings });
+        this.emitOpenLink();
         return { ok: true };
       case 'settings':
         this.settings = c.settings;
@@ -150,6 +156,12 @@ class FakeCore {
     }, 1500);
   }
 
+  /** ?fake=1&open=<link>: as if the desktop had been asked to open an invite link. */
+  private emitOpenLink(): void {
+    const link = new URLSearchParams(location.search).get('open');
+    if (link !== null) this.emit({ type: 'open-link', link });
+  }
+
   private chat(peer: number, name: string, color: number, text: string): void {
     this.emit({
       type: 'chat',
@@ -158,7 +170,16 @@ class FakeCore {
   }
 
   private join(address: string, code: string): void {
-    this.emit({ type: 'status', status: { phase: 'connecting', address } });
+    const plan = fakeJoinPlan(address);
+    const connecting = (stage: 'looking-up' | 'connecting'): void => {
+      this.emit({ type: 'status', status: { phase: 'connecting', address: plan.shown, stage } });
+    };
+    connecting(plan.lookUp ? 'looking-up' : 'connecting');
+    const looked = plan.lookUp ? 900 : 0;
+    if (plan.lookUp)
+      setTimeout(() => {
+        connecting('connecting');
+      }, looked);
     setTimeout(() => {
       if (code === 'wrong') {
         this.emit({
@@ -170,11 +191,11 @@ class FakeCore {
           type: 'status',
           status: { phase: 'ended', reason: 'unreachable', detail: `no answer from ${address}` },
         });
-      } else this.start(true, address);
-    }, 700);
+      } else this.start(true, plan.shown, plan.path);
+    }, looked + 700);
   }
 
-  private start(joined: boolean, address = ''): void {
+  private start(joined: boolean, address = '', path: PathKind = 'direct'): void {
     this.stop();
     this.joined = joined;
     this.board = new Map(seedObjects().map((o, i) => [i + 1, materialize(o, i + 1, i + 1)]));
@@ -189,36 +210,40 @@ class FakeCore {
             you: SELF,
             received: this.board.size,
             total: this.board.size,
+            path,
           },
         }
       : {
           type: 'status',
-          status: {
-            phase: 'hosting',
-            name: this.name,
-            addresses: ['192.168.1.24', '10.8.0.3'],
-            port: 47810,
-            code: '7-orbit-lantern',
-            you: SELF,
-          },
+          status: fakeHosting(this.name, this.hostOptions, this.settings.directories, false),
         };
     this.emit(status);
+    if (!joined)
+      this.timers.push(
+        setTimeout(() => {
+          const listed = fakeHosting(this.name, this.hostOptions, this.settings.directories, true);
+          this.emit({ type: 'status', status: listed });
+        }, 1200),
+      );
     this.emit({ type: 'board', objects: [...this.board.values()] });
     this.emit({ type: 'participants', list: fakeParticipants(this.name, joined) });
     this.chat(ADA, 'Ada', 0xe8590c, 'Hi! I moved the plan to the right.');
     this.chat(LINUS, 'Linus', 0x2f9e44, 'Looks good. Testing drags on a lossy link.');
-    this.timers = [
+    this.timers.push(
       setInterval(() => {
         this.tickPointers();
       }, 50),
       setInterval(() => {
         this.tickStats();
       }, 250),
-    ];
+    );
   }
 
   private stop(): void {
-    for (const t of this.timers) clearInterval(t);
+    for (const t of this.timers) {
+      clearInterval(t);
+      clearTimeout(t);
+    }
     this.timers = [];
   }
 

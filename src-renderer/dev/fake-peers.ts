@@ -50,6 +50,7 @@ function link(
   t: number,
   c: NetworkConditions,
   baseRtt: number,
+  path: LinkStats['path'],
 ): LinkStats {
   const wobble = (k: number): number => 1 + 0.25 * Math.sin(t * k + peer);
   const capped = (k: number): number => (c.kbps > 0 ? Math.min(k, c.kbps) : k);
@@ -61,6 +62,7 @@ function link(
   return {
     peer,
     name,
+    ...(path === undefined ? {} : { path }),
     rttMs: Math.round((baseRtt + 2 * c.delayMs) * wobble(2.3)),
     lossPct: Math.max(0, c.lossPct + Math.sin(t * 3 + peer) * 0.4),
     kbpsIn: ghostsIn + eventsIn + headers,
@@ -84,7 +86,7 @@ function link(
 }
 
 export function fakeStats(t: number, c: NetworkConditions): StatsSnapshot {
-  const peers = [link(ADA, 'Ada', t, c, 38), link(LINUS, 'Linus', t, c, 112)];
+  const peers = [link(ADA, 'Ada', t, c, 38, 'direct'), link(LINUS, 'Linus', t, c, 112, 'relayed')];
   return {
     at: Math.round(t * 1000),
     totalKbpsIn: peers.reduce((a, p) => a + p.kbpsIn, 0),

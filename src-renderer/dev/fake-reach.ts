@@ -1,0 +1,64 @@
+// Dev only (?fake=1): what the simulated core says about reaching people — the hosting status's invite link
+// and directory listing, a join's stages and path. Never used by the real app path.
+import type { HostOptions, PathKind, SessionStatus } from '../../shared/api';
+import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
+
+const ADDRESSES = ['192.168.1.24', '10.8.0.3'];
+const PORT = 47810;
+const CODE = '7-orbit-lantern';
+const SESSION = 's-4f2k9q7mxc';
+
+function parseDirectory(d: string): { address: string; port: number } | null {
+  const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(d);
+  return m?.[1] === undefined || m[2] === undefined ? null : { address: m[1], port: Number(m[2]) };
+}
+
+/** The hosting status, before any directory has answered (listedOn 0) or after (`listed`). */
+export function fakeHosting(
+  name: string,
+  options: HostOptions,
+  directories: readonly string[],
+  listed: boolean,
+): Extract<SessionStatus, { phase: 'hosting' }> {
+  const base = {
+    phase: 'hosting',
+    name,
+    addresses: ADDRESSES,
+    port: PORT,
+    code: CODE,
+    you: 1,
+  } as const;
+  const reach = options.reach ?? (directories.length > 0 ? 'directory' : 'lan');
+  const dirs = directories.flatMap((d) => parseDirectory(d) ?? []);
+  if (reach === 'lan' || dirs.length === 0) {
+    const host = { address: ADDRESSES[0] ?? '127.0.0.1', port: PORT };
+    return { ...base, link: formatJoinLink({ kind: 'direct', host, code: CODE }) };
+  }
+  const session = options.listName ?? SESSION;
+  return {
+    ...base,
+    link: formatJoinLink({ kind: 'directory', directories: dirs, session, code: CODE }),
+    reach: {
+      directories: dirs.length,
+      listedOn: listed ? dirs.length : 0,
+      publicAddress: listed ? `203.0.113.7:${PORT}` : null,
+      listedAs: options.listName ?? null,
+    },
+  };
+}
+
+export interface FakeJoinPlan {
+  /** Shown while connecting: the session a link names, or the address. */
+  readonly shown: string;
+  readonly lookUp: boolean;
+  readonly path: PathKind;
+}
+
+/** A directory link is looked up first and joins directly; 192.168.* is the LAN; "relay…" is relayed. */
+export function fakeJoinPlan(address: string): FakeJoinPlan {
+  const link = parseJoinLink(address);
+  if (link?.kind === 'directory') return { shown: link.session, lookUp: true, path: 'direct' };
+  const shown = link?.kind === 'direct' ? `${link.host.address}:${link.host.port}` : address;
+  if (shown.startsWith('relay')) return { shown, lookUp: false, path: 'relayed' };
+  return { shown, lookUp: false, path: shown.startsWith('192.168.') ? 'lan' : 'direct' };
+}
