@@ -166,6 +166,8 @@ export class TurnClient {
     unknownChannel: 0,
     /** Datagrams handed to us that were not from the server. */
     foreign: 0,
+    /** 401 and 438 challenges answered by sending the request again (a nonce expired, typically). */
+    challenges: 0,
     retransmits: 0,
     relayedIn: 0,
     relayedOut: 0,
@@ -389,6 +391,7 @@ export class TurnClient {
     }
     this.transactions.delete(tx.key);
     if ((code === 401 || code === 438) && this.takeChallenge(tx, m, code)) {
+      this.counters.challenges++;
       this.request(now, tx.purpose, tx.challenges + 1);
       return;
     }

@@ -6,8 +6,10 @@
 //   stdin: `direct ADDR:PORT N`   N plain datagrams straight to the peer (does a direct path exist?)
 //          `permit ADDR:PORT`     CreatePermission + ChannelBind for the peer's relayed address
 //          `ping ADDR:PORT N MS SIZE`  N pings of SIZE bytes MS apart through the relay; then {"ev":"done"}
+//          `stats`                the client's counters
 //          `close`                release the allocation, then exit
-// Events: allocated, failed, permitted, channel-bound, closed, direct-heard, done, error.
+// Events: allocated, refreshed, failed, permitted, channel-bound, permit-failed, closed, direct-heard, done, stats,
+// error.
 import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
 import { performance } from 'node:perf_hooks';
@@ -204,6 +206,9 @@ function command(line: string): void {
       ping(peer, Number(b ?? 100), Number(c ?? 10), Number(d ?? 100));
       return;
     }
+    case 'stats':
+      emit('stats', { counters: client.counters });
+      return;
     case 'close':
       client.close(now());
       pump();

@@ -2,6 +2,9 @@
 // allocate with time-limited credentials, permit each other's relayed address and exchange a bounded stream of pings
 // both ways, over ChannelData and (for comparison) over Send / Data indications; prints the relay round-trip time
 // and the bytes each datagram's framing costs. Needs root and coturn; skips with one line otherwise.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { turnRestCredentials } from '../../src-main/net/turn-client';
@@ -22,6 +25,8 @@ const PINGS = 200;
 const PING_EVERY_MS = 5;
 /** Odd on purpose: a Send indication pads its DATA to 4 bytes, ChannelData over UDP is not padded. */
 const PING_SIZE = 101;
+/** The allocation lifetime of the short-lived coturn, in seconds. */
+const SHORT_LIFETIME_S = 5;
 
 const addressField = (e: LabEvent, key: string): string => {
   const v = e[key] as { address?: unknown; port?: unknown } | undefined;
@@ -38,6 +43,7 @@ describe.skipIf(skip !== undefined)(
     let relayHost: Host;
     let sites: NatSite[];
     let turn: TurnServer;
+    const tempDirs: string[] = [];
 
     const theLab = (): Lab => {
       if (lab === undefined) throw new Error('lab not built');
@@ -56,6 +62,7 @@ describe.skipIf(skip !== undefined)(
     // destroy() kills every process it started by its process group id, then removes the namespaces, pass or fail.
     afterAll(async () => {
       await lab?.destroy();
+      for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
     });
 
     /** Both peers allocate, try each other directly, permit each other, ping both ways, then close. */
@@ -160,6 +167,87 @@ describe.skipIf(skip !== undefined)(
         expect([refused.ev, refused.reason]).toEqual(['failed', 'unauthorized']);
       } finally {
         await Promise.all([peer.kill(), late?.kill()]);
+      }
+    });
+
+    it('refreshes a short-lived allocation through coturn, answering its stale nonces (438)', async () => {
+      // A coturn of our own on a second public host (the lab's startTurn takes no extra flags): 5 s allocations,
+      // nonces stale after 2 s.
+      const host = await theLab().addPublicHost();
+      const dir = mkdtempSync(join(tmpdir(), 'gb-turn-short-'));
+      tempDirs.push(dir);
+      theLab().spawn(
+        host.ns,
+        'turnserver',
+        [
+          '-n',
+          `--listening-ip=${host.address}`,
+          `--relay-ip=${host.address}`,
+          `--external-ip=${host.address}`,
+          '--listening-port=3478',
+          '--use-auth-secret',
+          `--static-auth-secret=${SECRET}`,
+          '--realm=ghostboard',
+          '--no-tls',
+          '--no-dtls',
+          '--no-cli',
+          '--min-port=49160',
+          '--max-port=49200',
+          `--max-allocate-lifetime=${SHORT_LIFETIME_S}`,
+          '--stale-nonce=2',
+          '--log-file=stdout',
+          '--simple-log',
+          `--db=${join(dir, 'turndb')}`,
+          `--pidfile=${join(dir, 'turnserver.pid')}`,
+        ],
+        'turnserver-short',
+      );
+      const ready = await theLab()
+        .probe(
+          host.ns,
+          'binding',
+          ['--to', `${host.address}:3478`, '--tries', '100'],
+          'short-ready',
+        )
+        .done();
+      expect(ready.answered).toBe(1);
+      const c = sites[0]?.clients[0];
+      if (c === undefined) throw new Error('site without a client');
+      const creds = turnRestCredentials(SECRET, 'short', 600, Math.floor(Date.now() / 1000));
+      const peer = theLab().spawn(
+        c.ns,
+        process.execPath,
+        ['--import', 'tsx', PEER_SCRIPT, '--turn', `${host.address}:3478`].concat([
+          '--username',
+          creds.username,
+          '--password',
+          creds.password,
+        ]),
+        'turn-peer-short',
+      );
+      try {
+        const allocated = await peer.waitFor((e) => e.ev === 'allocated' || e.ev === 'failed');
+        expect([allocated.ev, allocated.lifetimeMs]).toEqual([
+          'allocated',
+          SHORT_LIFETIME_S * 1000,
+        ]);
+        // The refresh goes out at 80 % of 5 s, after the nonce went stale; coturn grants a refresh without
+        // LIFETIME its default 600 s, so one refresh is all this test waits for.
+        const refreshed = await peer.waitFor((e) => e.ev === 'refreshed' || e.ev === 'failed');
+        expect(refreshed.ev).toBe('refreshed');
+        expect(peer.events.filter((e) => e.ev === 'failed')).toEqual([]);
+        peer.write('stats');
+        const stats = await peer.waitFor((e) => e.ev === 'stats');
+        const counters = stats.counters as Record<string, number>;
+        // The 401 of the first Allocate, then the 438 of the refresh.
+        expect(counters.challenges).toBeGreaterThanOrEqual(2);
+        console.info(
+          `turn netns: a ${SHORT_LIFETIME_S} s allocation refreshed through coturn with nonces stale after 2 s ` +
+            `(granted ${String(refreshed.lifetimeMs)} ms); challenges answered ${String(counters.challenges)}, ` +
+            `retransmits ${String(counters.retransmits)}`,
+        );
+      } finally {
+        await peer.kill();
       }
     });
 
