@@ -48,9 +48,27 @@ class FakeTurnServer {
   readonly relayed: { peer: string; bytes: Uint8Array; via: 'send' | 'channel' }[] = [];
   /** An error to answer the next request of a method with, once. */
   readonly failNext = new Map<number, number>();
+  /** When the allocation ('allocation'), each permission ('ip') and channel (its number) expire, in ms. */
+  readonly expiry = new Map<string, number>();
+  /** What expired while the client still counted on it. */
+  readonly lapses: string[] = [];
+  private allocateTransaction = '';
   private readonly rng = new Rng(99);
 
+  /** Forgets whatever expired by `now` (RFC 8656: allocations, permissions 300 s, channels 600 s). */
+  expire(now: number): void {
+    for (const [what, at] of this.expiry) {
+      if (at >= now) continue;
+      this.expiry.delete(what);
+      this.lapses.push(`${what} at ${at}`);
+      if (what === 'allocation') this.allocated = false;
+      else if (/^\d+$/.test(what)) this.channels.delete(Number(what));
+      else this.permissions.delete(what);
+    }
+  }
+
   handle(now: number, bytes: Uint8Array): Uint8Array[] {
+    this.expire(now);
     if (serverDatagramKind(bytes) === 'channel-data') {
       const cd = decodeChannelData(bytes);
       if (isStunDecodeError(cd)) return [];
@@ -74,10 +92,10 @@ class FakeTurnServer {
       authenticated: m.integrity !== undefined,
       lifetime: findAttribute(m, 'lifetime')?.seconds,
     });
-    return [this.answer(m)];
+    return [this.answer(now, m)];
   }
 
-  private answer(m: DecodedStun): Uint8Array {
+  private answer(now: number, m: DecodedStun): Uint8Array {
     const key = longTermKey(USER, REALM, this.password);
     const error = (code: number, extra: StunAttribute[] = []): Uint8Array =>
       encodeStun({
@@ -106,30 +124,41 @@ class FakeTurnServer {
       );
     const peer = findAttribute(m, 'xor-peer-address')?.address;
     switch (m.method) {
-      case StunMethod.allocate:
-        if (this.allocated) return error(437);
+      case StunMethod.allocate: {
+        // A retransmitted Allocate (its success was lost) is answered again, as RFC 8656 §7.2 asks.
+        const id = Buffer.from(m.transactionId).toString('hex');
+        if (this.allocated && id !== this.allocateTransaction) return error(437);
         this.allocated = true;
+        this.allocateTransaction = id;
+        this.expiry.set('allocation', now + this.lifetimeS * 1000);
         return ok([
           { type: 'xor-relayed-address', address: RELAYED },
           { type: 'lifetime', seconds: this.lifetimeS },
           { type: 'xor-mapped-address', address: CLIENT },
           { type: 'software', value: 'fake' },
         ]);
+      }
       case StunMethod.refresh: {
         if (!this.allocated) return error(437);
         const lifetime = findAttribute(m, 'lifetime')?.seconds ?? this.lifetimeS;
-        if (lifetime === 0) this.allocated = false;
+        if (lifetime === 0) {
+          this.allocated = false;
+          this.expiry.delete('allocation');
+        } else this.expiry.set('allocation', now + lifetime * 1000);
         return ok([{ type: 'lifetime', seconds: lifetime }]);
       }
       case StunMethod.createPermission:
         if (peer === undefined) return error(400);
         this.permissions.add(peer.address);
+        this.expiry.set(peer.address, now + 300_000);
         return ok([]);
       case StunMethod.channelBind: {
         const channel = findAttribute(m, 'channel-number')?.channel;
         if (peer === undefined || channel === undefined) return error(400);
         this.channels.set(channel, `${peer.address}:${peer.port}`);
         this.permissions.add(peer.address);
+        this.expiry.set(String(channel), now + 600_000);
+        this.expiry.set(peer.address, Math.max(this.expiry.get(peer.address) ?? 0, now + 300_000));
         return ok([]);
       }
       default:
@@ -162,6 +191,8 @@ class Harness {
   readonly sentAt: number[] = [];
   lose: (index: number) => boolean = () => false;
   loseReplies = false;
+  /** Per reply: whether it is lost on the way back. */
+  loseReply: () => boolean = () => false;
 
   constructor(password = PASSWORD, seed = 1, channels = true) {
     const rng = new Rng(seed);
@@ -182,7 +213,8 @@ class Harness {
       this.sentAt.push(this.now);
       if (this.lose(index)) continue;
       for (const reply of this.server.handle(this.now, t.bytes))
-        if (!this.loseReplies) this.client.handleDatagram(this.now, SERVER, reply);
+        if (!this.loseReplies && !this.loseReply())
+          this.client.handleDatagram(this.now, SERVER, reply);
     }
     for (let e = this.client.pollEvent(); e !== undefined; e = this.client.pollEvent())
       this.events.push(e);
@@ -443,6 +475,28 @@ describe('TurnClient', () => {
     expect(h.client.pollEvent()).toBeUndefined();
     for (const r of h.server.handle(0, authed.bytes)) h.client.handleDatagram(0, SERVER, r);
     expect(h.client.pollEvent()?.type).toBe('allocated');
+  });
+
+  it('over two hours with 10 % loss each way, nothing expires at the server (seeded soak)', () => {
+    for (const seed of [21, 22, 23, 24]) {
+      const h = new Harness(PASSWORD, seed);
+      const loss = new Rng(seed * 7919);
+      h.lose = () => loss.bool(0.1);
+      h.loseReply = () => loss.bool(0.1);
+      h.allocate();
+      h.runUntil(40_000);
+      h.client.permit(h.now, PEER);
+      h.client.permit(h.now, { address: '198.51.100.7', port: 1234 });
+      h.runUntil(7_200_000);
+      h.server.expire(h.now);
+      expect(h.server.lapses, `seed ${seed}`).toEqual([]);
+      expect(
+        h.events.filter((e) => e.type === 'failed' || e.type === 'permit-failed'),
+        `seed ${seed}`,
+      ).toEqual([]);
+      expect(h.server.channels.size, `seed ${seed}`).toBe(2);
+      expect(h.client.counters.retransmits, `seed ${seed}`).toBeGreaterThan(0);
+    }
   });
 
   it('survives hostile datagrams from the server address (seeded; a failure names its seed)', () => {
