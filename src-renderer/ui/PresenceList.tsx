@@ -1,8 +1,9 @@
 // Who is here: name, colour, role, round trip and idle time; the host can make someone a viewer or remove them.
 // Renders the store; knows nothing of Konva.
 import type { ReactElement } from 'react';
-import type { Participant } from '../../shared/api';
+import type { Participant, PathKind } from '../../shared/api';
 import type { Controller } from '../controller/controller';
+import { pathBadge, pathTip } from '../store/reach-text';
 import { formatIdle, selfParticipant } from '../store/selectors';
 import { useAppState, useController } from './context';
 import { Icon } from './icons';
@@ -39,7 +40,15 @@ function HostActions({ p, controller }: { p: Participant; controller: Controller
   );
 }
 
-function PersonRow({ p, amHost }: { p: Participant; amHost: boolean }): ReactElement {
+function PersonRow({
+  p,
+  amHost,
+  path,
+}: {
+  p: Participant;
+  amHost: boolean;
+  path: PathKind | undefined;
+}): ReactElement {
   const controller = useController();
   const rtt = p.isSelf ? 'this device' : p.rttMs === null ? 'RTT —' : `${Math.round(p.rttMs)} ms`;
   return (
@@ -53,6 +62,11 @@ function PersonRow({ p, amHost }: { p: Participant; amHost: boolean }): ReactEle
         <div className="person-meta">
           <span className={`badge ${p.isHost ? 'host' : p.role}`}>{roleLabel(p)}</span>
           <span>{rtt}</span>
+          {path !== undefined && (
+            <span className={`path-badge ${path}`} title={pathTip(path)}>
+              {pathBadge(path)}
+            </span>
+          )}
           <span className={p.idleMs < 10_000 ? 'active-dot' : 'muted'}>{formatIdle(p.idleMs)}</span>
         </div>
       </div>
@@ -65,6 +79,7 @@ export function PresenceList(): ReactElement {
   const { store } = useController();
   const participants = useAppState((s) => s.participants);
   const amHost = useAppState((s) => selfParticipant(s)?.isHost ?? false);
+  const stats = useAppState((s) => s.stats);
   return (
     <section className="popover presence" aria-label="People">
       <header className="popover-head">
@@ -82,7 +97,12 @@ export function PresenceList(): ReactElement {
       </header>
       <ul className="people">
         {participants.map((p) => (
-          <PersonRow key={p.id} p={p} amHost={amHost} />
+          <PersonRow
+            key={p.id}
+            p={p}
+            amHost={amHost}
+            path={p.isSelf ? undefined : stats?.peers.find((l) => l.peer === p.id)?.path}
+          />
         ))}
       </ul>
     </section>
