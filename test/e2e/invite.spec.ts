@@ -1,6 +1,7 @@
-// Joining by invite link, in Chromium against two web hosts and a directory on loopback: A hosts through the
+// Joining by invite link, in Chromium against web hosts and a directory on loopback: A hosts through the
 // directory and copies the link from the share panel; B pastes it (no code typed) and gets in; both list each
-// other, B shows the path, and B's recent sessions keep the link without its code.
+// other and B shows the path; B's recent sessions keep the link without its code; C's web host is started on
+// the link (as the OS opens one) and C only types a name; B rejoins from its recent sessions with the code.
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import type { RunningDirectory } from './harness/directory';
@@ -37,7 +38,7 @@ async function expectPeople(
   await people.getByRole('button', { name: 'Close' }).click();
 }
 
-test('join by invite link through a directory: no address, no code typed', async ({
+test('join by invite link through a directory: pasted, opened by the OS, again from recent', async ({
   browser,
 }, info) => {
   const directory = await startDirectory();
@@ -49,6 +50,7 @@ test('join by invite link through a directory: no address, no code typed', async
   hosts.push(hostA, hostB);
   const contextA = await browser.newContext();
   const contextB = await browser.newContext();
+  const contextC = await browser.newContext();
   try {
     const a = await contextA.newPage();
     const b = await contextB.newPage();
@@ -105,8 +107,45 @@ test('join by invite link through a directory: no address, no code typed', async
       expect(stored).not.toContain(code);
       await shoot(b, info, '4-b-recent');
     });
+
+    await test.step('a link the OS opened: C finds Join filled in, sets a directory, types a name, joins', async () => {
+      const hostC = await startWebHost({ args: ['--join', link] });
+      hosts.push(hostC);
+      const c = await contextC.newPage();
+      await c.goto(hostC.url);
+      await expect(c.getByTestId('join-address')).toHaveValue(link);
+      await expect(c.getByTestId('join-address-hint')).toHaveText(/^Invite link — session/);
+      await expect(c.getByTestId('join-code')).toHaveValue(code);
+      // The directory setting: the core's refusal is shown, a good entry is kept.
+      await c.getByTestId('directory-settings').locator('summary').click();
+      await c.getByTestId('directory-input').fill('not a directory');
+      await c.getByTestId('directory-add').click();
+      await expect(c.getByTestId('directory-refused')).toContainText('HOST:PORT');
+      await c.getByTestId('directory-input').fill(directory.address);
+      await c.getByTestId('directory-add').click();
+      await expect(c.getByTestId('directory-entry')).toHaveText(directory.address);
+      await expect(c.getByTestId('directory-refused')).toHaveCount(0);
+      await c.getByTestId('join-name').fill('Carol');
+      await shoot(c, info, '5-c-opened-link');
+      await c.getByTestId('join-button').click();
+      await expect(c.getByTestId('board-stage')).toBeVisible();
+      await expectPeople(a, ['Alice', 'Carol'], info, '5-a-people');
+    });
+
+    await test.step('B joins again from its recent sessions, typing only the code', async () => {
+      await b.getByTestId('recent-session').click();
+      await expect(b.getByTestId('join-address')).toHaveValue(link.slice(0, link.indexOf('#')));
+      await expect(b.getByTestId('join-address-hint')).toHaveText(/\(enter the code\)$/);
+      await expect(b.getByTestId('join-name')).toHaveValue('Bob');
+      await expect(b.getByTestId('join-button')).toBeDisabled();
+      await b.getByTestId('join-code').fill(code);
+      await b.getByTestId('join-button').click();
+      await expect(b.getByTestId('board-stage')).toBeVisible();
+      await expectPeople(a, ['Alice', 'Bob', 'Carol'], info, '6-a-people');
+    });
   } finally {
     await contextA.close();
     await contextB.close();
+    await contextC.close();
   }
 });
