@@ -13,7 +13,7 @@ import type {
 import type { BoardObject, ObjectId } from '../../shared/board';
 import { applySplice } from '../board/text-splice';
 import { fakePointers, fakeStats, linusDropped } from './fake-peers';
-import { fakeHosting, fakeJoinPlan } from './fake-reach';
+import { fakeHosting, fakeJoinPlan, fakeLanSessions } from './fake-reach';
 import { ADA, fakeParticipants, LINUS, materialize, seedObjects, SELF } from './fake-seed';
 
 class FakeCore {
@@ -136,23 +136,10 @@ class FakeCore {
 
   /** Sessions "found" on the LAN: two at once, a third a moment later (as mDNS answers trickle in). */
   private emitLan(): void {
-    const lan = (id: string, name: string, address: string, users: number, version = 4) => ({
-      id,
-      name,
-      addresses: [address],
-      port: 7350,
-      version,
-      compatible: version === 4,
-      users,
-    });
-    const first = [
-      lan('6c1f0a9e4b2d7a11', 'Ada’s design review', '192.168.1.31', 3),
-      lan('0b7e5c2a91f4d3e8', 'Linus', '192.168.1.47', 1, 3),
-    ];
+    const [first, later] = fakeLanSessions();
     this.emit({ type: 'lan-sessions', sessions: first });
     setTimeout(() => {
-      const later = lan('f2a81c0d5e6b4973', 'Sprint planning', '192.168.1.12', 5);
-      this.emit({ type: 'lan-sessions', sessions: [...first, later] });
+      this.emit({ type: 'lan-sessions', sessions: later });
     }, 1500);
   }
 

@@ -1,6 +1,6 @@
-// Dev only (?fake=1): what the simulated core says about reaching people — the hosting status's invite link
-// and directory listing, a join's stages and path. Never used by the real app path.
-import type { HostOptions, PathKind, SessionStatus } from '../../shared/api';
+// Dev only (?fake=1): what the simulated core says about reaching people — sessions on the LAN, the hosting
+// status's invite link and directory listing, a join's stages and path. Never used by the real app path.
+import type { HostOptions, LanSessionInfo, PathKind, SessionStatus } from '../../shared/api';
 import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
 
 const ADDRESSES = ['192.168.1.24', '10.8.0.3'];
@@ -61,4 +61,22 @@ export function fakeJoinPlan(address: string): FakeJoinPlan {
   const shown = link?.kind === 'direct' ? `${link.host.address}:${link.host.port}` : address;
   if (shown.startsWith('relay')) return { shown, lookUp: false, path: 'relayed' };
   return { shown, lookUp: false, path: shown.startsWith('192.168.') ? 'lan' : 'direct' };
+}
+
+/** Sessions "found" on the LAN: two at once, then a third (as mDNS answers trickle in). */
+export function fakeLanSessions(): [LanSessionInfo[], LanSessionInfo[]] {
+  const lan = (id: string, name: string, address: string, users: number, version = 4) => ({
+    id,
+    name,
+    addresses: [address],
+    port: 7350,
+    version,
+    compatible: version === 4,
+    users,
+  });
+  const first = [
+    lan('6c1f0a9e4b2d7a11', 'Ada’s design review', '192.168.1.31', 3),
+    lan('0b7e5c2a91f4d3e8', 'Linus', '192.168.1.47', 1, 3),
+  ];
+  return [first, [...first, lan('f2a81c0d5e6b4973', 'Sprint planning', '192.168.1.12', 5)]];
 }
