@@ -436,6 +436,14 @@ describe('TurnClient', () => {
     expect(h.events).toEqual([{ type: 'failed', reason: 'rejected', code: 486 }]);
   });
 
+  it('knows the server by address and port in any spelling, so its traffic is told apart by source', () => {
+    const h = new Harness();
+    expect(h.client.isServer(SERVER)).toBe(true);
+    expect(h.client.isServer({ address: '::ffff:203.0.113.2', port: 3478 })).toBe(true);
+    expect(h.client.isServer({ address: '203.0.113.2', port: 3479 })).toBe(false);
+    expect(h.client.isServer(RELAYED)).toBe(false); // a peer's relayed address: same IP, another port
+  });
+
   it('holds at most 64 peers', () => {
     const h = new Harness();
     h.allocate();
