@@ -8,14 +8,15 @@ import { ipBytes, ipText } from './wire-address';
 export const MAGIC_COOKIE = 0x2112a442;
 export const STUN_HEADER_SIZE = 20;
 export const TRANSACTION_ID_SIZE = 12;
-/** ChannelData header: 16-bit channel number, 16-bit length (RFC 8656 §12.4). */
+/** ChannelData header (RFC 8656): 16-bit channel number, 16-bit length of the data in bytes. */
 export const CHANNEL_DATA_HEADER_SIZE = 4;
+/** RFC 8656 channels; RFC 5766 also allowed 0x5000–0x7FFF, which RFC 8656 reserves (and we refuse). */
 export const MIN_CHANNEL = 0x4000;
 export const MAX_CHANNEL = 0x4fff;
 /** The protocol number REQUESTED-TRANSPORT carries for UDP. */
 export const UDP_PROTOCOL = 17;
 
-/** 12-bit methods (RFC 8489 §18.2, RFC 8656 §17). */
+/** 12-bit methods (RFC 8489 and RFC 8656 register them). */
 export const StunMethod = {
   binding: 0x001,
   allocate: 0x003,
@@ -476,7 +477,7 @@ export interface ChannelData {
   readonly data: Uint8Array;
 }
 
-/** Over UDP padding is optional (RFC 8656 §12.5): off by default, it only costs bytes. */
+/** Over UDP padding is optional (RFC 8656): off by default, it only costs bytes. */
 export function encodeChannelData(channel: number, data: Uint8Array, pad = false): Uint8Array {
   if (!isChannel(channel)) throw new RangeError(`not a TURN channel: ${channel}`);
   if (data.length > 0xffff) throw new RangeError('ChannelData longer than 65535 bytes');

@@ -125,7 +125,7 @@ class FakeTurnServer {
     const peer = findAttribute(m, 'xor-peer-address')?.address;
     switch (m.method) {
       case StunMethod.allocate: {
-        // A retransmitted Allocate (its success was lost) is answered again, as RFC 8656 §7.2 asks.
+        // A retransmitted Allocate (its success was lost) is answered again, as RFC 8656 asks.
         const id = Buffer.from(m.transactionId).toString('hex');
         if (this.allocated && id !== this.allocateTransaction) return error(437);
         this.allocated = true;

@@ -6,7 +6,8 @@
 // Use: `allocate(now)`; feed every datagram whose source `isServer` to `handleDatagram`, then drain `pollInbound`
 // (the peers' datagrams inside, with the peer as source); `permit(now, peer)` each peer to talk to; `wrap(peer,
 // bytes)` gives the datagram to send the server instead of sending `bytes` to the peer; drive `handleTimeout` at
-// `nextTimeout`, and send everything `pollTransmit` gives.
+// `nextTimeout`, and send everything `pollTransmit` gives. A client allocates once: after 'failed' or 'closed', make
+// a new one (with fresh credentials if they were time-limited).
 import { createHmac } from 'node:crypto';
 import type { PeerAddress } from './address';
 import { addressKey } from './address';
@@ -36,9 +37,9 @@ const DEFAULT_MAX_SENDS = 7;
 const LAST_WAIT_RTOS = 16;
 /** An allocation is refreshed when this share of its lifetime has passed. */
 const REFRESH_AT = 0.8;
-/** RFC 8656 §3.7: when the server names no LIFETIME. */
+/** RFC 8656's default lifetime, when the server names none. */
 const DEFAULT_LIFETIME_S = 600;
-/** Permissions last 300 s and channel bindings 600 s (RFC 8656 §9, §12): refreshed a minute early. */
+/** Permissions last 300 s and channel bindings 600 s (RFC 8656): refreshed a minute early. */
 const PERMISSION_REFRESH_MS = 240_000;
 const CHANNEL_REFRESH_MS = 540_000;
 /** 401 / 438 challenges answered for one request before giving up: a server can't keep us looping. */
@@ -263,7 +264,7 @@ export class TurnClient {
       return false;
     }
     // Channels are never reused within an allocation: a number stays tied to its peer for 10 min after its last
-    // refresh (RFC 8656 §12), and 4096 of them outlast any session's peers.
+    // refresh (RFC 8656), and 4096 of them outlast any session's peers.
     const channel = this.nextChannel <= MAX_CHANNEL ? this.nextChannel++ : undefined;
     const p: Peer = {
       address,
