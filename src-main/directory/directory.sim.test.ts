@@ -254,7 +254,7 @@ describe('directory under hostile traffic', () => {
   });
 
   it('limits each source and stays bounded under a spoofed flood', () => {
-    const d = new Directory({ secret, maxSources: 1_000 });
+    const d = new Directory({ secret, maxSources: 1_000, requestBurst: 40, requestsPerSecond: 20 });
     const probe = encodeRendezvous({ type: 'probe', request: 9 });
     const one = { address: '198.51.100.9', port: 5 };
     let answered = 0;
@@ -284,6 +284,43 @@ describe('directory under hostile traffic', () => {
     );
     expect(decodeRendezvous(new Uint8Array(MAX_RENDEZVOUS_SIZE + 1).fill(0xe1))).toMatchObject({
       error: 'long',
+    });
+  });
+
+  it('asks hosts to heartbeat less often as sessions grow, so its load stays within budget', () => {
+    const d = new Directory({
+      secret,
+      heartbeatBudget: 10,
+      requestBurst: 1e9,
+      requestsPerSecond: 1e9,
+    });
+    expect(d.heartbeatMs()).toBe(2_000);
+    const host = { address: '203.0.113.5', port: 4000 };
+    d.handleDatagram(0, host, encodeRendezvous({ type: 'probe', request: 1 }));
+    const c = decodeRendezvous(drain(d)[0] ?? new Uint8Array());
+    if (isRendezvousDecodeError(c) || c.type !== 'cookie') throw new Error('no cookie');
+    for (let i = 0; i < 50; i++)
+      d.handleDatagram(
+        0,
+        host,
+        encodeRendezvous({
+          type: 'register',
+          request: 2 + i,
+          cookie: c.cookie,
+          ownerKey: new Uint8Array(16).fill(i),
+          version: 4,
+          name: `s${i}`,
+          listed: false,
+          users: 1,
+          candidates: [],
+        }),
+      );
+    const replies = drain(d).map((b) => decodeRendezvous(b));
+    const last = replies[replies.length - 1] ?? { error: 'short', detail: 'none' };
+    // 50 sessions at 10 heartbeats/s: one every 5 s each, and listed for three of them and a second.
+    expect(!isRendezvousDecodeError(last) && last.type === 'registered' && last).toMatchObject({
+      heartbeatMs: 5_000,
+      ttlMs: 16_000,
     });
   });
 

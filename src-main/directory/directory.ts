@@ -21,10 +21,13 @@ import type { Transmit } from '../net/endpoint';
 import { canonicalAddress } from '../net/wire-address';
 
 export interface DirectoryOptions {
-  /** How often hosts are asked to heartbeat. */
+  /** How often hosts are asked to heartbeat, at least (a small directory forgets a silent host quickly). */
   readonly heartbeatMs: number;
-  /** A session not heard from for this long is gone. */
-  readonly ttlMs: number;
+  /**
+   * Heartbeats per second the directory budgets for: past heartbeatMs × this many sessions, each host is asked to
+   * heartbeat less often (as a Quake master server does), so the load stays flat as sessions grow.
+   */
+  readonly heartbeatBudget: number;
   readonly maxSessions: number;
   /** Sessions one source (an IPv4 address or IPv6 /64) may register: an office or a carrier NAT hosts several. */
   readonly maxSessionsPerSource: number;
@@ -44,11 +47,12 @@ export interface DirectoryOptions {
 
 export const DEFAULT_DIRECTORY_OPTIONS: Omit<DirectoryOptions, 'secret'> = {
   heartbeatMs: 2_000,
-  ttlMs: 7_000,
+  heartbeatBudget: 1_500,
   maxSessions: 100_000,
   maxSessionsPerSource: 64,
-  requestBurst: 40,
-  requestsPerSecond: 20,
+  // A source may be a carrier NAT with dozens of hosts heartbeating behind it (64 sessions every 2 s is 32/s).
+  requestBurst: 100,
+  requestsPerSecond: 50,
   introBurst: 16,
   introsPerSecond: 4,
   maxSources: 65_536,
@@ -320,7 +324,7 @@ export class Directory {
       users: m.users,
       listed: m.listed,
       candidates,
-      expires: now + o.ttlMs,
+      expires: now + this.ttlMs(),
     };
     this.sessions.set(key, r);
     this.perSource.set(source, (this.perSource.get(source) ?? 0) + 1);
@@ -340,9 +344,23 @@ export class Directory {
       type: 'registered',
       request: m.request,
       observed: from,
-      heartbeatMs: o.heartbeatMs,
-      ttlMs: o.ttlMs,
+      heartbeatMs: this.heartbeatMs(),
+      ttlMs: this.ttlMs(),
     });
+  }
+
+  /** The heartbeat interval hosts are asked for now. */
+  heartbeatMs(): number {
+    const o = this.options;
+    return Math.max(o.heartbeatMs, Math.ceil((this.sessions.size * 1000) / o.heartbeatBudget));
+  }
+
+  /**
+   * How long a silent session stays listed: three heartbeats and a second. (Sessions expire in the order they last
+   * heartbeated; when the interval shrinks, a later one may wait for an earlier one by at most the difference.)
+   */
+  ttlMs(): number {
+    return 3 * this.heartbeatMs() + 1_000;
   }
 
   private listing(request: number, cursor: number): RendezvousMessage {
