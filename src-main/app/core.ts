@@ -346,8 +346,17 @@ class Core implements AppCore {
         this.path = e.path;
         if (st.phase === 'joined') this.setStatus({ ...st, path: e.path });
         return;
+      case 'relay':
+        if (e.state === 'failed')
+          this.emit({
+            type: 'notice',
+            level: 'info',
+            text: `The relay could not be used (${e.detail ?? 'no answer'}): only direct paths are tried.`,
+          });
+        return;
       case 'peer':
       case 'intro-failed':
+      case 'relay-grant':
         return;
     }
   }
@@ -380,7 +389,12 @@ class Core implements AppCore {
     this.runner = runner;
     this.pendingLink = undefined;
     this.chat = [];
-    this.translator = new EventTranslator(runner.controls, (e) => this.emit(e), monotonicNow);
+    this.translator = new EventTranslator(
+      runner.controls,
+      (e) => this.emit(e),
+      monotonicNow,
+      (key) => runner.pathOfKey(key),
+    );
     runner.controls.on((e) => this.onSession(e));
     this.setConditions(this.conditions);
     this.statsTimer = setInterval(() => this.emitStats(), STATS_MS);

@@ -8,7 +8,6 @@ import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
 import { DirectoryRunner } from '../directory/runner';
 import { discover } from './discover';
 import type { PathKind, ReachEvent } from '../session/runner';
-import { pathOfPeerKey } from '../session/runner';
 import { generateJoinCode, generateLongJoinCode, joinCodeStrengthBits } from '../net/join-code';
 import { parseAddress } from '../net/address';
 import type { SessionRate } from '../session/link';
@@ -30,6 +29,7 @@ const USAGE = `usage:
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
   ghostboard join LINK [--name NAME] [--viewer] [--script]   a ghostboard:// invite link (the code rides in it)
   ghostboard directory [--bind ADDR] [--port N]   a rendezvous server (default port 7340)
+                  [--turn HOST:PORT --turn-secret SECRET]   a coturn relay (use-auth-secret) to hand out
   ghostboard discover [--seconds N]   sessions announced on this network
   ghostboard demo [--seconds N]     a bare-link host and client on loopback, printing what the link costs
 link options (host and join): --rate modem|broadband|lan|TO_HOST[:TO_PEERS] (packets/s)  --kbps N (upstream cap)
@@ -38,6 +38,9 @@ stdout carries one JSON object per line (events); with --script, stdin takes one
 Logs go to stderr.`;
 
 type Values = Record<string, string | boolean | string[] | undefined>;
+
+/** Relay credentials a directory mints are good this long (coturn checks them when allocating). */
+const RELAY_CREDENTIAL_SECONDS = 600;
 
 function fail(message: string): never {
   process.stderr.write(`ghostboard: ${message}\n${USAGE}\n`);
@@ -126,7 +129,7 @@ async function host(v: Values): Promise<void> {
     if (e.type === 'joined') {
       // How the joiner reached us, from the address its packets come from (a relay would show here too).
       const link = runner.controls.links().find((l) => l.peer === e.participant.peer);
-      if (link !== undefined) line.path = pathOfPeerKey(link.link.conn.peer);
+      if (link !== undefined) line.path = runner.pathOfKey(link.link.conn.peer);
     }
     emitLine(line);
   });
@@ -210,7 +213,15 @@ function reachLine(e: ReachEvent): Record<string, unknown> | undefined {
         users: e.session.users,
       };
     case 'intro-failed':
+    case 'relay-grant':
       return undefined;
+    case 'relay':
+      return {
+        ev: 'relay',
+        state: e.state,
+        ...(e.relayed === undefined ? {} : { relayed: addressText(e.relayed) }),
+        ...(e.detail === undefined ? {} : { detail: e.detail }),
+      };
     case 'path':
       return { ev: 'path', path: e.path, address: addressText(e.address) };
   }
@@ -338,6 +349,8 @@ export async function main(argv: readonly string[]): Promise<void> {
       port: { type: 'string' },
       directory: { type: 'string', multiple: true },
       list: { type: 'string' },
+      turn: { type: 'string' },
+      'turn-secret': { type: 'string' },
       bind: { type: 'string' },
       name: { type: 'string' },
       code: { type: 'string' },
@@ -385,7 +398,21 @@ async function directory(v: Values): Promise<void> {
   const bind = typeof v.bind === 'string' ? v.bind : '0.0.0.0';
   const port = Number(v.port ?? 7340);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port ${String(v.port)}`);
-  const runner = await DirectoryRunner.open({ bind, port });
+  const turn = typeof v.turn === 'string' ? v.turn : undefined;
+  const secret =
+    typeof v['turn-secret'] === 'string' ? v['turn-secret'] : process.env.GHOSTBOARD_TURN_SECRET;
+  if ((turn === undefined) !== (secret === undefined))
+    fail('--turn HOST:PORT and --turn-secret SECRET (or GHOSTBOARD_TURN_SECRET) go together');
+  const relayServer = turn === undefined ? undefined : (await resolveAll([turn], '--turn'))[0];
+  const runner = await DirectoryRunner.open({
+    bind,
+    port,
+    ...(relayServer === undefined || secret === undefined
+      ? {}
+      : {
+          options: { relay: { server: relayServer, secret, ttlSeconds: RELAY_CREDENTIAL_SECONDS } },
+        }),
+  });
   runner.on((e) => {
     switch (e.type) {
       case 'registered':

@@ -18,6 +18,8 @@ import {
   sessionNameKey,
 } from '../net/rendezvous';
 import type { Transmit } from '../net/endpoint';
+import { turnRestCredentials } from '../net/turn-client';
+import type { RelayGrant } from '../net/rendezvous';
 import { canonicalAddress } from '../net/wire-address';
 
 export interface DirectoryOptions {
@@ -43,6 +45,18 @@ export interface DirectoryOptions {
   readonly cookiePeriodMs: number;
   /** 32 random bytes the cookies are keyed with; a fresh one per process. */
   readonly secret: Uint8Array;
+  /**
+   * A TURN relay (coturn with --use-auth-secret) whose short-lived credentials the directory hands to hosts that
+   * ask and to every joiner it introduces, so nobody configures a relay. Absent: no relay.
+   */
+  readonly relay?: {
+    readonly server: PeerAddress;
+    readonly secret: string;
+    /** How long minted credentials are good for (coturn checks them when an allocation is made). */
+    readonly ttlSeconds: number;
+  };
+  /** Wall-clock seconds (credentials carry an expiry in Unix time); the runner passes Date.now. */
+  readonly wallSeconds?: () => number;
 }
 
 export const DEFAULT_DIRECTORY_OPTIONS: Omit<DirectoryOptions, 'secret'> = {
@@ -91,6 +105,7 @@ export interface DirectoryCounters {
   taken: number;
   full: number;
   expired: number;
+  relayGrants: number;
 }
 
 interface Registration {
@@ -103,6 +118,7 @@ interface Registration {
   users: number;
   listed: boolean;
   candidates: readonly PeerAddress[];
+  relayed: PeerAddress | undefined;
   expires: number;
 }
 
@@ -125,6 +141,7 @@ export class Directory {
     taken: 0,
     full: 0,
     expired: 0,
+    relayGrants: 0,
   };
   private readonly options: DirectoryOptions;
   /** By name key, in order of last heartbeat: the first is the next to expire. */
@@ -273,7 +290,14 @@ export class Directory {
           observed: from,
           candidates: m.candidates,
         });
-        this.reply(from, { type: 'intro', request: m.request, nonce: m.nonce, session: info(r) });
+        const relay = this.grant('joiner');
+        this.reply(from, {
+          type: 'intro',
+          request: m.request,
+          nonce: m.nonce,
+          session: info(r),
+          ...(relay === undefined ? {} : { relay }),
+        });
         this.events.push({ type: 'introduced', name: r.name, joiner: from, host: r.host });
         return;
       }
@@ -324,6 +348,7 @@ export class Directory {
       users: m.users,
       listed: m.listed,
       candidates,
+      relayed: m.relayed === undefined ? undefined : canonicalAddress(m.relayed),
       expires: now + this.ttlMs(),
     };
     this.sessions.set(key, r);
@@ -340,13 +365,31 @@ export class Directory {
     } else {
       this.counters.heartbeats++;
     }
+    const relay = m.wantRelay === true ? this.grant('host') : undefined;
     this.reply(from, {
       type: 'registered',
       request: m.request,
       observed: from,
       heartbeatMs: this.heartbeatMs(),
       ttlMs: this.ttlMs(),
+      ...(relay === undefined ? {} : { relay }),
     });
+  }
+
+  /** Relay credentials, if the directory has a relay. */
+  private grant(name: string): RelayGrant | undefined {
+    const relay = this.options.relay;
+    if (relay === undefined) return undefined;
+    this.counters.relayGrants++;
+    const now = (this.options.wallSeconds ?? (() => Date.now() / 1000))();
+    // The name part is for the relay's logs only: no session name, which may be secret (an unlisted link).
+    const c = turnRestCredentials(
+      relay.secret,
+      name.replace(/[^a-z]/gi, '').slice(0, 16),
+      relay.ttlSeconds,
+      now,
+    );
+    return { server: relay.server, username: c.username, password: c.password };
   }
 
   /** The heartbeat interval hosts are asked for now. */
@@ -449,6 +492,7 @@ function info(r: Registration): SessionInfo {
     listed: r.listed,
     host: r.host,
     candidates: r.candidates,
+    ...(r.relayed === undefined ? {} : { relayed: r.relayed }),
   };
 }
 

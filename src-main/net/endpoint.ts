@@ -74,6 +74,24 @@ export interface Transmit {
 }
 
 /**
+ * A relay on the endpoint's socket (a TURN client): datagrams from its server are its own, whatever their first
+ * byte (TURN's overlap ours); what it unwraps is handled as if it came from the peer, and what we send to a peer it
+ * relays is wrapped for its server.
+ */
+export interface DatagramRelay {
+  isServer(from: PeerAddress): boolean;
+  handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array): void;
+  pollInbound(): { readonly from: PeerAddress; readonly bytes: Uint8Array } | undefined;
+  isRelayed(to: PeerAddress): boolean;
+  wrap(to: PeerAddress, bytes: Uint8Array): Transmit | undefined;
+  /** Relays for this peer from now on (a joiner who reached us through the relay is answered through it). */
+  permit(now: number, peer: PeerAddress): boolean;
+  handleTimeout(now: number): void;
+  nextTimeout(): number;
+  pollTransmit(): Transmit | undefined;
+}
+
+/**
  * Another protocol on the endpoint's socket (rendezvous): it gets every datagram whose first byte is ≥ 0xE0, and
  * its datagrams and timer are the endpoint's own.
  */
@@ -195,6 +213,8 @@ export class Endpoint<R> {
   readonly options: EndpointOptions;
   /** Rendezvous on the same socket, if any (datagrams from 0xE0 up); unrendezvoused endpoints count and drop them. */
   tenant: DatagramTenant | undefined;
+  /** A TURN relay on the same socket, if any. */
+  relay: DatagramRelay | undefined;
   /** Failures of a group's dials that ended before the rest, by group. */
   private readonly groupFailures = new WeakMap<Set<string>, ConnectFailure>();
 
@@ -253,10 +273,17 @@ export class Endpoint<R> {
    * one): the first whose handshake completes is the connection, the others stop without a word, and only if all
    * fail is one `connect-failed` reported, with the most telling reason any of them learnt.
    */
-  connect(now: number, to: PeerAddress | readonly PeerAddress[]): void {
+  connect(
+    now: number,
+    to: PeerAddress | readonly PeerAddress[],
+    /** Dial as one more address of the host being dialled at this one (a relayed path that opened later). */
+    alongside?: PeerAddress,
+  ): void {
     this.lastNow = Math.max(this.lastNow, now);
     const targets = 'port' in to ? [to] : to;
-    const group = new Set<string>();
+    const joined = alongside === undefined ? undefined : this.dialing.get(addressKey(alongside));
+    if (alongside !== undefined && joined === undefined) return; // that dial is over: connected, or failed
+    const group = joined?.group ?? new Set<string>();
     const fresh: [string, Dialing][] = [];
     for (const peer of targets) {
       const key = addressKey(peer);
@@ -279,6 +306,20 @@ export class Endpoint<R> {
 
   handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array): void {
     this.lastNow = Math.max(this.lastNow, now);
+    const relay = this.relay;
+    if (relay?.isServer(from) === true) {
+      relay.handleDatagram(now, from, bytes);
+      for (let i = relay.pollInbound(); i !== undefined; i = relay.pollInbound()) {
+        // It came through the relay, so replies go back through it (bounded by the relay's peer table).
+        if (!relay.isRelayed(i.from)) relay.permit(now, i.from);
+        if (!relay.isServer(i.from)) this.route(now, i.from, i.bytes);
+      }
+      return;
+    }
+    this.route(now, from, bytes);
+  }
+
+  private route(now: number, from: PeerAddress, bytes: Uint8Array): void {
     const first = bytes[0];
     if (first === undefined) {
       this.counters.empty++;
@@ -575,6 +616,7 @@ export class Endpoint<R> {
     this.host?.rotate(now);
     if (this.tenant !== undefined && this.tenant.nextTimeout() <= now)
       this.tenant.handleTimeout(now);
+    if (this.relay !== undefined && this.relay.nextTimeout() <= now) this.relay.handleTimeout(now);
     for (const [key, d] of this.dialing) {
       d.handshake.handleTimeout(now);
       this.drainHandshake(now, key, d);
@@ -594,7 +636,11 @@ export class Endpoint<R> {
   }
 
   nextTimeout(): number {
-    let t = Math.min(this.host?.nextRotation() ?? Infinity, this.tenant?.nextTimeout() ?? Infinity);
+    let t = Math.min(
+      this.host?.nextRotation() ?? Infinity,
+      this.tenant?.nextTimeout() ?? Infinity,
+      this.relay?.nextTimeout() ?? Infinity,
+    );
     for (const d of this.dialing.values()) t = Math.min(t, d.handshake.nextTimeout());
     this.refreshDeadlines();
     return Math.min(t, this.earliest()?.at ?? Infinity);
@@ -699,7 +745,12 @@ export class Endpoint<R> {
       const entry = this.entries.get(key);
       if (entry !== undefined) this.collect(key, entry);
     }
-    return this.outbox.shift() ?? this.tenant?.pollTransmit();
+    const t = this.outbox.shift() ?? this.tenant?.pollTransmit();
+    const relay = this.relay;
+    if (relay === undefined) return t;
+    if (t === undefined) return relay.pollTransmit();
+    // A peer we reach through the relay: wrapped for the relay's server (a priming TTL makes no sense there).
+    return relay.isRelayed(t.to) ? (relay.wrap(t.to, t.bytes) ?? t) : t;
   }
 
   pollEvent(): EndpointEvent<R> | undefined {

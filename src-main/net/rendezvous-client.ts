@@ -5,7 +5,7 @@
 import type { PeerAddress } from './address';
 import { addressKey } from './address';
 import type { Transmit } from './endpoint';
-import type { DirectoryError, RendezvousMessage, SessionInfo } from './rendezvous';
+import type { DirectoryError, RelayGrant, RendezvousMessage, SessionInfo } from './rendezvous';
 import {
   decodeRendezvous,
   encodeRendezvous,
@@ -47,6 +47,8 @@ export interface Registration {
   readonly users: number;
   /** The host's own addresses (LAN), offered to joiners behind the same NAT. */
   readonly candidates: readonly PeerAddress[];
+  /** Our address on a TURN relay, once allocated. */
+  readonly relayed?: PeerAddress;
 }
 
 export type RendezvousEvent =
@@ -58,6 +60,8 @@ export type RendezvousEvent =
       readonly directory: PeerAddress;
       readonly reason: DirectoryError;
     }
+  /** Host: relay credentials from a directory (asked for with `wantRelay`). */
+  | { readonly type: 'relay-grant'; readonly directory: PeerAddress; readonly grant: RelayGrant }
   /** Host: a directory stopped answering; registration starts again. */
   | { readonly type: 'unregistered'; readonly directory: PeerAddress }
   /** Host: a joiner is on its way from these addresses (punches are already going out). */
@@ -73,6 +77,8 @@ export type RendezvousEvent =
       readonly directory: PeerAddress;
       readonly session: SessionInfo;
       readonly observed: PeerAddress | undefined;
+      /** Relay credentials for us, if the directory has a relay. */
+      readonly relay: RelayGrant | undefined;
     }
   /** Joiner: no directory could introduce us. */
   | {
@@ -120,6 +126,8 @@ export class RendezvousClient {
   private readonly ownerKey: Uint8Array;
   private nextRequest: number;
   private registration: Registration | undefined;
+  /** Host: ask directories for relay credentials until one gives them (and again after `wantRelay()`). */
+  private wantsRelay = false;
   private introduction:
     | {
         readonly name: string;
@@ -175,6 +183,23 @@ export class RendezvousClient {
   register(now: number, r: Registration): void {
     this.registration = r;
     for (const d of this.dirs) this.sendNow(now, d);
+  }
+
+  /** Host: asks the directories for relay credentials with the next requests (a 'relay-grant' event answers). */
+  wantRelay(now: number): void {
+    this.wantsRelay = true;
+    if (this.registration !== undefined)
+      for (const d of this.dirs) if (d.registered) this.sendNow(now, d);
+  }
+
+  /** Host: our relayed address (or none), told to every directory at once. */
+  setRelayed(now: number, relayed: PeerAddress | undefined): void {
+    const r = this.registration;
+    if (r === undefined) return;
+    const { name, listed, version, users, candidates } = r;
+    const rest = { name, listed, version, users, candidates };
+    this.registration = relayed === undefined ? rest : { ...rest, relayed };
+    for (const d of this.dirs) if (d.cookie !== undefined) this.sendNow(now, d);
   }
 
   /** Host: a new user count, carried by the next heartbeat. */
@@ -290,6 +315,10 @@ export class RendezvousClient {
           d.registered = true;
           this.events.push({ type: 'registered', directory: d.address, observed: m.observed });
         }
+        if (m.relay !== undefined && this.wantsRelay) {
+          this.wantsRelay = false;
+          this.events.push({ type: 'relay-grant', directory: d.address, grant: m.relay });
+        }
         return;
       case 'peer': {
         const r = this.registration;
@@ -312,6 +341,7 @@ export class RendezvousClient {
           directory: d.address,
           session: m.session,
           observed: d.observed,
+          relay: m.relay,
         });
         // Prime our NAT towards the host now; the handshake's HELLOs follow as the real punches.
         this.punch(now, i.nonce, [m.session.host, ...m.session.candidates]);
@@ -383,6 +413,8 @@ export class RendezvousClient {
         listed: r.listed,
         users: r.users,
         candidates: r.candidates.slice(0, 4),
+        ...(r.relayed === undefined ? {} : { relayed: r.relayed }),
+        ...(this.wantsRelay ? { wantRelay: true } : {}),
       };
     else if (i !== undefined && !i.done)
       m = {

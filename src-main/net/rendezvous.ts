@@ -60,6 +60,15 @@ const ERRORS_BY_CODE = new Map(
   Object.entries(ERROR_CODES).map(([k, v]) => [v, k as DirectoryError]),
 );
 
+/** TURN relay credentials a directory mints for a party (coturn's shared-secret scheme; short-lived). */
+export interface RelayGrant {
+  readonly server: PeerAddress;
+  readonly username: string;
+  readonly password: string;
+}
+
+export const MAX_RELAY_CREDENTIAL_BYTES = 128;
+
 /** What a directory tells about a session: never a join code (it never has one). */
 export interface SessionInfo {
   readonly name: string;
@@ -70,6 +79,8 @@ export interface SessionInfo {
   readonly host: PeerAddress;
   /** Addresses the host says it has (its LAN, for joiners behind the same NAT). */
   readonly candidates: readonly PeerAddress[];
+  /** The host's address on a TURN relay, if it has one: the path when no direct one opens. */
+  readonly relayed?: PeerAddress;
 }
 
 export interface ListingEntry {
@@ -97,6 +108,10 @@ export type RendezvousMessage =
       readonly listed: boolean;
       readonly users: number;
       readonly candidates: readonly PeerAddress[];
+      /** Our address on a TURN relay, once we have one. */
+      readonly relayed?: PeerAddress;
+      /** Asks for relay credentials (until we hold a working allocation). */
+      readonly wantRelay?: boolean;
     }
   | {
       readonly type: 'registered';
@@ -104,6 +119,8 @@ export type RendezvousMessage =
       readonly observed: PeerAddress;
       readonly heartbeatMs: number;
       readonly ttlMs: number;
+      /** Relay credentials, when asked for and the directory has a relay. */
+      readonly relay?: RelayGrant;
     }
   | {
       readonly type: 'deregister';
@@ -146,6 +163,8 @@ export type RendezvousMessage =
       readonly request: number;
       readonly nonce: Uint8Array;
       readonly session: SessionInfo;
+      /** Relay credentials for the joiner, when the directory has a relay. */
+      readonly relay?: RelayGrant;
     }
   | {
       /** To the host: a joiner is coming from these addresses; send towards them so its packets get in. */
@@ -247,6 +266,34 @@ export function sessionNameKey(name: string): string {
   return name.normalize('NFKC').toLowerCase();
 }
 
+function writeOptionalAddress(w: BitWriter, a: PeerAddress | undefined): void {
+  w.writeBool(a !== undefined);
+  if (a !== undefined) writeAddress(w, a);
+}
+
+function readOptionalAddress(r: BitReader): PeerAddress | undefined {
+  return r.readBool() ? readAddress(r) : undefined;
+}
+
+function writeGrant(w: BitWriter, g: RelayGrant | undefined): void {
+  w.writeBool(g !== undefined);
+  if (g === undefined) return;
+  writeAddress(w, g.server);
+  for (const text of [g.username, g.password]) {
+    if (new TextEncoder().encode(text).length > MAX_RELAY_CREDENTIAL_BYTES)
+      throw new RangeError('relay credential too long');
+    w.writeString(text);
+  }
+}
+
+function readGrant(r: BitReader): RelayGrant | undefined {
+  if (!r.readBool()) return undefined;
+  const server = readAddress(r);
+  const username = r.readString(MAX_RELAY_CREDENTIAL_BYTES);
+  const password = r.readString(MAX_RELAY_CREDENTIAL_BYTES);
+  return { server, username, password };
+}
+
 function writeSession(w: BitWriter, s: SessionInfo): void {
   writeName(w, s.name);
   w.writeUint(s.version, 16);
@@ -254,6 +301,7 @@ function writeSession(w: BitWriter, s: SessionInfo): void {
   w.writeBool(s.listed);
   writeAddress(w, s.host);
   writeCandidates(w, s.candidates);
+  writeOptionalAddress(w, s.relayed);
 }
 
 function readSession(r: BitReader): SessionInfo {
@@ -264,7 +312,8 @@ function readSession(r: BitReader): SessionInfo {
   const listed = r.readBool();
   const host = readAddress(r);
   const candidates = readCandidates(r);
-  return { name, version, users, listed, host, candidates };
+  const relayed = readOptionalAddress(r);
+  return { name, version, users, listed, host, candidates, ...(relayed ? { relayed } : {}) };
 }
 
 export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
@@ -288,12 +337,15 @@ export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
       w.writeBool(m.listed);
       w.writeVarUint(Math.min(m.users, MAX_USERS));
       writeCandidates(w, m.candidates);
+      writeOptionalAddress(w, m.relayed);
+      w.writeBool(m.wantRelay === true);
       break;
     case 'registered':
       w.writeUint(m.request, 32);
       writeAddress(w, m.observed);
       w.writeVarUint(m.heartbeatMs);
       w.writeVarUint(m.ttlMs);
+      writeGrant(w, m.relay);
       break;
     case 'deregister':
       w.writeUint(m.request, 32);
@@ -337,6 +389,7 @@ export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
       w.writeUint(m.request, 32);
       w.writeBytes(m.nonce);
       writeSession(w, m.session);
+      writeGrant(w, m.relay);
       break;
     case 'peer':
       w.writeBytes(m.nonce);
@@ -403,16 +456,30 @@ function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage 
       const users = r.readVarUint();
       if (users > MAX_USERS) throw new DecodeError('range', 'users');
       const candidates = readCandidates(r);
-      return { type, request, cookie, ownerKey, version, name, listed, users, candidates };
-    }
-    case 'registered':
+      const relayed = readOptionalAddress(r);
+      const wantRelay = r.readBool();
       return {
         type,
-        request: r.readUint(32),
-        observed: readAddress(r),
-        heartbeatMs: r.readVarUint(),
-        ttlMs: r.readVarUint(),
+        request,
+        cookie,
+        ownerKey,
+        version,
+        name,
+        listed,
+        users,
+        candidates,
+        ...(relayed ? { relayed } : {}),
+        ...(wantRelay ? { wantRelay } : {}),
       };
+    }
+    case 'registered': {
+      const request = r.readUint(32);
+      const observed = readAddress(r);
+      const heartbeatMs = r.readVarUint();
+      const ttlMs = r.readVarUint();
+      const relay = readGrant(r);
+      return { type, request, observed, heartbeatMs, ttlMs, ...(relay ? { relay } : {}) };
+    }
     case 'deregister':
       return {
         type,
@@ -460,13 +527,13 @@ function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage 
         nonce: fixed(r, INTRO_NONCE_SIZE),
         candidates: readCandidates(r),
       };
-    case 'intro':
-      return {
-        type,
-        request: r.readUint(32),
-        nonce: fixed(r, INTRO_NONCE_SIZE),
-        session: readSession(r),
-      };
+    case 'intro': {
+      const request = r.readUint(32);
+      const nonce = fixed(r, INTRO_NONCE_SIZE);
+      const session = readSession(r);
+      const relay = readGrant(r);
+      return { type, request, nonce, session, ...(relay ? { relay } : {}) };
+    }
     case 'peer':
       return {
         type,

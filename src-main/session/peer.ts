@@ -94,8 +94,8 @@ export class PeerSession {
   }
 
   /** Starts the join: at one address, or at several of the host's at once (the first that answers wins). */
-  connect(now: number, to: PeerAddress | readonly PeerAddress[]): void {
-    this.endpoint.connect(now, to);
+  connect(now: number, to: PeerAddress | readonly PeerAddress[], alongside?: PeerAddress): void {
+    this.endpoint.connect(now, to, alongside);
   }
 
   /** Ends the join before any connection (the directory knows no such session, none could be reached). */

@@ -7,6 +7,8 @@ import { addressKey } from '../net/address';
 import type { Endpoint } from '../net/endpoint';
 import type { RendezvousEvent } from '../net/rendezvous-client';
 import { PRIME_LEAD_MS, RendezvousClient } from '../net/rendezvous-client';
+import { TurnClient } from '../net/turn-client';
+import type { RelayGrant } from '../net/rendezvous';
 import type { SessionInfo } from '../net/rendezvous';
 import { addressScope, canonicalAddress } from '../net/wire-address';
 import type { PathKind } from './path';
@@ -56,6 +58,13 @@ export interface HostRun {
 /** What a runner says about reaching people (directories, introductions, the path a join took). */
 export type ReachEvent =
   | RendezvousEvent
+  /** A relay allocation for us: made (with our relayed address), or failed. */
+  | {
+      readonly type: 'relay';
+      readonly state: 'allocated' | 'failed';
+      readonly relayed?: PeerAddress;
+      readonly detail?: string;
+    }
   /** Joining: the handshake completed over this path. */
   | { readonly type: 'path'; readonly path: PathKind; readonly address: PeerAddress };
 
@@ -90,6 +99,11 @@ export class SessionRunner {
   /** Joining: the host's addresses we dial, and what kind of path each is. */
   private readonly pathOf = new Map<string, PathKind>();
   private pathReported = false;
+  /** A TURN allocation, when the directory gave us a relay. */
+  private turn: TurnClient | undefined;
+  private onAllocated: ((relay: TurnClient) => void) | undefined;
+  /** Joining: the first address of the dial in progress (a relayed path joins its race). */
+  private dialed: PeerAddress | undefined;
 
   private constructor(
     readonly controls: Controls,
@@ -132,6 +146,11 @@ export class SessionRunner {
         users: 1,
         candidates: localCandidates(o.bind, transport.address.port),
       });
+      // A directory with a relay gives credentials: then joiners whose NAT lets nothing in still reach us.
+      client.wantRelay(monotonicNow());
+      runner.onReach((e) => {
+        if (e.type === 'relay-grant') runner.startRelay(e.grant);
+      });
     }
     // A board restored from a backup is saved at once, so FILE is good again; one loaded as it is waits for a change.
     runner.lastSavedHash = notice === undefined ? session.board.hash() : '';
@@ -171,8 +190,20 @@ export class SessionRunner {
         if (e.type === 'intro') {
           // Our priming datagrams are out; the other side's go out now too. Dial once both NATs are open.
           const plan = runner.dialPlan(e.session);
+          const hostRelayed = e.session.relayed;
+          if (e.relay !== undefined && hostRelayed !== undefined) {
+            // Meanwhile a relay allocation: its path joins the race when it is ready (a direct one usually wins).
+            runner.startRelay(e.relay, (relay) => {
+              relay.permit(monotonicNow(), hostRelayed);
+              runner.pathOf.set(addressKey(hostRelayed), 'relayed');
+              if (runner.dialed === undefined) plan.push(hostRelayed);
+              else session.connect(monotonicNow(), [hostRelayed], runner.dialed);
+              runner.transport.pump();
+            });
+          }
           setTimeout(() => {
             if (runner.closed) return;
+            runner.dialed = plan[0];
             session.connect(monotonicNow(), plan);
             runner.transport.pump();
           }, PRIME_LEAD_MS);
@@ -215,6 +246,59 @@ export class SessionRunner {
   /** Our address as a directory sees it, once one has answered. */
   get publicAddress(): PeerAddress | undefined {
     return this.rendezvous?.observed;
+  }
+
+  /**
+   * Allocates on the relay the directory named; `onAllocated` runs once it has an address there. A host tells the
+   * directories its relayed address, so joiners can dial it; permission covers the relay's own addresses (the
+   * joiners' relayed addresses are on the same server).
+   */
+  private startRelay(grant: RelayGrant, onAllocated?: (relay: TurnClient) => void): void {
+    if (this.turn !== undefined || this.closed) return;
+    const relay = new TurnClient({
+      server: grant.server,
+      username: grant.username,
+      password: grant.password,
+      random: (n) => new Uint8Array(randomBytes(n)),
+      software: 'ghostboard',
+    });
+    this.turn = relay;
+    this.transport.endpoint.relay = relay;
+    this.onAllocated = onAllocated;
+    relay.allocate(monotonicNow());
+    this.transport.pump();
+  }
+
+  /** Drains the relay's events: an allocation made or lost. */
+  private relayEvents(now: number): void {
+    const relay = this.turn;
+    if (relay === undefined) return;
+    for (let e = relay.pollEvent(); e !== undefined; e = relay.pollEvent()) {
+      if (e.type === 'allocated') {
+        if (this.controls.role === 'host') {
+          relay.permit(now, e.relayed);
+          this.rendezvous?.setRelayed(now, e.relayed);
+        }
+        this.onAllocated?.(relay);
+        this.emitReach({ type: 'relay', state: 'allocated', relayed: e.relayed });
+      } else if (e.type === 'failed') {
+        this.transport.endpoint.relay = undefined;
+        this.turn = undefined;
+        this.rendezvous?.setRelayed(now, undefined);
+        this.emitReach({
+          type: 'relay',
+          state: 'failed',
+          detail: `${e.reason}${e.code ? ` ${e.code}` : ''}`,
+        });
+      }
+    }
+  }
+
+  /** The path to a connection, by its address key: through our relay, within our networks, or direct. */
+  pathOfKey(key: string): PathKind {
+    const known = this.pathOf.get(key);
+    if (known !== undefined) return known;
+    return this.turn?.isRelayed(parseKey(key)) === true ? 'relayed' : pathOfPeerKey(key);
   }
 
   private attachRendezvous(directories: readonly PeerAddress[]): RendezvousClient {
@@ -261,6 +345,7 @@ export class SessionRunner {
     const client = this.rendezvous;
     if (client !== undefined)
       for (let e = client.pollEvent(); e !== undefined; e = client.pollEvent()) this.emitReach(e);
+    this.relayEvents(now);
     if (!this.pathReported && this.controls.role === 'peer') {
       const conn = this.controls.links()[0]?.link.conn;
       if (conn?.isOpen === true) {
@@ -328,6 +413,7 @@ export class SessionRunner {
     clearInterval(this.timer);
     const now = monotonicNow();
     this.rendezvous?.deregister();
+    this.turn?.close(now);
     this.controls.close(now);
     this.transport.pump();
     await this.autosave();

@@ -14,6 +14,8 @@ if (!support.ok) console.warn(`reach netns tests skipped: ${support.reason}`);
 const BIN = fileURLToPath(new URL('../../bin/ghostboard.js', import.meta.url));
 const DIRECTORY_PORT = 7340;
 const WAIT_MS = 30_000;
+const TURN_PORT = 3478;
+const TURN_SECRET = 'netlab-relay-secret';
 
 const isEv =
   (ev: string, extra: (e: LabEvent) => boolean = () => true) =>
@@ -29,6 +31,13 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
   let cone: NatSite;
   /** A router that lets unsolicited datagrams into its connection tracking (priming matters there). */
   let lax: NatSite;
+  /** The relay's public host (coturn). */
+  let relayHost: Host;
+  /** A host and joiners behind symmetric NATs (a new public port per destination: no direct path opens). */
+  let symHome: NatSite;
+  let sym: NatSite;
+  /** A joiner on a network that lets UDP out only to the directory and the relay. */
+  let blocked: NatSite;
 
   const theLab = (): Lab => {
     if (lab === undefined) throw new Error('lab not built');
@@ -48,21 +57,38 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
     home = await lab.addNatSite({ kind: 'cone', dropUnsolicited: true, clients: 2 });
     cone = await lab.addNatSite({ kind: 'cone', dropUnsolicited: true });
     lax = await lab.addNatSite({ kind: 'cone' });
+    relayHost = await lab.addPublicHost();
+    symHome = await lab.addNatSite({ kind: 'symmetric', dropUnsolicited: true });
+    sym = await lab.addNatSite({ kind: 'symmetric', dropUnsolicited: true });
+    blocked = await lab.addNatSite({
+      kind: 'cone',
+      dropUnsolicited: true,
+      udpAllowOnly: [
+        { address: pub.address, port: DIRECTORY_PORT + 1 },
+        { address: relayHost.address, port: TURN_PORT },
+      ],
+    });
   });
   afterAll(async () => {
     await lab?.destroy();
   });
 
-  it('a four-user session: joiners behind two other NATs and one on the host LAN, each on the path it should use', async () => {
-    const dir = ghostboard(pub, 'directory', [
-      'directory',
-      '--bind',
-      pub.address,
-      '--port',
-      String(DIRECTORY_PORT),
-    ]);
+  /** A directory on the public host (with the relay when given), ready. */
+  async function directory(port: number, relay?: Host): Promise<LabProcess> {
+    const args = ['directory', '--bind', pub.address, '--port', String(port)];
+    if (relay !== undefined)
+      args.push('--turn', `${relay.address}:${TURN_PORT}`, '--turn-secret', TURN_SECRET);
+    const dir = ghostboard(pub, `directory:${port}`, args);
     await dir.waitFor(isEv('ready'), WAIT_MS);
-    const host = ghostboard(client(home, 0), 'host', [
+    return dir;
+  }
+
+  /** A host at `at` registered with the directory; its ready event (with the link) once a directory lists it. */
+  async function host(
+    at: Host,
+    port: number,
+  ): Promise<{ proc: LabProcess; link: string; listed: LabEvent }> {
+    const proc = ghostboard(at, 'host', [
       'host',
       '--bind',
       '0.0.0.0',
@@ -73,33 +99,36 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
       '--name',
       'Ana',
       '--directory',
-      `${pub.address}:${DIRECTORY_PORT}`,
+      `${pub.address}:${port}`,
     ]);
-    const ready = await host.waitFor(isEv('ready'), WAIT_MS);
-    const link = String(ready.link);
-    const listed = await host.waitFor(isEv('listed'), WAIT_MS);
-    // The directory sees the host at its router's public address, not its LAN one.
-    expect(String(listed.public).startsWith(`${home.router.address}:`)).toBe(true);
+    const ready = await proc.waitFor(isEv('ready'), WAIT_MS);
+    const listed = await proc.waitFor(isEv('listed'), WAIT_MS);
+    return { proc, link: String(ready.link), listed };
+  }
 
-    const joiners = [
-      { name: 'Bea', at: client(cone), path: 'direct' },
-      { name: 'Cal', at: client(lax), path: 'direct' },
-      // Linux NATs do not hairpin: the host's LAN address, from the directory, is the only way.
-      { name: 'Dev', at: client(home, 1), path: 'lan' },
-    ];
+  /** Joiners in turn, each checked for the path it reports and announced by the host. */
+  async function join(
+    hostProc: LabProcess,
+    link: string,
+    joiners: readonly { name: string; at: Host; path: string }[],
+  ): Promise<LabProcess[]> {
     const procs: LabProcess[] = [];
     for (const j of joiners) {
       const p = ghostboard(j.at, j.name, ['join', link, '--name', j.name, '--script']);
       procs.push(p);
       const r = await p.waitFor(isEv('ready'), WAIT_MS);
       expect(r.path, `${j.name}'s path`).toBe(j.path);
-      await host.waitFor(
+      const joined = await hostProc.waitFor(
         isEv('joined', (e) => e.name === j.name),
         WAIT_MS,
       );
+      expect(joined.path, `the host's path to ${j.name}`).toBe(j.path === 'lan' ? 'lan' : j.path);
     }
-    const all = [host, ...procs];
-    // Chat in order and exactly once, everyone to everyone.
+    return procs;
+  }
+
+  /** The usual guarantees: chat everyone to everyone, an edit everywhere with equal boards, a live pointer. */
+  async function works(all: readonly LabProcess[]): Promise<void> {
     for (const [i, p] of all.entries())
       p.write(JSON.stringify({ cmd: 'chat', text: `hello ${i}` }));
     for (const p of all)
@@ -108,8 +137,7 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
           isEv('chat', (e) => e.text === `hello ${i}`),
           WAIT_MS,
         );
-    // An edit from behind one NAT reaches everyone, and the boards agree.
-    procs[0]?.write(JSON.stringify({ cmd: 'create', kind: 'rect', x: 5, y: 5, w: 40, h: 30 }));
+    all[1]?.write(JSON.stringify({ cmd: 'create', kind: 'rect', x: 5, y: 5, w: 40, h: 30 }));
     for (const p of all) await p.waitFor(isEv('object'), WAIT_MS);
     const hashes: string[] = [];
     for (const p of all) {
@@ -122,13 +150,41 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
       hashes.push(String(h.hash));
     }
     expect(new Set(hashes).size).toBe(1);
-    // Live pointers: the host's pointer reaches the joiner behind the other NAT.
-    host.write(JSON.stringify({ cmd: 'pointer', x: 321, y: 123 }));
-    await procs[0]?.waitFor(
-      isEv('pointer', (e) => e.x === 321 && e.y === 123),
-      WAIT_MS,
-    );
-    // The directory introduced the two outside joiners (the LAN one too: it asked it like anyone).
+    all[0]?.write(JSON.stringify({ cmd: 'pointer', x: 321, y: 123 }));
+    for (const p of all.slice(1))
+      await p.waitFor(
+        isEv('pointer', (e) => e.x === 321 && e.y === 123),
+        WAIT_MS,
+      );
+  }
+
+  it('direct and LAN cells: joiners behind two other NATs and one on the host LAN, a four-user session', async () => {
+    const dir = await directory(DIRECTORY_PORT);
+    const h = await host(client(home, 0), DIRECTORY_PORT);
+    // The directory sees the host at its router's public address, not its LAN one.
+    expect(String(h.listed.public).startsWith(`${home.router.address}:`)).toBe(true);
+    const procs = await join(h.proc, h.link, [
+      { name: 'Bea', at: client(cone), path: 'direct' },
+      { name: 'Cal', at: client(lax), path: 'direct' },
+      // Linux NATs do not hairpin: the host's LAN address, from the directory, is the only way.
+      { name: 'Dev', at: client(home, 1), path: 'lan' },
+    ]);
+    await works([h.proc, ...procs]);
     expect(dir.events.filter((e) => e.ev === 'introduced')).toHaveLength(3);
+  });
+
+  it('relayed cells: symmetric to symmetric, cone to symmetric, and a joiner whose UDP only reaches the relay', async () => {
+    await theLab().startTurn(relayHost, { secret: TURN_SECRET, port: TURN_PORT });
+    await directory(DIRECTORY_PORT + 1, relayHost);
+    const h = await host(client(symHome), DIRECTORY_PORT + 1);
+    const relay = await h.proc.waitFor(isEv('relay'), WAIT_MS);
+    expect(relay.state).toBe('allocated');
+    expect(String(relay.relayed).startsWith(`${relayHost.address}:`)).toBe(true);
+    const procs = await join(h.proc, h.link, [
+      { name: 'Sam', at: client(sym), path: 'relayed' },
+      { name: 'Con', at: client(cone), path: 'relayed' },
+      { name: 'Bo', at: client(blocked), path: 'relayed' },
+    ]);
+    await works([h.proc, ...procs]);
   });
 });
