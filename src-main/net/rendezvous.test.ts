@@ -114,7 +114,11 @@ describe('rendezvous messages', () => {
     );
     // The largest replies a directory sends before a source proves its address: COOKIE (IPv6) and ERROR.
     const cookie = encodeRendezvous(samples[1] as RendezvousMessage).length;
-    const error = encodeRendezvous({ type: 'error', request: 0xffffffff, error: 'bad-version' }).length;
+    const error = encodeRendezvous({
+      type: 'error',
+      request: 0xffffffff,
+      error: 'bad-version',
+    }).length;
     expect(Math.max(cookie, error)).toBeLessThanOrEqual(MIN_REQUEST_SIZE);
     for (const m of requests)
       expect(encodeRendezvous(m).length).toBeGreaterThanOrEqual(MIN_REQUEST_SIZE);
