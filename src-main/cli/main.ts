@@ -7,6 +7,7 @@ import type { PeerAddress } from '../net/address';
 import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
 import { DirectoryRunner } from '../directory/runner';
 import { discover } from './discover';
+import { advertise } from '../lan/advertise';
 import type { PathKind, ReachEvent } from '../session/runner';
 import { generateJoinCode, generateLongJoinCode, joinCodeStrengthBits } from '../net/join-code';
 import { parseAddress } from '../net/address';
@@ -26,6 +27,7 @@ const USAGE = `usage:
                                                            (a quarter of --max-peers, at most 32)
                   [--directory HOST:PORT]…   register with these directories (repeatable): joinable by link
                   [--list NAME]   listed publicly under NAME (default: unlisted, found only through the link)
+                  [--lan]   announce the session on this network (mDNS), as the app does
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
   ghostboard join LINK [--name NAME] [--viewer] [--script]   a ghostboard:// invite link (the code rides in it)
   ghostboard directory [--bind ADDR] [--port N]   a rendezvous server (default port 7340)
@@ -137,6 +139,20 @@ async function host(v: Values): Promise<void> {
     const line = reachLine(e);
     if (line !== undefined) emitLine(line);
   });
+  if (v.lan === true) {
+    const name = typeof v.name === 'string' ? v.name : 'Host';
+    const advert = advertise({
+      name,
+      port: runner.address.port,
+      users: 1,
+      onError: (message) => emitLine({ ev: 'error', message: `LAN announcement: ${message}` }),
+    });
+    runner.controls.on((e) => {
+      if (e.type === 'joined' || e.type === 'left')
+        advert.update({ users: runner.controls.participants.length });
+    });
+    runner.beforeClose(() => advert.stop());
+  }
   const notice = runner.boardNotice;
   if (notice !== undefined)
     emitLine({
@@ -359,6 +375,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       kbps: { type: 'string' },
       viewer: { type: 'boolean' },
       'long-code': { type: 'boolean' },
+      lan: { type: 'boolean' },
       'join-role': { type: 'string' },
       'max-peers': { type: 'string' },
       'max-per-address': { type: 'string' },

@@ -99,6 +99,7 @@ export class SessionRunner {
   /** Joining: the host's addresses we dial, and what kind of path each is. */
   private readonly pathOf = new Map<string, PathKind>();
   private pathReported = false;
+  private readonly closing: (() => Promise<void>)[] = [];
   /** A TURN allocation, when the directory gave us a relay. */
   private turn: TurnClient | undefined;
   private onAllocated: ((relay: TurnClient) => void) | undefined;
@@ -408,8 +409,15 @@ export class SessionRunner {
     await this.saving;
   }
 
+  /** Work to finish before the socket closes (a LAN goodbye); awaited by `close`. */
+  beforeClose(work: () => Promise<void>): void {
+    this.closing.push(work);
+  }
+
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
+    await Promise.all(this.closing.map((w) => w().catch(() => undefined)));
     clearInterval(this.timer);
     const now = monotonicNow();
     this.rendezvous?.deregister();
