@@ -165,7 +165,10 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
       if (list.length > MAX_DIRECTORIES) return bad(`at most ${MAX_DIRECTORIES} directories`);
       const directories: string[] = [];
       for (const d of list) {
-        if (!str(d, MAX_ADDRESS_CHARS) || !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(d.trim()))
+        if (
+          !str(d, MAX_ADDRESS_CHARS) ||
+          !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):\d{1,5}$/.test(d.trim())
+        )
           return bad('a directory is HOST:PORT');
         directories.push(d.trim());
       }
