@@ -63,8 +63,11 @@ export type SessionStatus =
   | {
       readonly phase: 'connecting';
       readonly address: string;
-      /** Where the join is: asking directories for the host, or handshaking over the paths they gave. */
-      readonly stage?: 'looking-up' | 'connecting';
+      /**
+       * Where the join is: asking directories for the host, handshaking over the paths they gave, or (no direct
+       * path has answered yet) trying through the relay as well.
+       */
+      readonly stage?: 'looking-up' | 'connecting' | 'relaying';
     }
   | {
       readonly phase: 'joined';

@@ -34,6 +34,8 @@ const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
 const CHAT_HISTORY = 500;
 const SETTINGS_FILE = 'settings.json';
+/** A join still connecting this long after its relay path joined the race says it is trying the relay. */
+const RELAYING_AFTER_MS = 1_000;
 
 /** GHOSTBOARD_DIRECTORY=host:port[,host:port…]: the directories to use until the user saves their own. */
 export function directoriesFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -347,6 +349,19 @@ class Core implements AppCore {
         if (st.phase === 'joined') this.setStatus({ ...st, path: e.path });
         return;
       case 'relay':
+        // A joiner whose direct paths have not answered within a second of the relay joining the race is told so.
+        if (
+          e.state === 'allocated' &&
+          st.phase === 'connecting' &&
+          runner.controls.role === 'peer'
+        ) {
+          const timer = setTimeout(() => {
+            const now = this.status;
+            if (this.runner === runner && now.phase === 'connecting')
+              this.setStatus({ ...now, stage: 'relaying' });
+          }, RELAYING_AFTER_MS);
+          timer.unref();
+        }
         if (e.state === 'failed')
           this.emit({
             type: 'notice',

@@ -78,6 +78,9 @@ describe('join stages and paths', () => {
   it('says where a join is, defaulting to connecting when the core names no stage', () => {
     const lookUp = { phase: 'connecting', address: 's-1', stage: 'looking-up' } as const;
     expect(joinStage(lookUp)).toBe('looking-up');
+    const relaying = { phase: 'connecting', address: 's-1', stage: 'relaying' } as const;
+    expect(joinStage(relaying)).toBe('relaying');
+    expect(stageText(relaying)).toMatch(/relay/);
     expect(stageText(lookUp)).toBe('Looking up the session on the directory…');
     const plain = { phase: 'connecting', address: '10.0.0.2:7350' } as const;
     expect(joinStage(plain)).toBe('connecting');

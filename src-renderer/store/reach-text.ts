@@ -60,7 +60,7 @@ export function joinTarget(address: string): string {
   return r.link.kind === 'direct' ? addressText(r.link.host) : r.link.session;
 }
 
-export type JoinStage = 'looking-up' | 'connecting';
+export type JoinStage = 'looking-up' | 'connecting' | 'relaying';
 
 /** The join's current stage, or null when not joining. */
 export function joinStage(st: SessionStatus): JoinStage | null {
@@ -74,6 +74,8 @@ export function stageText(st: SessionStatus): string | null {
       return 'Looking up the session on the directory…';
     case 'connecting':
       return st.phase === 'connecting' ? `Connecting to ${st.address}…` : 'Connecting…';
+    case 'relaying':
+      return 'No direct path has answered yet: trying through the relay as well…';
     case null:
       return null;
   }

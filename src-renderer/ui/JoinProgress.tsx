@@ -8,6 +8,7 @@ import { Icon } from './icons';
 const STEPS: readonly { readonly stage: JoinStage; readonly label: string }[] = [
   { stage: 'looking-up', label: 'Looking up' },
   { stage: 'connecting', label: 'Connecting' },
+  { stage: 'relaying', label: 'Relaying' },
 ];
 
 export function JoinProgress(p: { readonly viaDirectory: boolean }): ReactElement | null {
@@ -16,7 +17,9 @@ export function JoinProgress(p: { readonly viaDirectory: boolean }): ReactElemen
   const text = stageText(status);
   if (stage === null || text === null) return null;
   // A join straight to an address has no look-up step.
-  const steps = p.viaDirectory || stage === 'looking-up' ? STEPS : STEPS.slice(1);
+  // The relay step shows only when a join gets there (most open a direct path first).
+  const shown = stage === 'relaying' ? STEPS : STEPS.slice(0, 2);
+  const steps = p.viaDirectory || stage === 'looking-up' ? shown : shown.slice(1);
   const at = steps.findIndex((s) => s.stage === stage);
   return (
     <div className="join-stages" role="status" aria-live="polite">

@@ -112,7 +112,9 @@ function SubmitButton(p: { mode: Mode; status: SessionStatus; disabled: boolean 
       {p.status.phase === 'connecting'
         ? p.status.stage === 'looking-up'
           ? `Looking up ${p.status.address}…`
-          : `Connecting to ${p.status.address}…`
+          : p.status.stage === 'relaying'
+            ? `Relaying to ${p.status.address}…`
+            : `Connecting to ${p.status.address}…`
         : p.mode === 'host'
           ? 'Start hosting'
           : 'Join'}

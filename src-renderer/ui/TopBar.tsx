@@ -26,7 +26,14 @@ function statusText(
         `Connected to ${st.hostName}${hostRtt === null ? '' : ` · ${Math.round(hostRtt)} ms`}`,
       ];
     case 'connecting':
-      return ['busy', st.stage === 'looking-up' ? 'Looking up the session…' : 'Connecting…'];
+      return [
+        'busy',
+        st.stage === 'looking-up'
+          ? 'Looking up the session…'
+          : st.stage === 'relaying'
+            ? 'Connecting through the relay…'
+            : 'Connecting…',
+      ];
     case 'ended':
     case 'idle':
       return ['bad', 'Not connected'];
