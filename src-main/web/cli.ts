@@ -17,7 +17,9 @@ const USAGE = `usage: npm run web -- [--port N] [--no-open] [--data-dir DIR] [--
   --root DIR      the built renderer to serve (default dist/renderer)
   --directory HOST:PORT   a directory to host through (repeatable; until one is saved in the settings;
                   GHOSTBOARD_DIRECTORY=host:port,… does the same)
-  --join LINK     open the start screen on this ghostboard:// invite link`;
+  --join LINK     open the start screen on this ghostboard:// invite link
+  --no-lan        neither announce nor look for sessions on this network (mDNS)
+  --bind ADDR     the address hosted sessions bind (default all interfaces)`;
 
 /** Per-user data directory, apart from the desktop app's so both can run at once. */
 function defaultDataDir(): string {
@@ -43,6 +45,8 @@ async function main(argv: readonly string[]): Promise<void> {
         'no-open': { type: 'boolean', default: false },
         'data-dir': { type: 'string' },
         directory: { type: 'string', multiple: true },
+        'no-lan': { type: 'boolean', default: false },
+        bind: { type: 'string' },
         join: { type: 'string' },
         root: { type: 'string' },
         help: { type: 'boolean', default: false },
@@ -63,7 +67,12 @@ async function main(argv: readonly string[]): Promise<void> {
   const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true });
   const directories = values.directory ?? directoriesFromEnv();
-  const core = createAppCore({ dataDir, directories });
+  const core = createAppCore({
+    dataDir,
+    directories,
+    ...(values['no-lan'] ? { lan: false } : {}),
+    ...(values.bind === undefined ? {} : { bind: values.bind }),
+  });
   if (values.join !== undefined && !core.openLink(values.join))
     fail(`not a join link: ${values.join}`);
   await launchWebHost({ core, rootDir, port, open: !values['no-open'] });

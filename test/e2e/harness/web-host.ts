@@ -30,7 +30,17 @@ export async function startWebHost(
 ): Promise<RunningHost> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gb-e2e-data-'));
   const entry = options.entry ?? join(ROOT, 'src-main', 'web', 'cli.ts');
-  const args = ['--port', '0', '--no-open', '--data-dir', dataDir, ...(options.args ?? [])];
+  // The product's host: sessions on loopback and no mDNS, so tests talk to nothing beyond this machine's loopback.
+  const quiet = options.entry === undefined ? ['--no-lan', '--bind', '127.0.0.1'] : [];
+  const args = [
+    '--port',
+    '0',
+    '--no-open',
+    ...quiet,
+    '--data-dir',
+    dataDir,
+    ...(options.args ?? []),
+  ];
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
