@@ -354,6 +354,8 @@ export class SessionRunner {
         // The other addresses' punches are no longer needed: the handshake's packets keep this path open.
         client?.stopPunching();
         const path = this.pathOf.get(conn.peer) ?? 'direct';
+        // A joiner that got a direct path gives its relay allocation back (the relay's capacity is shared).
+        if (path !== 'relayed') this.turn?.close(now);
         this.emitReach({ type: 'path', path, address: parseKey(conn.peer) });
       }
     }
