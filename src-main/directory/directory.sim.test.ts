@@ -121,6 +121,29 @@ describe('directory', () => {
     for (const x of w.dirs) expect(x.d.counters.malformed + x.d.counters.unexpected).toBe(0);
   });
 
+  it('lets a path found later join a dial in progress, and none once the dial is over', () => {
+    const seed = 16;
+    const w = world(seed, [DIR_A]);
+    const host = w.add('host', HOST);
+    const joiner = w.add('client', JOINER);
+    const nowhere = { address: '192.168.9.9', port: 7350 };
+    joiner.endpoint.connect(w.sim.now, [nowhere]);
+    w.sim.runUntil(w.sim.now + 300);
+    // The host's address turns up while the first dial still waits (a relayed path, in the app).
+    joiner.endpoint.connect(w.sim.now, [HOST], [nowhere]);
+    w.sim.runUntil(w.sim.now + 20_000);
+    expect(
+      joiner.endpointEvents.filter((e) => e.type === 'connected'),
+      `seed ${seed}`,
+    ).toHaveLength(1);
+    expect(joiner.endpointEvents.some((e) => e.type === 'connect-failed')).toBe(false);
+    expect(host.endpointEvents.filter((e) => e.type === 'connected')).toHaveLength(1);
+    // Too late: the dial it would join is over, so nothing starts.
+    joiner.endpoint.connect(w.sim.now, [{ address: '192.168.9.10', port: 7350 }], [nowhere]);
+    w.sim.runUntil(w.sim.now + 12_000);
+    expect(joiner.endpointEvents.filter((e) => e.type === 'connect-failed')).toHaveLength(0);
+  });
+
   it('forgets a host that stops heartbeating within the TTL, and a host that leaves at once', () => {
     const seed = 12;
     const w = world(seed, [DIR_A]);

@@ -276,12 +276,18 @@ export class Endpoint<R> {
   connect(
     now: number,
     to: PeerAddress | readonly PeerAddress[],
-    /** Dial as one more address of the host being dialled at this one (a relayed path that opened later). */
-    alongside?: PeerAddress,
+    /**
+     * Dial as more addresses of the host being dialled at these (a relayed path that opened later): it joins the
+     * race of whichever of them is still dialling; if none is (connected, or every one failed), nothing is done.
+     */
+    alongside?: readonly PeerAddress[],
   ): void {
     this.lastNow = Math.max(this.lastNow, now);
     const targets = 'port' in to ? [to] : to;
-    const joined = alongside === undefined ? undefined : this.dialing.get(addressKey(alongside));
+    const joined =
+      alongside === undefined
+        ? undefined
+        : alongside.map((a) => this.dialing.get(addressKey(a))).find((d) => d !== undefined);
     if (alongside !== undefined && joined === undefined) return; // that dial is over: connected, or failed
     const group = joined?.group ?? new Set<string>();
     const fresh: [string, Dialing][] = [];

@@ -94,7 +94,11 @@ export class PeerSession {
   }
 
   /** Starts the join: at one address, or at several of the host's at once (the first that answers wins). */
-  connect(now: number, to: PeerAddress | readonly PeerAddress[], alongside?: PeerAddress): void {
+  connect(
+    now: number,
+    to: PeerAddress | readonly PeerAddress[],
+    alongside?: readonly PeerAddress[],
+  ): void {
     this.endpoint.connect(now, to, alongside);
   }
 

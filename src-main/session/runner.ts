@@ -103,8 +103,8 @@ export class SessionRunner {
   /** A TURN allocation, when the directory gave us a relay. */
   private turn: TurnClient | undefined;
   private onAllocated: ((relay: TurnClient) => void) | undefined;
-  /** Joining: the first address of the dial in progress (a relayed path joins its race). */
-  private dialed: PeerAddress | undefined;
+  /** Joining: the addresses of the dial in progress (a relayed path joins its race). */
+  private dialed: readonly PeerAddress[] | undefined;
 
   private constructor(
     readonly controls: Controls,
@@ -204,7 +204,7 @@ export class SessionRunner {
           }
           setTimeout(() => {
             if (runner.closed) return;
-            runner.dialed = plan[0];
+            runner.dialed = [...plan];
             session.connect(monotonicNow(), plan);
             runner.transport.pump();
           }, PRIME_LEAD_MS);
