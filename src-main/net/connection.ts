@@ -150,7 +150,8 @@ export class Connection<R> {
   dataPacketsSent = 0;
 
   constructor(
-    readonly peer: string,
+    /** The peer's address key; it changes only when the endpoint moves the connection to a new path. */
+    public peer: string,
     private readonly keys: ConnectionKeys,
     now: number,
     startOpen: boolean,
@@ -230,6 +231,26 @@ export class Connection<R> {
   }
 
   /** A data-phase datagram from this connection's peer (handshake packets never reach here). */
+  /**
+   * Whether `bytes` is a new packet of this connection, sealed under its keys (what moving it to a new path
+   * requires). No side effect: nothing is counted, acknowledged or delivered.
+   */
+  authenticates(bytes: Uint8Array): boolean {
+    if (this.phase.kind !== 'open') return false;
+    try {
+      const r = new BitReader(bytes);
+      const header = readNotifyHeader(r, {
+        expectedSeq: this.window.expectedSeq,
+        lastSentSeq: this.window.lastSentSeq,
+      });
+      if (!this.window.isNew(header.seq)) return false;
+      return open(this.keys.receive, header.seq, bytes, Math.ceil(r.position / 8)) !== null;
+    } catch (e) {
+      if (e instanceof DecodeError) return false;
+      throw e;
+    }
+  }
+
   handleDatagram(now: number, bytes: Uint8Array): void {
     if (this.phase.kind === 'closed') {
       this.discards.afterClose++;

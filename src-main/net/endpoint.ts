@@ -10,7 +10,7 @@ import { Connection, DEFAULT_CONNECTION_OPTIONS } from './connection';
 import type { HandshakePacket, RejectReason } from './handshake';
 import { decodeHandshake, HANDSHAKE_MARKER, HELLO_SIZE, isHandshakeDecodeError } from './handshake';
 import { HostHandshake, reject, sameBytes } from './host-handshake';
-import { FailureLimiter, sourcePrefix } from './rate-limiter';
+import { FailureLimiter, sourcePrefix, TokenBuckets } from './rate-limiter';
 import { RENDEZVOUS_MARKER } from './rendezvous';
 import { COOKIE_LIFETIME_MS } from './crypto';
 import { joinCodeStrengthBits } from './join-code';
@@ -119,19 +119,24 @@ export interface EndpointCounters {
   full: number;
   banned: number;
   codeLocked: number;
+  /** Connections moved to a new path (a relayed one that found a direct path). */
+  migrated: number;
 }
 
 const MAX_QUEUED_REPLIES = 4096;
 /** Accepted RESPONSEs are remembered this long: past it their cookie has expired, and clocks may differ a little. */
 const REPLAY_MEMORY_MS = COOKIE_LIFETIME_MS + 2_000;
 const MAX_REMEMBERED_HANDSHAKES = 4096;
+/** A moved connection's old address is still accepted this long. */
+const ALIAS_MS = 5_000;
+const MAX_ALIASES = 256;
 /** Codes weaker than this (in bits) are locked after `codeLockFailures`; stronger ones can't be guessed online. */
 const LOCKABLE_CODE_BITS = 40;
 
 interface Entry<R> {
   readonly conn: Connection<R>;
-  readonly peer: PeerAddress;
-  readonly ip: string;
+  peer: PeerAddress;
+  ip: string;
   /** Host side: the client's CPace share and the ACCEPT, resent if the same RESPONSE arrives again. */
   readonly clientShare?: Uint8Array;
   readonly accept?: Uint8Array;
@@ -183,6 +188,7 @@ export class Endpoint<R> {
     full: 0,
     banned: 0,
     codeLocked: 0,
+    migrated: 0,
   };
   private readonly entries = new Map<string, Entry<R>>();
   /** Host: source addresses refused for the rest of the session (a kick bans its address). */
@@ -215,6 +221,13 @@ export class Endpoint<R> {
   tenant: DatagramTenant | undefined;
   /** A TURN relay on the same socket, if any. */
   relay: DatagramRelay | undefined;
+  /** Old addresses of connections moved to a new path, kept for packets still on their way. */
+  private readonly aliases = new Map<
+    string,
+    { readonly entry: Entry<R>; readonly until: number }
+  >();
+  /** Trial decryptions for moving a connection, per source. */
+  private readonly migrations = new TokenBuckets({ burst: 4, perSecond: 2, maxKeys: 1024 });
   /** Failures of a group's dials that ended before the rest, by group. */
   private readonly groupFailures = new WeakMap<Set<string>, ConnectFailure>();
 
@@ -341,14 +354,82 @@ export class Endpoint<R> {
       this.onHandshakeDatagram(now, from, key, bytes);
       return;
     }
-    const entry = this.entries.get(key);
+    const entry = this.entries.get(key) ?? this.aliasOf(now, key);
     if (entry === undefined) {
+      if (this.migrate(now, from, key, bytes)) return;
       // No reply to strangers: a reply would be an amplification and a probe oracle.
       this.counters.unknownSource++;
       return;
     }
     entry.conn.handleDatagram(now, bytes);
-    this.afterActivity(key, entry);
+    this.afterActivity(entry.conn.peer, entry);
+  }
+
+  /**
+   * A sealed packet from an unknown address may be a relayed connection's peer reaching us directly: a path that
+   * opened later. If it is a new packet under one of those connections' keys, the connection moves to this
+   * address (its session sees nothing but a better path); its old address stays an alias for a few seconds, for
+   * packets still on their way. Only relayed connections are tried, a few packets per source and second, so
+   * strangers cannot make us decrypt much; an off-path attacker cannot make such a packet, and one on the path
+   * could drop the traffic anyway.
+   */
+  private migrate(now: number, from: PeerAddress, key: string, bytes: Uint8Array): boolean {
+    const relay = this.relay;
+    if (relay === undefined || (bytes[0] ?? 0) >= HANDSHAKE_MARKER) return false;
+    let tried = false;
+    for (const entry of this.entries.values()) {
+      if (!entry.opened || !relay.isRelayed(entry.peer)) continue;
+      if (!tried) {
+        tried = true;
+        if (!this.migrations.take(now, sourcePrefix(from.address))) return false;
+      }
+      if (!entry.conn.authenticates(bytes)) continue;
+      const old = entry.conn.peer;
+      this.entries.delete(old);
+      entry.peer = from;
+      entry.ip = from.address;
+      entry.conn.peer = key;
+      this.entries.set(key, entry);
+      if (this.withOutput.delete(old)) this.withOutput.add(key);
+      this.aliases.set(old, { entry, until: now + ALIAS_MS });
+      while (this.aliases.size > MAX_ALIASES) {
+        const first = this.aliases.keys().next();
+        if (first.done === true) break;
+        this.aliases.delete(first.value);
+      }
+      this.counters.migrated++;
+      entry.conn.handleDatagram(now, bytes);
+      this.afterActivity(key, entry);
+      return true;
+    }
+    return false;
+  }
+
+  /** A moved connection's old address, for a few seconds. */
+  private aliasOf(now: number, key: string): Entry<R> | undefined {
+    const a = this.aliases.get(key);
+    if (a === undefined) return undefined;
+    if (a.until < now || this.entries.get(a.entry.conn.peer) !== a.entry) {
+      this.aliases.delete(key);
+      return undefined;
+    }
+    return a.entry;
+  }
+
+  /**
+   * Sends one packet of `conn` (a ping) to `to` instead of its peer's address: a probe of a direct path while the
+   * connection runs over a relay. If it gets through, the peer moves the connection to it (see `migrate`), and its
+   * packets from the new address move ours.
+   */
+  probe(now: number, conn: Connection<R>, to: PeerAddress): void {
+    const entry = this.entries.get(conn.peer);
+    if (entry?.conn !== conn || !conn.isOpen) return;
+    this.collect(conn.peer, entry);
+    conn.ping(now);
+    for (let b = conn.pollTransmit(); b !== undefined; b = conn.pollTransmit())
+      this.outbox.push({ to, bytes: b });
+    this.withOutput.delete(conn.peer);
+    this.stale.add(entry);
   }
 
   private onHandshakeDatagram(
@@ -576,7 +657,8 @@ export class Endpoint<R> {
     // A packet sent from outside the endpoint's calls (the app's own send, a close) moves the connection's
     // timers as well: its deadline is worked out again.
     entry.conn.onOutput = () => {
-      this.withOutput.add(key);
+      // By its current key: a connection moved to a new path keeps its callbacks.
+      this.withOutput.add(entry.conn.peer);
       this.stale.add(entry);
     };
     entry.conn.onWake = () => this.stale.add(entry);

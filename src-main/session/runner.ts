@@ -5,6 +5,7 @@ import { networkInterfaces } from 'node:os';
 import type { PeerAddress } from '../net/address';
 import { addressKey } from '../net/address';
 import type { Endpoint } from '../net/endpoint';
+import type { Connection } from '../net/connection';
 import type { RendezvousEvent } from '../net/rendezvous-client';
 import { PRIME_LEAD_MS, RendezvousClient } from '../net/rendezvous-client';
 import { TurnClient } from '../net/turn-client';
@@ -30,6 +31,9 @@ import type { SessionRate } from './link';
 import type { Role } from './protocol';
 
 const TICK_MS = 50;
+/** Over a relay, the direct paths are probed this often, this many times (a minute in all). */
+const PROBE_EVERY_MS = 2_000;
+const PROBE_ROUNDS = 30;
 const AUTOSAVE_MS = 5000;
 /** A save copies the file it replaces to FILE.1 at a session's first save and then at most this often. */
 const BACKUP_EVERY_MS = 10 * 60_000;
@@ -103,6 +107,9 @@ export class SessionRunner {
   /** A TURN allocation, when the directory gave us a relay. */
   private turn: TurnClient | undefined;
   private onAllocated: ((relay: TurnClient) => void) | undefined;
+  /** Joining: the address the connection runs on, to notice it moving; and the probes of direct paths. */
+  private pathKey: string | undefined;
+  private probes: NodeJS.Timeout | undefined;
   /** Joining: the addresses of the dial in progress (a relayed path joins its race). */
   private dialed: readonly PeerAddress[] | undefined;
 
@@ -295,6 +302,27 @@ export class SessionRunner {
     }
   }
 
+  /**
+   * Over a relay, keeps trying the host's direct addresses for a while: one packet of the connection to each
+   * every PROBE_EVERY_MS. A direct path that opens later takes the connection over (the endpoint moves it) and
+   * the session never notices.
+   */
+  private probeDirect(conn: Connection<PacketRecord>): void {
+    const direct = [...this.pathOf.entries()].filter(([, kind]) => kind !== 'relayed');
+    if (direct.length === 0) return;
+    let left = PROBE_ROUNDS;
+    this.probes = setInterval(() => {
+      if (this.closed || --left < 0 || !conn.isOpen) {
+        clearInterval(this.probes);
+        return;
+      }
+      const now = monotonicNow();
+      for (const [key] of direct) this.transport.endpoint.probe(now, conn, parseKey(key));
+      this.transport.pump();
+    }, PROBE_EVERY_MS);
+    this.probes.unref();
+  }
+
   /** The path to a connection, by its address key: through our relay, within our networks, or direct. */
   pathOfKey(key: string): PathKind {
     const known = this.pathOf.get(key);
@@ -347,15 +375,30 @@ export class SessionRunner {
     if (client !== undefined)
       for (let e = client.pollEvent(); e !== undefined; e = client.pollEvent()) this.emitReach(e);
     this.relayEvents(now);
+    if (this.pathReported && this.controls.role === 'peer') {
+      // A relayed connection that moved to a direct path (our probe got through): say so, stop probing.
+      const conn = this.controls.links()[0]?.link.conn;
+      if (conn !== undefined && conn.peer !== this.pathKey) {
+        this.pathKey = conn.peer;
+        clearInterval(this.probes);
+        this.emitReach({
+          type: 'path',
+          path: this.pathOfKey(conn.peer),
+          address: parseKey(conn.peer),
+        });
+      }
+    }
     if (!this.pathReported && this.controls.role === 'peer') {
       const conn = this.controls.links()[0]?.link.conn;
       if (conn?.isOpen === true) {
         this.pathReported = true;
+        this.pathKey = conn.peer;
         // The other addresses' punches are no longer needed: the handshake's packets keep this path open.
         client?.stopPunching();
         const path = this.pathOf.get(conn.peer) ?? 'direct';
         // A joiner that got a direct path gives its relay allocation back (the relay's capacity is shared).
         if (path !== 'relayed') this.turn?.close(now);
+        else this.probeDirect(conn);
         this.emitReach({ type: 'path', path, address: parseKey(conn.peer) });
       }
     }
@@ -419,6 +462,7 @@ export class SessionRunner {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearInterval(this.probes);
     await Promise.all(this.closing.map((w) => w().catch(() => undefined)));
     clearInterval(this.timer);
     const now = monotonicNow();

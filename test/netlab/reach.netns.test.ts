@@ -4,7 +4,7 @@
 // direct path opens (cone routers with and without the unsolicited-drop rule, two users behind one NAT). Needs
 // root and namespaces; skips with one line otherwise.
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Host, LabEvent, LabProcess, NatSite } from './lab';
 import { Lab, canMakeNamespaces } from './lab';
 
@@ -38,6 +38,8 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
   let sym: NatSite;
   /** A joiner on a network that lets UDP out only to the directory and the relay. */
   let blocked: NatSite;
+  /** Another such network, whose firewall later opens (a relayed connection then moves to a direct path). */
+  let opening: NatSite;
 
   const theLab = (): Lab => {
     if (lab === undefined) throw new Error('lab not built');
@@ -68,6 +70,17 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
         { address: relayHost.address, port: TURN_PORT },
       ],
     });
+    opening = await lab.addNatSite({
+      kind: 'cone',
+      dropUnsolicited: true,
+      udpAllowOnly: [
+        { address: pub.address, port: DIRECTORY_PORT + 1 },
+        { address: relayHost.address, port: TURN_PORT },
+      ],
+    });
+  });
+  afterEach(async () => {
+    await lab?.stopProcesses();
   });
   afterAll(async () => {
     await lab?.destroy();
@@ -186,5 +199,28 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
       { name: 'Bo', at: client(blocked), path: 'relayed' },
     ]);
     await works([h.proc, ...procs]);
+  });
+
+  it('a relayed connection moves to a direct path that opens later, and the session carries on', async () => {
+    await theLab().startTurn(relayHost, { secret: TURN_SECRET, port: TURN_PORT });
+    await directory(DIRECTORY_PORT + 1, relayHost);
+    const h = await host(client(home), DIRECTORY_PORT + 1);
+    await h.proc.waitFor(
+      isEv('relay', (e) => e.state === 'allocated'),
+      WAIT_MS,
+    );
+    const [eve] = await join(h.proc, h.link, [
+      { name: 'Eve', at: client(opening), path: 'relayed' },
+    ]);
+    if (eve === undefined) throw new Error('no joiner');
+    // Eve's firewall opens: her probes of the host's public address now get through, and both sides move the
+    // connection (the host's punch at the introduction left its router expecting her).
+    await theLab().setNatRules(opening, { kind: 'cone', dropUnsolicited: true });
+    const moved = await eve.waitFor(isEv('path'), WAIT_MS);
+    expect(moved.path).toBe('direct');
+    expect(String(moved.address).startsWith(`${home.router.address}:`)).toBe(true);
+    // The same session, never rejoined: chat and edits go on over the new path.
+    expect(eve.events.filter((e) => e.ev === 'ready')).toHaveLength(1);
+    await works([h.proc, eve]);
   });
 });
