@@ -269,39 +269,47 @@ export class Directory {
         this.counters.lists++;
         this.reply(from, this.listing(m.request, m.cursor));
         return;
-      case 'introduce': {
-        const r = this.sessions.get(sessionNameKey(m.name));
-        if (r === undefined) {
-          this.counters.notFound++;
-          this.reply(from, { type: 'error', request: m.request, error: 'not-found' });
-          return;
-        }
-        if (!this.intros.take(now, r.key)) {
-          this.counters.rateLimited++;
-          this.reply(from, { type: 'error', request: m.request, error: 'rate-limited' });
-          return;
-        }
-        this.counters.introductions++;
-        // Both at once: the joiner starts towards the host as the host starts towards the joiner.
-        this.reply(r.host, {
-          type: 'peer',
-          nonce: m.nonce,
-          name: r.name,
-          observed: from,
-          candidates: m.candidates,
-        });
-        const relay = this.grant('joiner');
-        this.reply(from, {
-          type: 'intro',
-          request: m.request,
-          nonce: m.nonce,
-          session: info(r),
-          ...(relay === undefined ? {} : { relay }),
-        });
-        this.events.push({ type: 'introduced', name: r.name, joiner: from, host: r.host });
+      case 'introduce':
+        this.introduce(now, from, m);
         return;
-      }
     }
+  }
+
+  /** Tells the host where the joiner is and the joiner where the host is, at the same moment. */
+  private introduce(
+    now: number,
+    from: PeerAddress,
+    m: Extract<RendezvousMessage, { type: 'introduce' }>,
+  ): void {
+    const r = this.sessions.get(sessionNameKey(m.name));
+    if (r === undefined) {
+      this.counters.notFound++;
+      this.reply(from, { type: 'error', request: m.request, error: 'not-found' });
+      return;
+    }
+    if (!this.intros.take(now, r.key)) {
+      this.counters.rateLimited++;
+      this.reply(from, { type: 'error', request: m.request, error: 'rate-limited' });
+      return;
+    }
+    this.counters.introductions++;
+    // Both at once: the joiner starts towards the host as the host starts towards the joiner.
+    this.reply(r.host, {
+      type: 'peer',
+      nonce: m.nonce,
+      name: r.name,
+      observed: from,
+      candidates: m.candidates,
+    });
+    const relay = this.grant('joiner');
+    this.reply(from, {
+      type: 'intro',
+      request: m.request,
+      nonce: m.nonce,
+      session: info(r),
+      ...(relay === undefined ? {} : { relay }),
+    });
+    this.events.push({ type: 'introduced', name: r.name, joiner: from, host: r.host });
   }
 
   private register(
