@@ -222,34 +222,7 @@ class Core implements AppCore {
       runner = await SessionRunner.host({ ...base, port: 0 });
     }
     this.adopt(runner);
-    const addresses = localAddresses();
-    const registered = runner.registeredAs;
-    const reachStatus: ReachStatus | undefined =
-      registered === undefined
-        ? undefined
-        : {
-            directories: directories.length,
-            listedOn: 0,
-            publicAddress: null,
-            listedAs: registered.listed ? registered.name : null,
-          };
-    const link = inviteLink(
-      configured,
-      registered?.name,
-      addresses[0],
-      runner.address.port,
-      joinCode,
-    );
-    this.setStatus({
-      phase: 'hosting',
-      name,
-      addresses,
-      port: runner.address.port,
-      code: joinCode,
-      you: 0,
-      ...(link === undefined ? {} : { link }),
-      ...(reachStatus === undefined ? {} : { reach: reachStatus }),
-    });
+    this.setStatus(hostingStatus(runner, name, joinCode, configured, directories.length));
     runner.onReach((e) => this.onReach(runner, e));
     this.lan?.hosting(name, runner.address.port, 1);
     this.emit({ type: 'board', objects: runner.controls.board.all() });
@@ -633,4 +606,36 @@ function inviteLink(
   if (address === undefined) return undefined;
   const host = parseAddress(address) ?? { address, port };
   return formatJoinLink({ kind: 'direct', host: { address: host.address, port }, code });
+}
+
+/** The status of a session just hosted: addresses, code, the invite link and (through directories) its reach. */
+function hostingStatus(
+  runner: SessionRunner,
+  name: string,
+  code: string,
+  configured: readonly string[],
+  directories: number,
+): SessionStatus {
+  const addresses = localAddresses();
+  const registered = runner.registeredAs;
+  const reach: ReachStatus | undefined =
+    registered === undefined
+      ? undefined
+      : {
+          directories,
+          listedOn: 0,
+          publicAddress: null,
+          listedAs: registered.listed ? registered.name : null,
+        };
+  const link = inviteLink(configured, registered?.name, addresses[0], runner.address.port, code);
+  return {
+    phase: 'hosting',
+    name,
+    addresses,
+    port: runner.address.port,
+    code,
+    you: 0,
+    ...(link === undefined ? {} : { link }),
+    ...(reach === undefined ? {} : { reach }),
+  };
 }
