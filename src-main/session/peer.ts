@@ -323,6 +323,8 @@ export class PeerSession {
   }
 
   leave(now: number): void {
+    // Our own leaving is no 'ended' (that reports the host ending it, or a failure).
+    this.ended = true;
     if (this.link) {
       this.link.conn.close(now, 'closed', 'left');
       this.endpoint.touch(this.link.conn);

@@ -103,7 +103,8 @@ export class SessionRunner {
   /** Joining: the host's addresses we dial, and what kind of path each is. */
   private readonly pathOf = new Map<string, PathKind>();
   private pathReported = false;
-  private readonly closing: (() => Promise<void>)[] = [];
+  private readonly beforeClosing: (() => Promise<void>)[] = [];
+  private closing: Promise<void> | undefined;
   /** A TURN allocation, when the directory gave us a relay. */
   private turn: TurnClient | undefined;
   private onAllocated: ((relay: TurnClient) => void) | undefined;
@@ -456,14 +457,19 @@ export class SessionRunner {
 
   /** Work to finish before the socket closes (a LAN goodbye); awaited by `close`. */
   beforeClose(work: () => Promise<void>): void {
-    this.closing.push(work);
+    this.beforeClosing.push(work);
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Closes once; every caller waits for the same close (so none exits before the goodbyes are out). */
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
     this.closed = true;
     clearInterval(this.probes);
-    await Promise.all(this.closing.map((w) => w().catch(() => undefined)));
+    await Promise.all(this.beforeClosing.map((w) => w().catch(() => undefined)));
     clearInterval(this.timer);
     const now = monotonicNow();
     this.rendezvous?.deregister();

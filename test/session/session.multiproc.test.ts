@@ -210,6 +210,21 @@ describe('script contract', () => {
     expect(refusals).toHaveLength(1);
   });
 
+  it('a joiner that quits says goodbye: the host sees it leave (not time out), and it exits 0', async ({
+    onTestFinished,
+  }) => {
+    const lab = new Lab();
+    onTestFinished(() => lab.close());
+    const { proc: host, port } = await lab.host({ name: 'Host' });
+    const bea = lab.join(port, { name: 'Bea' });
+    await bea.waitFor((e) => e.ev === 'ready', 'ready');
+    await host.waitFor((e) => e.ev === 'joined' && e.name === 'Bea', 'joined');
+    expect(await bea.quit()).toBe(0);
+    const left = await host.waitFor((e) => e.ev === 'left', 'left');
+    expect(left.reason).toBe('left');
+    expect(bea.events.some((e) => e.ev === 'left' || e.ev === 'rejected')).toBe(false);
+  });
+
   it('says so when the board file is damaged, keeps it aside and hosts an empty board', async ({
     onTestFinished,
   }) => {
