@@ -382,7 +382,7 @@ export class Endpoint<R> {
         return;
       }
       // Refusals that need no cookie are as small as a CHALLENGE, so answering a spoofed HELLO amplifies nothing.
-      const refusal = this.refusal(now, from.address);
+      const refusal = this.refusal(now, from);
       this.send(from, refusal ? reject(p.clientNonce, refusal) : host.onHello(now, key, p));
       return;
     }
@@ -412,7 +412,7 @@ export class Endpoint<R> {
       this.counters.replayed++;
       return;
     }
-    const refusal = this.refusal(now, from.address);
+    const refusal = this.refusal(now, from);
     if (refusal !== undefined) {
       this.send(from, reject(p.clientNonce, refusal));
       return;
@@ -421,7 +421,7 @@ export class Endpoint<R> {
       existing.conn.close(now, 'replaced', 'a new connection from the same address');
       this.afterActivity(key, existing);
     }
-    if (!this.hasRoomFor(from.address)) {
+    if (!this.hasRoomFor(this.sourceOf(from))) {
       this.counters.full++;
       this.send(from, reject(p.clientNonce, 'full'));
       return;
@@ -451,10 +451,10 @@ export class Endpoint<R> {
     const entry: Entry<R> = {
       conn,
       peer: from,
-      ip: from.address,
+      ip: this.sourceOf(from),
       clientShare: p.share,
       accept: outcome.reply,
-      attemptFrom: sourcePrefix(from.address),
+      attemptFrom: this.failureKey(from),
       opened: false,
       announced: false,
       version: 0,
@@ -464,7 +464,26 @@ export class Endpoint<R> {
   }
 
   /** Why the host refuses a source before any work, if it does: banned, the code locked, too many failures. */
-  private refusal(now: number, address: string): RejectReason | undefined {
+  /**
+   * Who a datagram comes from, for bans and per-source caps: its IP, or for a peer on our relay its whole relayed
+   * address (everyone relayed shares the relay's IP, and one of them must not stand for all).
+   */
+  sourceOf(from: PeerAddress): string {
+    return this.relay?.isRelayed(from) === true ? addressKey(from) : from.address;
+  }
+
+  /** The key failed attempts are counted under: an IPv4 address or IPv6 /64, or a relayed peer's address. */
+  private failureKey(from: PeerAddress): string {
+    return this.relay?.isRelayed(from) === true ? addressKey(from) : sourcePrefix(from.address);
+  }
+
+  /** The source a connection counts under (`sourceOf` its address). */
+  sourceOfConnection(conn: Connection<R>): string | undefined {
+    return this.entries.get(conn.peer)?.ip;
+  }
+
+  private refusal(now: number, from: PeerAddress): RejectReason | undefined {
+    const address = this.sourceOf(from);
     if (this.banned.has(address)) {
       this.counters.banned++;
       return 'banned';
@@ -473,7 +492,7 @@ export class Endpoint<R> {
       this.counters.codeLocked++;
       return 'code-locked';
     }
-    if (this.failures.isLimited(now, sourcePrefix(address))) {
+    if (this.failures.isLimited(now, this.failureKey(from))) {
       this.counters.rateLimited++;
       return 'rate-limited';
     }

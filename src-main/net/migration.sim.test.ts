@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { PeerAddress } from './address';
 import { addressKey } from './address';
 import type { Connection } from './connection';
-import type { DatagramRelay, Transmit } from './endpoint';
+import type { DatagramRelay, EndpointOptions, Transmit } from './endpoint';
 import { Endpoint } from './endpoint';
 import { Rng } from './rng';
 import { SimHarness } from './sim/harness';
@@ -87,7 +87,11 @@ interface Party {
   readonly received: number[];
 }
 
-function party(role: 'host' | 'client'): Party {
+function party(
+  role: 'host' | 'client',
+  code = CODE,
+  options: Partial<EndpointOptions> = {},
+): Party {
   const p: Party = {
     endpoint: undefined as unknown as Endpoint<number>,
     conn: undefined,
@@ -96,7 +100,7 @@ function party(role: 'host' | 'client'): Party {
   };
   const endpoint = new Endpoint<number>(
     role,
-    { joinCode: CODE, protocolVersion: 1 },
+    { joinCode: code, protocolVersion: 1, ...options },
     (conn) => {
       p.conn = conn;
       p.adopted++;
@@ -234,5 +238,56 @@ describe('a relayed connection', () => {
     expect(host.conn?.peer).toBe(addressKey(JOINER_RELAYED));
     // 1,100 packets from one source at one instant: only the first few were tried against the connection.
     expect(host.endpoint.counters.unknownSource).toBeGreaterThanOrEqual(1_100 - 4);
+  });
+
+  it('counts each relayed peer as its own source: per-address caps, failure limits and bans do not lump them', () => {
+    const seed = 33;
+    const net = new SimNetwork(new Rng(seed), { ...PERFECT_LINK, delayMs: 10 });
+    const sim = new SimHarness(net);
+    const joiners = [40_002, 40_003, 40_004, 40_005].map((port, i) => ({
+      relayed: { address: RELAY.address, port },
+      real: { address: `100.64.9.${i + 1}`, port: 50_000 },
+    }));
+    const relay = new MiniRelayServer(
+      new Map([
+        [HOST_RELAYED.port, HOST],
+        ...joiners.map((j) => [j.relayed.port, j.real] as const),
+      ]),
+    );
+    sim.add(RELAY, relay);
+    // One connection per source and two failures: were the relay's IP one source, only one joiner would get in.
+    const host = party('host', CODE, {
+      maxConnectionsPerIp: 1,
+      maxFailuresPerSource: 2,
+      failureRefillMs: 1e9,
+    });
+    host.endpoint.relay?.permit(0, HOST_RELAYED);
+    sim.add(HOST, host.endpoint);
+    const parties = joiners.map((j, i) => {
+      // The third guesses wrong, again and again.
+      const p = party('client', i === 2 ? 'WRONG-GUESS' : CODE);
+      sim.add(j.real, p.endpoint);
+      p.endpoint.relay?.permit(0, HOST_RELAYED);
+      return p;
+    });
+    const guesser = parties[2];
+    if (guesser === undefined) throw new Error('no guesser');
+    for (let k = 0; k < 4; k++) {
+      guesser.endpoint.connect(sim.now, HOST_RELAYED);
+      sim.runUntil(sim.now + 12_000);
+    }
+    for (const [i, p] of parties.entries()) if (i !== 2) p.endpoint.connect(sim.now, HOST_RELAYED);
+    sim.runUntil(sim.now + 3_000);
+    expect(
+      parties.map((p) => p.conn?.isOpen === true),
+      `seed ${seed}`,
+    ).toEqual([true, true, false, true]);
+    expect(host.endpoint.counters.rateLimited).toBeGreaterThan(0);
+    // A ban of one relayed joiner leaves the others.
+    const first = joiners[0];
+    if (first === undefined) throw new Error('no joiner');
+    host.endpoint.ban(sim.now, addressKey(first.relayed));
+    sim.runUntil(sim.now + 1_000);
+    expect(parties.map((p) => p.conn?.isOpen === true)).toEqual([false, true, false, true]);
   });
 });

@@ -392,7 +392,7 @@ export class HostSession {
       return;
     }
     // The host decides the role; the joiner's flag can only ask for less.
-    const granted = this.rolesByAddress.get(sourceIp(p)) ?? this.options.joinRole ?? 'editor';
+    const granted = this.rolesByAddress.get(this.sourceOf(p)) ?? this.options.joinRole ?? 'editor';
     const m: Member = {
       peerId: id,
       name: name.trim() === '' ? `Guest ${id}` : name.trim(),
@@ -727,7 +727,7 @@ export class HostSession {
     const p = this.linkOf(peer);
     const m = p?.member;
     if (p === undefined || m === undefined) return false;
-    const address = sourceIp(p);
+    const address = this.sourceOf(p);
     this.endpoint.ban(now, address, detail);
     this.emit({ type: 'banned', peer, name: m.name, address });
     return true;
@@ -746,7 +746,7 @@ export class HostSession {
     const p = this.linkOf(peer);
     const m = p?.member;
     if (p === undefined || m === undefined) return false;
-    this.rolesByAddress.set(sourceIp(p), role);
+    this.rolesByAddress.set(this.sourceOf(p), role);
     m.role = role;
     const changed = info(m);
     this.broadcast((rpc) => rpc.send(this.proto.peerJoined, joinedParams(changed)));
@@ -797,6 +797,11 @@ export class HostSession {
     const links = [...this.links.values()].map((p) => p.link.stack.scheduler);
     const wants = links.map((s) => s.stats(now).adaptiveBytesPerSecond ?? total);
     fairShares(total, wants).forEach((share, i) => links[i]?.setCeiling(now, Math.max(1, share)));
+  }
+
+  /** Where a participant comes from, for bans and remembered roles (its IP, or its own address on our relay). */
+  private sourceOf(p: PeerLink): string {
+    return this.endpoint.sourceOfConnection(p.link.conn) ?? sourceIp(p);
   }
 
   close(now: number): void {
