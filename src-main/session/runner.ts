@@ -473,8 +473,10 @@ export class SessionRunner {
     clearInterval(this.timer);
     const now = monotonicNow();
     this.rendezvous?.deregister();
-    this.turn?.close(now);
+    // The goodbye first, while the relay still carries it; then the allocation is given back.
     this.controls.close(now);
+    this.transport.pump();
+    this.turn?.close(now);
     this.transport.pump();
     await this.autosave();
     await this.transport.close();

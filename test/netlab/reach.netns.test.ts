@@ -199,6 +199,12 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
       { name: 'Bo', at: client(blocked), path: 'relayed' },
     ]);
     await works([h.proc, ...procs]);
+    // A relayed joiner's goodbye goes through the relay too: the host sees it leave, not time out.
+    const bo = procs[2];
+    if (bo === undefined) throw new Error('no Bo');
+    bo.write(JSON.stringify({ cmd: 'quit' }));
+    const left = await h.proc.waitFor(isEv('left'), WAIT_MS);
+    expect(left.reason).toBe('left');
   });
 
   it('a relayed connection moves to a direct path that opens later, and the session carries on', async () => {
