@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../shared/api';
 import type { AppCore } from './core-api';
-import { createAppCore } from './core';
+import { createAppCore, directoriesFromArgs, directoriesFromEnv } from './core';
 import { DirectoryRunner } from '../directory/runner';
 import { parseCommand } from '../../shared/api-validate';
 import { readFileSync } from 'node:fs';
@@ -241,6 +241,20 @@ describe('app core', () => {
     a.events.length = 0;
     await a.core.invoke({ cmd: 'sync' });
     expect(a.events).toContainEqual({ type: 'open-link', link });
+  });
+
+  it('takes directories from the command line and the environment', () => {
+    expect(
+      directoriesFromArgs([
+        'app',
+        '--directory',
+        'a.example:7340',
+        '--directory=[2001:db8::1]:7340',
+        '--x',
+      ]),
+    ).toEqual(['a.example:7340', '[2001:db8::1]:7340']);
+    expect(directoriesFromArgs(['app', '--directory'])).toEqual([]);
+    expect(directoriesFromEnv({ GHOSTBOARD_DIRECTORY: ' a:1, ,b:2 ' })).toEqual(['a:1', 'b:2']);
   });
 
   it('refuses to host through a directory when none is set, and checks the settings it is given', async () => {

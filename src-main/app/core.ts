@@ -37,6 +37,20 @@ const SETTINGS_FILE = 'settings.json';
 /** A join still connecting this long after its relay path joined the race says it is trying the relay. */
 const RELAYING_AFTER_MS = 1_000;
 
+/**
+ * `--directory HOST:PORT` (or `--directory=HOST:PORT`), repeatable, from a command line (the desktop app's):
+ * the directories to use until the user saves their own.
+ */
+export function directoriesFromArgs(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] ?? '';
+    if (a === '--directory' && argv[i + 1] !== undefined) out.push(argv[++i] ?? '');
+    else if (a.startsWith('--directory=')) out.push(a.slice('--directory='.length));
+  }
+  return out.map((d) => d.trim()).filter((d) => d !== '');
+}
+
 /** GHOSTBOARD_DIRECTORY=host:port[,host:port…]: the directories to use until the user saves their own. */
 export function directoriesFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
   return (env.GHOSTBOARD_DIRECTORY ?? '')

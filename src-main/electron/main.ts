@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { IpcMainInvokeEvent } from 'electron';
 import { app, BrowserWindow, ipcMain, Menu, screen, session } from 'electron';
 import { IPC_EVENT, IPC_INVOKE } from '../../shared/api';
-import { createAppCore, directoriesFromEnv } from '../app/core';
+import { createAppCore, directoriesFromArgs, directoriesFromEnv } from '../app/core';
 import type { AppCore } from '../app/core-api';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { APP_START_URL, handleInvoke } from './ipc';
@@ -121,9 +121,10 @@ async function start(): Promise<void> {
   );
   hardenSession(session.defaultSession);
   serveAppProtocol(session.defaultSession, RENDERER_DIR);
+  const fromArgs = directoriesFromArgs(process.argv);
   const core = createAppCore({
     dataDir: app.getPath('userData'),
-    directories: directoriesFromEnv(),
+    directories: fromArgs.length > 0 ? fromArgs : directoriesFromEnv(),
   });
   wireCore(core);
   openLinks = (text) => core.openLink(text);
