@@ -204,6 +204,25 @@ describe('directory', () => {
     for (const x of w.dirs) expect(x.d.counters.introductions).toBe(0);
   });
 
+  it("punches only towards the joiner's address the directory saw, never an address the joiner merely lists", () => {
+    const seed = 17;
+    const w = world(seed, [DIR_A]);
+    const host = w.add('host', HOST);
+    const joiner = w.add('client', JOINER);
+    host.client.register(w.sim.now, registration);
+    w.sim.runUntil(1_000);
+    const victim = { address: '192.168.50.50', port: 9 };
+    joiner.client.introduce(w.sim.now, 'Design review', [victim]);
+    w.sim.runUntil(6_000);
+    expect(
+      host.events.some((e) => e.type === 'peer'),
+      `seed ${seed}`,
+    ).toBe(true);
+    const fromHost = w.net.log.filter((l) => l.from === addressKey(HOST));
+    expect(fromHost.some((l) => l.to === addressKey(JOINER))).toBe(true);
+    expect(fromHost.some((l) => l.to === addressKey(victim))).toBe(false);
+  });
+
   it('keeps a name for its owner: another host asking for it is told it is taken', () => {
     const seed = 15;
     const w = world(seed, [DIR_A]);

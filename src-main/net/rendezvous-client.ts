@@ -329,7 +329,10 @@ export class RendezvousClient {
           observed: m.observed,
           candidates: m.candidates,
         });
-        this.punch(now, m.nonce, [m.observed, ...m.candidates]);
+        // Only towards the address the directory saw (it checked the joiner owns it with a cookie): the joiner's own
+        // list of addresses is unverified, and punching it would let anyone aim our datagrams at a third party.
+        // A joiner on our LAN needs no punch; it dials our LAN address.
+        this.punch(now, m.nonce, [m.observed]);
         return;
       }
       case 'intro': {
