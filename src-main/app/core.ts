@@ -19,7 +19,7 @@ import { parseCommand } from '../../shared/api-validate';
 import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
 import type { PeerAddress } from '../net/address';
 import type { ReachEvent } from '../session/runner';
-import { parseAddress } from '../net/address';
+import { addressKey, parseAddress } from '../net/address';
 import { generateJoinCode } from '../net/join-code';
 import { monotonicNow } from '../net/transport';
 import { PERFECT_LINK } from '../net/sim/link';
@@ -265,20 +265,14 @@ class Core implements AppCore {
     let host: PeerAddress | { directories: PeerAddress[]; session: string } | undefined;
     let shown = address.trim();
     if (link?.kind === 'directory') {
-      const directories = await resolveDirectories(
-        link.directories.map((d) =>
-          d.address.includes(':') ? `[${d.address}]:${d.port}` : `${d.address}:${d.port}`,
-        ),
-      );
+      const directories = await resolveDirectories(link.directories.map((d) => addressKey(d)));
       if (directories.length === 0)
         return { ok: false, reason: 'the link names no directory that can be found' };
       host = { directories, session: link.session };
       shown = link.session;
     } else if (link?.kind === 'direct') {
       host = link.host;
-      shown = link.host.address.includes(':')
-        ? `[${link.host.address}]:${link.host.port}`
-        : `${link.host.address}:${link.host.port}`;
+      shown = addressKey(link.host);
     } else {
       host = parseAddress(address.trim());
     }
@@ -314,7 +308,7 @@ class Core implements AppCore {
             reach: {
               ...st.reach,
               listedOn: runner.listedOn.length,
-              publicAddress: pub === undefined ? null : addressText(pub),
+              publicAddress: pub === undefined ? null : addressKey(pub),
             },
           });
         }
@@ -324,8 +318,8 @@ class Core implements AppCore {
             level: 'warn',
             text:
               e.reason === 'taken'
-                ? `Another session is already listed under that name on ${addressText(e.directory)}.`
-                : `The directory ${addressText(e.directory)} refused the session (${e.reason}).`,
+                ? `Another session is already listed under that name on ${addressKey(e.directory)}.`
+                : `The directory ${addressKey(e.directory)} refused the session (${e.reason}).`,
           });
         return;
       case 'intro':
@@ -582,9 +576,6 @@ class Core implements AppCore {
     await this.lan?.close();
   }
 }
-
-const addressText = (a: PeerAddress): string =>
-  a.address.includes(':') ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
 
 /** Resolves HOST:PORT entries (a directory may be named by DNS); those that do not resolve are left out. */
 async function resolveDirectories(list: readonly string[]): Promise<PeerAddress[]> {

@@ -10,7 +10,7 @@ import { discover } from './discover';
 import { advertise } from '../lan/advertise';
 import type { PathKind, ReachEvent } from '../session/runner';
 import { generateJoinCode, generateLongJoinCode, joinCodeStrengthBits } from '../net/join-code';
-import { parseAddress } from '../net/address';
+import { addressKey, parseAddress } from '../net/address';
 import type { SessionRate } from '../session/link';
 import { parseSessionRate } from '../session/link';
 import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
@@ -208,24 +208,21 @@ async function resolveAll(args: readonly string[], flag: string): Promise<PeerAd
   return out;
 }
 
-const addressText = (a: PeerAddress): string =>
-  a.address.includes(':') ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
-
 function reachLine(e: ReachEvent): Record<string, unknown> | undefined {
   switch (e.type) {
     case 'registered':
-      return { ev: 'listed', directory: addressText(e.directory), public: addressText(e.observed) };
+      return { ev: 'listed', directory: addressKey(e.directory), public: addressKey(e.observed) };
     case 'register-failed':
-      return { ev: 'unlisted', directory: addressText(e.directory), reason: e.reason };
+      return { ev: 'unlisted', directory: addressKey(e.directory), reason: e.reason };
     case 'unregistered':
-      return { ev: 'unlisted', directory: addressText(e.directory), reason: 'no answer' };
+      return { ev: 'unlisted', directory: addressKey(e.directory), reason: 'no answer' };
     case 'peer':
-      return { ev: 'introduced', joiner: addressText(e.observed) };
+      return { ev: 'introduced', joiner: addressKey(e.observed) };
     case 'intro':
       return {
         ev: 'found',
-        directory: addressText(e.directory),
-        host: addressText(e.session.host),
+        directory: addressKey(e.directory),
+        host: addressKey(e.session.host),
         users: e.session.users,
       };
     case 'intro-failed':
@@ -235,11 +232,11 @@ function reachLine(e: ReachEvent): Record<string, unknown> | undefined {
       return {
         ev: 'relay',
         state: e.state,
-        ...(e.relayed === undefined ? {} : { relayed: addressText(e.relayed) }),
+        ...(e.relayed === undefined ? {} : { relayed: addressKey(e.relayed) }),
         ...(e.detail === undefined ? {} : { detail: e.detail }),
       };
     case 'path':
-      return { ev: 'path', path: e.path, address: addressText(e.address) };
+      return { ev: 'path', path: e.path, address: addressKey(e.address) };
   }
 }
 
@@ -255,11 +252,14 @@ async function join(target: string | undefined, v: Values): Promise<void> {
   let to: PeerAddress | { directories: PeerAddress[]; session: string };
   if (link?.kind === 'directory') {
     to = {
-      directories: await resolveAll(link.directories.map(addressText), 'directory'),
+      directories: await resolveAll(
+        link.directories.map((d) => addressKey(d)),
+        'directory',
+      ),
       session: link.session,
     };
   } else if (link?.kind === 'direct') {
-    to = (await resolveAll([addressText(link.host)], 'host'))[0] ?? fail('no host');
+    to = (await resolveAll([addressKey(link.host)], 'host'))[0] ?? fail('no host');
   } else {
     to = direct ?? fail('join needs HOST:PORT');
   }
@@ -278,7 +278,7 @@ async function join(target: string | undefined, v: Values): Promise<void> {
     if (e.type === 'path') {
       // The first path is reported with `ready`; later ones (an upgrade) as events of their own.
       if (path !== undefined)
-        emitLine({ ev: 'path', path: e.path, address: addressText(e.address) });
+        emitLine({ ev: 'path', path: e.path, address: addressKey(e.address) });
       path = { path: e.path, address: e.address };
       return;
     }
@@ -437,7 +437,7 @@ async function directory(v: Values): Promise<void> {
           ev: 'registered',
           name: e.name,
           listed: e.listed,
-          host: addressText(e.host),
+          host: addressKey(e.host),
           users: e.users,
         });
         return;
@@ -445,8 +445,8 @@ async function directory(v: Values): Promise<void> {
         emitLine({
           ev: 'introduced',
           name: e.name,
-          joiner: addressText(e.joiner),
-          host: addressText(e.host),
+          joiner: addressKey(e.joiner),
+          host: addressKey(e.host),
         });
         return;
       case 'expired':

@@ -21,6 +21,7 @@ import type { Transmit } from '../net/endpoint';
 import { turnRestCredentials } from '../net/turn-client';
 import type { RelayGrant } from '../net/rendezvous';
 import { canonicalAddress } from '../net/wire-address';
+import { sameBytes } from '../net/host-handshake';
 
 export interface DirectoryOptions {
   /** How often hosts are asked to heartbeat, at least (a small directory forgets a silent host quickly). */
@@ -502,11 +503,4 @@ function info(r: Registration): SessionInfo {
     candidates: r.candidates,
     ...(r.relayed === undefined ? {} : { relayed: r.relayed }),
   };
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let d = 0;
-  for (let i = 0; i < a.length; i++) d |= (a[i] ?? 0) ^ (b[i] ?? 0);
-  return d === 0;
 }

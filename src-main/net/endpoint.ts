@@ -287,13 +287,10 @@ export class Endpoint<R> {
   private migrate(now: number, from: PeerAddress, key: string, bytes: Uint8Array): boolean {
     const relay = this.relay;
     if (relay === undefined || (bytes[0] ?? 0) >= HANDSHAKE_MARKER) return false;
-    let tried = false;
+    // Rate-limited before anything else: a stranger's flood costs a token lookup per datagram, not a scan.
+    if (!this.migrations.take(now, sourcePrefix(from.address))) return false;
     for (const entry of this.entries.values()) {
       if (!entry.opened || !relay.isRelayed(entry.peer)) continue;
-      if (!tried) {
-        tried = true;
-        if (!this.migrations.take(now, sourcePrefix(from.address))) return false;
-      }
       if (!entry.conn.authenticates(bytes)) continue;
       const old = entry.conn.peer;
       this.entries.delete(old);

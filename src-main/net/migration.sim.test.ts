@@ -125,22 +125,30 @@ function send(p: Party, now: number, value: number): void {
   if (p.conn !== undefined) p.endpoint.touch(p.conn);
 }
 
-describe('a relayed connection', () => {
-  it('moves to a direct path that opens later, both ways, and keeps going when the relay is gone', () => {
-    const seed = 31;
-    const net = new SimNetwork(new Rng(seed), { ...PERFECT_LINK, delayMs: 20 });
-    const sim = new SimHarness(net);
-    const relay = new MiniRelayServer(
+/** A host and a joiner, each with an address on the mini relay, 20 ms apart on every link. */
+function hostAndJoiner(seed: number) {
+  const net = new SimNetwork(new Rng(seed), { ...PERFECT_LINK, delayMs: 20 });
+  const sim = new SimHarness(net);
+  sim.add(
+    RELAY,
+    new MiniRelayServer(
       new Map([
         [HOST_RELAYED.port, HOST],
         [JOINER_RELAYED.port, JOINER],
       ]),
-    );
-    sim.add(RELAY, relay);
-    const host = party('host');
-    const joiner = party('client');
-    sim.add(HOST, host.endpoint);
-    sim.add(JOINER, joiner.endpoint);
+    ),
+  );
+  const host = party('host');
+  const joiner = party('client');
+  sim.add(HOST, host.endpoint);
+  sim.add(JOINER, joiner.endpoint);
+  return { net, sim, host, joiner };
+}
+
+describe('a relayed connection', () => {
+  it('moves to a direct path that opens later, both ways, and keeps going when the relay is gone', () => {
+    const seed = 31;
+    const { net, sim, host, joiner } = hostAndJoiner(seed);
     // No direct path yet (both NATs symmetric, say): only the relay.
     net.setConditions(HOST, JOINER, BLOCKED);
     net.setConditions(JOINER, HOST, BLOCKED);
@@ -196,19 +204,7 @@ describe('a relayed connection', () => {
 
   it('does not move for a stranger, nor for a replayed packet, and a stranger costs few decryptions', () => {
     const seed = 32;
-    const net = new SimNetwork(new Rng(seed), { ...PERFECT_LINK, delayMs: 20 });
-    const sim = new SimHarness(net);
-    const relay = new MiniRelayServer(
-      new Map([
-        [HOST_RELAYED.port, HOST],
-        [JOINER_RELAYED.port, JOINER],
-      ]),
-    );
-    sim.add(RELAY, relay);
-    const host = party('host');
-    const joiner = party('client');
-    sim.add(HOST, host.endpoint);
-    sim.add(JOINER, joiner.endpoint);
+    const { sim, host, joiner } = hostAndJoiner(seed);
     joiner.endpoint.relay?.permit(0, HOST_RELAYED);
     joiner.endpoint.connect(0, HOST_RELAYED);
     sim.runUntil(2_000);

@@ -13,6 +13,7 @@ import {
   isRendezvousDecodeError,
   OWNER_KEY_SIZE,
 } from './rendezvous';
+import { sameBytes } from './host-handshake';
 import { canonicalAddress } from './wire-address';
 
 /** Unanswered requests are sent again after this, doubling up to MAX_RETRY_MS. */
@@ -500,8 +501,4 @@ export class RendezvousClient {
           : { to, bytes: encodeRendezvous(m), ttl },
       );
   }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

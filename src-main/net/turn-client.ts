@@ -615,6 +615,10 @@ export class TurnClient {
   }
 
   private peerOf(to: PeerAddress): Peer | undefined {
+    // Asked for every datagram the endpoint sends: an IPv4 text is already canonical (or not an address at all), so
+    // only IPv6 spellings need the parse.
+    const hit = this.peers.get(addressKey(to));
+    if (hit !== undefined || !to.address.includes(':')) return hit;
     const a = canonicalAddress(to);
     return a === undefined ? undefined : this.peers.get(addressKey(a));
   }

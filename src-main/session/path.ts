@@ -1,6 +1,6 @@
 // The path a participant's packets take, judged from addresses: within our networks, straight across the
 // internet, or through a relay. Pure.
-import type { PeerAddress } from '../net/address';
+import { parseAddress } from '../net/address';
 import { addressScope } from '../net/wire-address';
 
 /** How two participants' packets travel. */
@@ -11,15 +11,10 @@ export type PathKind = 'direct' | 'lan' | 'relayed';
  * local, loopback) or across the internet (or a carrier's network).
  */
 export function pathOfPeerKey(key: string): PathKind {
-  return pathKindOf(parseKey(key).address, 'direct');
+  return pathKindOf(parseAddress(key)?.address ?? key, 'direct');
 }
 
 export function pathKindOf(address: string, otherwise: PathKind): PathKind {
   const scope = addressScope(address);
   return scope === 'private' || scope === 'loopback' || scope === 'link-local' ? 'lan' : otherwise;
-}
-
-export function parseKey(key: string): PeerAddress {
-  const m = /^\[(.+)\]:(\d+)$/.exec(key) ?? /^(.+):(\d+)$/.exec(key);
-  return { address: m?.[1] ?? key, port: Number(m?.[2] ?? 0) };
 }

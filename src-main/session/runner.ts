@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import type { PeerAddress } from '../net/address';
-import { addressKey } from '../net/address';
+import { addressKey, parseAddress } from '../net/address';
 import type { Endpoint } from '../net/endpoint';
 import type { Connection } from '../net/connection';
 import type { RendezvousEvent } from '../net/rendezvous-client';
@@ -13,7 +13,7 @@ import type { RelayGrant } from '../net/rendezvous';
 import type { SessionInfo } from '../net/rendezvous';
 import { addressScope, canonicalAddress } from '../net/wire-address';
 import type { PathKind } from './path';
-import { parseKey, pathKindOf, pathOfPeerKey } from './path';
+import { pathKindOf, pathOfPeerKey } from './path';
 
 export type { PathKind } from './path';
 export { pathOfPeerKey } from './path';
@@ -318,7 +318,7 @@ export class SessionRunner {
         return;
       }
       const now = monotonicNow();
-      for (const [key] of direct) this.transport.endpoint.probe(now, conn, parseKey(key));
+      for (const [key] of direct) this.transport.endpoint.probe(now, conn, peerAddressOf(key));
       this.transport.pump();
     }, PROBE_EVERY_MS);
     this.probes.unref();
@@ -328,7 +328,7 @@ export class SessionRunner {
   pathOfKey(key: string): PathKind {
     const known = this.pathOf.get(key);
     if (known !== undefined) return known;
-    return this.turn?.isRelayed(parseKey(key)) === true ? 'relayed' : pathOfPeerKey(key);
+    return this.turn?.isRelayed(peerAddressOf(key)) === true ? 'relayed' : pathOfPeerKey(key);
   }
 
   private attachRendezvous(directories: readonly PeerAddress[]): RendezvousClient {
@@ -385,7 +385,7 @@ export class SessionRunner {
         this.emitReach({
           type: 'path',
           path: this.pathOfKey(conn.peer),
-          address: parseKey(conn.peer),
+          address: peerAddressOf(conn.peer),
         });
       }
     }
@@ -400,7 +400,7 @@ export class SessionRunner {
         // A joiner that got a direct path gives its relay allocation back (the relay's capacity is shared).
         if (path !== 'relayed') this.turn?.close(now);
         else this.probeDirect(conn);
-        this.emitReach({ type: 'path', path, address: parseKey(conn.peer) });
+        this.emitReach({ type: 'path', path, address: peerAddressOf(conn.peer) });
       }
     }
   }
@@ -509,4 +509,9 @@ function localCandidates(bind: string, port: number): PeerAddress[] {
     }
   }
   return out.slice(0, 3);
+}
+
+/** A connection's address, from its key (always a well-formed one). */
+function peerAddressOf(key: string): PeerAddress {
+  return parseAddress(key) ?? { address: key, port: 0 };
 }
