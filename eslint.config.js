@@ -83,6 +83,45 @@ export default tseslint.config(
     'The renderer reaches the main process only through the typed API in shared/ (DESIGN.md §2).',
     ['node:*', 'electron', '**/src-main/**', 'fs', 'dgram', 'net', 'child_process'],
   ),
+  // --- renderer tools (issue 18.7): canvas/ and ui/ never import each other. What both need (React context,
+  // the store hooks) lives in view/; screens/ composes the two; tools/ holds the input state machines.
+  // typescript-eslint's twin of no-restricted-imports, so these blocks add to the layer() rules above instead
+  // of replacing them (flat config keeps only the last options given for one rule name).
+  {
+    files: ['src-renderer/canvas/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/ui/**'],
+              message:
+                'canvas/ draws the board and forwards input to tools/: it never imports ui/ (shared glue lives in view/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src-renderer/ui/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/canvas/**'],
+              message:
+                'ui/ is the chrome around the board: it never imports canvas/ (screens/ mounts both; shared glue lives in view/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // --- end renderer tools
   layer(['shared/**'], 'shared/ holds types and pure helpers only (DESIGN.md §2).', [
     'node:*',
     'electron',

@@ -12,8 +12,8 @@ import './styles/board.css';
 import './styles/chrome.css';
 import './styles/panels.css';
 import './styles/bandwidth.css';
-import { App } from './ui/App';
-import { ControllerContext } from './ui/context';
+import { App } from './screens/App';
+import { ControllerContext } from './view/context';
 
 async function boot(): Promise<void> {
   const root = document.getElementById('root');

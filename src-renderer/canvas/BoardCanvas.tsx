@@ -4,7 +4,7 @@ import { type ReactElement, useEffect, useMemo } from 'react';
 import { Stage } from 'react-konva';
 import type { Tool } from '../../shared/api';
 import { type Size, visibleWorld } from '../board/camera';
-import { useAppState, useController } from '../ui/context';
+import { useAppState, useController } from '../view/context';
 import { LiveLayer } from './LiveLayer';
 import { PositionMirror } from './position-mirror';
 import { StaticLayer } from './StaticLayer';

@@ -6,7 +6,7 @@ import { Group, Layer } from 'react-konva';
 import type { ObjectId, PeerId } from '../../shared/board';
 import { colorToCss } from '../../shared/board';
 import type { LiveFrame } from '../interp/remote-live';
-import { useAppState, useController } from '../ui/context';
+import { useAppState, useController } from '../view/context';
 import { Ghost, Pointer } from './LiveShapes';
 import type { PositionMirror } from './position-mirror';
 

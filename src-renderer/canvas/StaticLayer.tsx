@@ -7,7 +7,7 @@ import type { BoardObject, NewObject } from '../../shared/board';
 import { cullToView } from '../board/bounds';
 import { type Size, visibleWorld } from '../board/camera';
 import { canEdit, shownObject } from '../store/selectors';
-import { useAppState, useController } from '../ui/context';
+import { useAppState, useController } from '../view/context';
 import { ObjectShape } from './ObjectShape';
 import { SelectionTransformer } from './SelectionTransformer';
 import { useObjectHandlers } from './use-object-handlers';

@@ -6,7 +6,7 @@ import { colorToCss, MAX_SIZE } from '../../shared/board';
 import type { Camera } from '../board/camera';
 import { TextSession } from '../controller/text-session';
 import { shownObject } from '../store/selectors';
-import { useAppState, useController } from '../ui/context';
+import { useAppState, useController } from '../view/context';
 import {
   FONT_FAMILY,
   LINE_HEIGHT,

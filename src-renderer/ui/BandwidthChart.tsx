@@ -3,7 +3,7 @@ import { type ReactElement, useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { HISTORY_SECONDS, type StatsHistory } from '../store/stats-history';
-import { useAppState } from './context';
+import { useAppState } from '../view/context';
 
 const IN_COLOR = '#4f46e5';
 const OUT_COLOR = '#f08c00';

@@ -3,7 +3,7 @@
 import type { ReactElement } from 'react';
 import { BandwidthChart } from './BandwidthChart';
 import { ConditionsControl } from './ConditionsControl';
-import { useAppState, useController } from './context';
+import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 import { kbps, PeerStats } from './PeerStats';
 

@@ -2,7 +2,7 @@
 // sends through the controller. Knows nothing of Konva.
 import { type SubmitEvent, type ReactElement, useEffect, useRef, useState } from 'react';
 import { selfId } from '../store/selectors';
-import { cssColor, useAppState, useController } from './context';
+import { cssColor, useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });

@@ -2,7 +2,7 @@
 // `{cmd:'conditions'}` shortly after the user stops moving them. Knows nothing of Konva.
 import { type ReactElement, useEffect, useRef, useState } from 'react';
 import type { NetworkConditions } from '../../shared/api';
-import { useAppState, useController } from './context';
+import { useAppState, useController } from '../view/context';
 
 /** Cap presets (kbit/s), 0 = none: a slider over these reads better than one over 0..1,000,000. */
 const CAPS = [0, 5000, 2000, 1000, 512, 256, 128, 56, 28, 16];

@@ -1,7 +1,7 @@
 // The directory list (HOST:PORT, up to 4) hosted sessions register with, as a disclosure on the start screen.
 // Sends 'settings' and shows the core's refusal; renders the store's settings. Knows nothing of Konva.
 import { type KeyboardEvent, type ReactElement, useState } from 'react';
-import { useAppState, useController } from './context';
+import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 
 const MAX_DIRECTORIES = 4;

@@ -2,7 +2,7 @@
 // Renders the store's 'connecting' status; knows nothing of the bridge.
 import type { ReactElement } from 'react';
 import { joinStage, type JoinStage, stageText } from '../store/reach-text';
-import { useAppState } from './context';
+import { useAppState } from '../view/context';
 import { Icon } from './icons';
 
 const STEPS: readonly { readonly stage: JoinStage; readonly label: string }[] = [

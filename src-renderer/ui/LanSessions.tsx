@@ -3,7 +3,7 @@
 import type { ReactElement } from 'react';
 import type { LanSessionInfo } from '../../shared/api';
 import { lanJoinAddress, lanShown } from '../store/lan';
-import { useAppState } from './context';
+import { useAppState } from '../view/context';
 
 function usersText(n: number | null): string {
   return n === null ? '' : n === 1 ? ' · 1 person' : ` · ${n} people`;

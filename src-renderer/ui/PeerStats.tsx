@@ -4,7 +4,7 @@ import type { ReactElement } from 'react';
 import type { LinkStats } from '../../shared/api';
 import type { Participant } from '../../shared/api';
 import { pathBadge, pathTip } from '../store/reach-text';
-import { cssColor } from './context';
+import { cssColor } from '../view/context';
 
 export function kbps(v: number): string {
   if (v >= 1000) return `${(v / 1000).toFixed(2)} Mbit/s`;

@@ -5,7 +5,7 @@ import type { Participant, PathKind } from '../../shared/api';
 import type { Controller } from '../controller/controller';
 import { pathBadge, pathTip } from '../store/reach-text';
 import { formatIdle, selfParticipant } from '../store/selectors';
-import { useAppState, useController } from './context';
+import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 import { Avatar } from './TopBar';
 

@@ -4,7 +4,7 @@
 import { type ReactElement, useState } from 'react';
 import type { ReachStatus } from '../../shared/api';
 import { listingText, visibilityText } from '../store/reach-text';
-import { useAppState, useController } from './context';
+import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 
 async function copyText(text: string): Promise<boolean> {

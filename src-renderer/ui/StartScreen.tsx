@@ -12,7 +12,7 @@ import {
   withAddress,
 } from '../store/start-form';
 import { endMessage } from '../store/selectors';
-import { useAppState, useController } from './context';
+import { useAppState, useController } from '../view/context';
 import { DirectorySettings } from './DirectorySettings';
 import { Field } from './Field';
 import { HostFields } from './HostFields';

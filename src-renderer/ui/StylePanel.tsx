@@ -6,7 +6,7 @@ import { colorToCss } from '../../shared/board';
 import type { Style } from '../board/shapes';
 import type { Controller } from '../controller/controller';
 import { canEdit } from '../store/selectors';
-import { useAppState, useController } from './context';
+import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 
 const STROKES: readonly number[] = [0x1e1e1e, 0xe03131, 0x2f9e44, 0x1971c2, 0xf08c00, 0x9c36b5];

@@ -2,7 +2,7 @@
 // Renders the store; knows nothing of Konva or the bridge.
 import { type ReactElement, useEffect } from 'react';
 import type { Toast } from '../store/state';
-import { useAppState, useController } from './context';
+import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 
 const TOAST_MS = 4500;

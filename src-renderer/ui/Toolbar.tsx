@@ -2,7 +2,7 @@
 import type { ReactElement } from 'react';
 import type { Tool } from '../../shared/api';
 import { canEdit } from '../store/selectors';
-import { useAppState, useController } from './context';
+import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 
 export const TOOL_INFO: readonly { tool: Tool; label: string; key: string }[] = [

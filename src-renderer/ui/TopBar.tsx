@@ -4,8 +4,8 @@ import type { ReactElement } from 'react';
 import type { Participant, SessionStatus } from '../../shared/api';
 import { pathLabel, pathTip } from '../store/reach-text';
 import type { LinkState, Panel } from '../store/state';
-import { useAppState, useController } from './context';
-import { cssColor } from './context';
+import { useAppState, useController } from '../view/context';
+import { cssColor } from '../view/context';
 import { Icon } from './icons';
 import { Logo } from './Logo';
 

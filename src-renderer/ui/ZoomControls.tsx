@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import { boardBounds } from '../board/bounds';
 import { type Camera, fitCamera, type Size, zoomAt } from '../board/camera';
 import type { Store } from '../store/store';
-import { useAppState, useController } from './context';
+import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 
 /** Zooms about the centre of a view of `size`. */

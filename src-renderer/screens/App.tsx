@@ -1,10 +1,10 @@
 // The top of the UI: the start screen or the board, plus toasts and the app-connection banner. Renders the store.
 import { type ReactElement, useEffect } from 'react';
 import { BoardScreen } from './BoardScreen';
-import { useAppState } from './context';
-import { StartScreen } from './StartScreen';
-import { LinkBanner, Toasts } from './Toasts';
-import { recentSessions } from './use-recent';
+import { useAppState } from '../view/context';
+import { StartScreen } from '../ui/StartScreen';
+import { LinkBanner, Toasts } from '../ui/Toasts';
+import { recentSessions } from '../ui/use-recent';
 
 /** A join that got in is remembered among the recent sessions, under the host's name. */
 function useRememberJoined(): void {

@@ -4,17 +4,17 @@ import { type ReactElement, useEffect, useRef, useState } from 'react';
 import type { Size } from '../board/camera';
 import { BoardCanvas } from '../canvas/BoardCanvas';
 import { TextEditor } from '../canvas/TextEditor';
-import { BandwidthPanel } from './BandwidthPanel';
-import { ChatButton, ChatPanel } from './ChatPanel';
-import { useAppState, useController } from './context';
-import { PresenceList } from './PresenceList';
-import { SharePanel } from './SharePanel';
-import { StylePanel } from './StylePanel';
-import { Toolbar } from './Toolbar';
-import { StatusPill, TopRight } from './TopBar';
-import { useShortcuts } from './use-shortcuts';
-import { fitBoard } from './ZoomControls';
-import { ZoomControls } from './ZoomControls';
+import { BandwidthPanel } from '../ui/BandwidthPanel';
+import { ChatButton, ChatPanel } from '../ui/ChatPanel';
+import { useAppState, useController } from '../view/context';
+import { PresenceList } from '../ui/PresenceList';
+import { SharePanel } from '../ui/SharePanel';
+import { StylePanel } from '../ui/StylePanel';
+import { Toolbar } from '../ui/Toolbar';
+import { StatusPill, TopRight } from '../ui/TopBar';
+import { useShortcuts } from '../ui/use-shortcuts';
+import { fitBoard } from '../ui/ZoomControls';
+import { ZoomControls } from '../ui/ZoomControls';
 
 function useSize(ref: React.RefObject<HTMLDivElement | null>): Size {
   const [size, setSize] = useState<Size>({ width: 0, height: 0 });
