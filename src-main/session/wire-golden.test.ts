@@ -1,0 +1,408 @@
+// Golden bytes of the whiteboard's wire records: every RPC's params and every ghost group, for a few fixed
+// values, exactly as today's code encodes them. A refactor of how the records are declared must keep them.
+import { describe, expect, it } from 'vitest';
+import type { BoardObject } from '../../shared/board';
+import { MAX_OBJECT_ID, WORLD_EXTENT } from '../../shared/board';
+import { BitReader, BitWriter } from '../net/bitstream';
+import type { Schema } from '../net/stream/params';
+import { readParams, writeParams } from '../net/stream/params';
+import { StringTable } from '../net/stream/strings';
+import type { BoardGhost, PresenceState } from './ghost-classes';
+import { BoardItem, changedGroups, Presence } from './ghost-classes';
+import { buildRegistry, EDIT_FIELDS } from './protocol';
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+/** Params as a fresh connection writes them (table strings go inline), then read back. */
+function rpcBytes(schema: Schema, params: Readonly<Record<string, unknown>>): string {
+  const w = new BitWriter();
+  writeParams(w, schema, params, new StringTable());
+  const bytes = w.finish();
+  const back = readParams(new BitReader(bytes), schema, new StringTable());
+  expect(back).toEqual(params);
+  return `${w.bitLength}:${hex(bytes)}`;
+}
+
+const OBJECTS: readonly BoardObject[] = [
+  {
+    id: 1,
+    kind: 'rect',
+    x: 10,
+    y: -20,
+    w: 100,
+    h: 50,
+    rotation: 0,
+    stroke: 0x222222,
+    fill: null,
+    strokeWidth: 2,
+    text: '',
+    points: [],
+    z: 1,
+    lockedBy: null,
+  },
+  {
+    id: 4242,
+    kind: 'note',
+    x: -WORLD_EXTENT,
+    y: WORLD_EXTENT,
+    w: 0,
+    h: 1_000_000,
+    rotation: 3599,
+    stroke: null,
+    fill: 0xffee88,
+    strokeWidth: 64,
+    text: 'héllo 👋 note',
+    points: [],
+    z: -7,
+    lockedBy: 0,
+  },
+  {
+    id: MAX_OBJECT_ID,
+    kind: 'stroke',
+    x: 12345,
+    y: 678,
+    w: 30,
+    h: 40,
+    rotation: 900,
+    stroke: 0x000000,
+    fill: 0xffffff,
+    strokeWidth: 1,
+    text: 'label',
+    points: [0, 0, 5, -5, 32767, -32767],
+    z: 2 ** 40,
+    lockedBy: 1023,
+  },
+];
+
+function ghostGroups(o: BoardObject): string[] {
+  return BoardItem.groups.map((g) => {
+    const w = new BitWriter();
+    g.pack(w, { o });
+    const bytes = w.finish();
+    const back = BoardItem.createGhost();
+    g.unpack(new BitReader(bytes), back);
+    return `${g.name} ${w.bitLength}:${hex(bytes)}`;
+  });
+}
+
+function ghostCreate(o: BoardObject): BoardGhost {
+  const w = new BitWriter();
+  for (const g of BoardItem.groups) g.pack(w, { o });
+  const r = new BitReader(w.finish());
+  const back = BoardItem.createGhost();
+  for (const g of BoardItem.groups) g.unpack(r, back);
+  return back;
+}
+
+describe('wire golden bytes', () => {
+  it('every RPC keeps its id, delivery and params', () => {
+    const p = buildRegistry();
+    const defs = Object.entries(p)
+      .filter(([k]) => k !== 'registry')
+      .map(([k, d]) => {
+        const def = d as {
+          id: number;
+          policy: string;
+          channel: number;
+          priority: number;
+          urgent: boolean;
+          copies: number;
+          params: Schema;
+        };
+        return `${def.id} ${k} ${def.policy} ch${def.channel} p${def.priority} u${def.urgent} c${def.copies} [${Object.keys(def.params).join(',')}]`;
+      });
+    expect(defs).toMatchInlineSnapshot(`
+      [
+        "0 hello reliableOrdered ch0 p5 ufalse c1 [name,viewer]",
+        "1 welcome reliableOrdered ch0 p5 ufalse c1 [you,objects,hostName]",
+        "2 peerJoined reliableOrdered ch0 p2 ufalse c1 [peer,name,color,viewer]",
+        "3 peerLeft reliableOrdered ch0 p2 ufalse c1 [peer,reason,detail]",
+        "4 refused reliableOrdered ch0 p4 ufalse c1 [cmd,reason]",
+        "5 viewport reliableSequenced ch0 p3 ufalse c1 [x,y,w,h]",
+        "6 create reliableOrdered ch1 p4 ufalse c1 [req,kind,x,y,w,h,rotation,stroke,fill,strokeWidth,text,points]",
+        "7 created reliableOrdered ch1 p4 ufalse c1 [req,id]",
+        "8 edit reliableOrdered ch1 p4 ufalse c1 [id,mask,x,y,w,h,rotation,stroke,fill,strokeWidth]",
+        "9 remove reliableOrdered ch1 p4 ufalse c1 [id]",
+        "10 restack reliableOrdered ch1 p4 ufalse c1 [id,front]",
+        "11 setPoints reliableOrdered ch1 p4 ufalse c1 [id,points]",
+        "12 text reliableOrdered ch2 p4 ufalse c2 [id,at,remove,insert]",
+        "13 grab quickest ch1 p7 utrue c1 [id]",
+        "14 drop quickest ch1 p7 utrue c1 [id,x,y]",
+        "15 grabbed quickest ch1 p7 utrue c1 [id,peer]",
+        "16 dropped quickest ch1 p7 utrue c1 [id,peer,x,y]",
+        "17 chat reliableOrdered ch3 p1 ufalse c2 [text]",
+        "18 chatFrom reliableOrdered ch3 p1 ufalse c2 [peer,text]",
+      ]
+    `);
+    expect(p.registry.idBits).toMatchInlineSnapshot(`5`);
+    expect(EDIT_FIELDS).toMatchInlineSnapshot(`
+      [
+        "x",
+        "y",
+        "w",
+        "h",
+        "rotation",
+        "stroke",
+        "fill",
+        "strokeWidth",
+      ]
+    `);
+  });
+
+  it('RPC params encode to the same bits', () => {
+    const p = buildRegistry();
+    const out: Record<string, string[]> = {};
+    const add = (name: string, schema: Schema, params: Record<string, unknown>): void => {
+      (out[name] ??= []).push(rpcBytes(schema, params));
+    };
+    add('hello', p.hello.params, { name: 'Ada', viewer: false });
+    add('hello', p.hello.params, { name: 'Ünïcode 名前', viewer: true });
+    add('welcome', p.welcome.params, { you: 3, objects: 20_000, hostName: 'Host' });
+    add('peerJoined', p.peerJoined.params, {
+      peer: 1023,
+      name: 'Bob',
+      color: 0xe6194b,
+      viewer: true,
+    });
+    add('peerLeft', p.peerLeft.params, { peer: 2, reason: 1, detail: 'timed out' });
+    add('refused', p.refused.params, { cmd: 5, reason: 'held by Ada' });
+    add('viewport', p.viewport.params, { x: -500, y: 250, w: 1280, h: 800 });
+    for (const o of OBJECTS) {
+      const { id: _id, z: _z, lockedBy: _l, ...fields } = o;
+      add('create', p.create.params, { req: 65535, ...fields, points: [...fields.points] });
+      add('edit', p.edit.params, {
+        id: o.id,
+        mask: 0b10100101,
+        x: o.x,
+        y: o.y,
+        w: o.w,
+        h: o.h,
+        rotation: o.rotation,
+        stroke: o.stroke,
+        fill: o.fill,
+        strokeWidth: o.strokeWidth,
+      });
+      add('setPoints', p.setPoints.params, { id: o.id, points: [...o.points] });
+      add('dropped', p.dropped.params, { id: o.id, peer: 0, x: o.x, y: o.y });
+    }
+    add('created', p.created.params, { req: 7, id: 4242 });
+    add('remove', p.remove.params, { id: 99 });
+    add('restack', p.restack.params, { id: 99, front: false });
+    add('text', p.text.params, { id: 5, at: 3, remove: 1, insert: 'xyz' });
+    add('grab', p.grab.params, { id: MAX_OBJECT_ID });
+    add('drop', p.drop.params, { id: 1, x: 0, y: -1 });
+    add('grabbed', p.grabbed.params, { id: 1, peer: 1 });
+    add('chat', p.chat.params, { text: 'hello, world' });
+    add('chatFrom', p.chatFrom.params, { peer: 4, text: 'hi' });
+    expect(out).toMatchInlineSnapshot(`
+      {
+        "chat": [
+          "64:e227293641834e50",
+        ],
+        "chatFrom": [
+          "25:01248a00",
+        ],
+        "create": [
+          "163:ffff0f42453d08d8000c8000640012222220200000",
+          "283:ffffc000007a120000001e8481c1efff744408451fdafe04a4c3fc5f6df51f44159cc000",
+          "308:ffff8f5a5cbd0e4c0003c00050709000000ffffff81aa45ace4037fff7fff80047ffafffe00000",
+        ],
+        "created": [
+          "40:0007001091",
+        ],
+        "drop": [
+          "68:0000007a1201e847f0",
+        ],
+        "dropped": [
+          "78:000000001e848a7a11b0",
+          "78:00109100000000f42400",
+          "78:fffffe001eb4b97a1c98",
+        ],
+        "edit": [
+          "161:000000a57a1229e846c00064000320009111110100",
+          "161:001091a5000003d090000000f4240e0f7ffba22000",
+          "185:fffffea57ad2e5e87260001e000283848000007fffffc080",
+        ],
+        "grab": [
+          "24:fffffe",
+        ],
+        "grabbed": [
+          "34:0000000040",
+        ],
+        "hello": [
+          "23:9b4408",
+          "140:0458738dd875ec6dec8ca41cb211bcb131b0",
+        ],
+        "peerJoined": [
+          "73:ffe00cded36be6194b80",
+        ],
+        "peerLeft": [
+          "58:009c9d2d3806bdc0",
+        ],
+        "refused": [
+          "64:5da27280d788d102",
+        ],
+        "remove": [
+          "24:000062",
+        ],
+        "restack": [
+          "25:00006200",
+        ],
+        "setPoints": [
+          "33:0000000000",
+          "33:0010910000",
+          "129:fffffe01bfffbfffc0023ffd7fff000000",
+        ],
+        "text": [
+          "64:000004308678797a",
+        ],
+        "viewport": [
+          "84:7a0a31e857a00500003200",
+        ],
+        "welcome": [
+          "68:00c25ea200d1ccd470",
+        ],
+      }
+    `);
+  });
+
+  it('board object ghost groups encode to the same bits', () => {
+    expect(BoardItem.groups.map((g) => g.name)).toMatchInlineSnapshot(`
+      [
+        "ident",
+        "pos",
+        "size",
+        "style",
+        "text",
+        "points",
+        "z",
+        "lock",
+      ]
+    `);
+    expect([BoardItem.allMask, BoardItem.urgentMask, BoardItem.maskBits]).toMatchInlineSnapshot(`
+      [
+        255,
+        0,
+        8,
+      ]
+    `);
+    expect(OBJECTS.map(ghostGroups)).toMatchInlineSnapshot(`
+      [
+        [
+          "ident 27:00000000",
+          "pos 44:7a1229e846c0",
+          "size 52:00064000320000",
+          "style 33:9111110100",
+          "text 6:00",
+          "points 9:0000",
+          "z 5:20",
+          "lock 1:00",
+        ],
+        [
+          "ident 27:001091c0",
+          "pos 44:000003d09000",
+          "size 52:00000f4240e0f0",
+          "style 33:7ffba22000",
+          "text 126:8451fdafe04a4c3fc5f6df51f44159cc",
+          "points 9:0000",
+          "z 5:d0",
+          "lock 11:8000",
+        ],
+        [
+          "ident 27:fffffe80",
+          "pos 44:7ad2e5e87260",
+          "size 52:0001e000283840",
+          "style 57:8000007fffffc080",
+          "text 31:aa45ace4",
+          "points 105:01bfffbfffc0023ffd7fff000000",
+          "z 55:08421084210848",
+          "lock 11:ffe0",
+        ],
+      ]
+    `);
+    for (const o of OBJECTS) expect(ghostCreate(o)).toEqual(o);
+  });
+
+  it('changed groups name the same bits', () => {
+    const [a, b] = OBJECTS;
+    if (a === undefined || b === undefined) throw new Error('fixtures');
+    const masks = (Object.keys(a) as (keyof BoardObject)[]).map(
+      (k) => `${k}:${changedGroups(a, { ...a, [k]: b[k] })}`,
+    );
+    expect(masks).toMatchInlineSnapshot(`
+      [
+        "id:0",
+        "kind:0",
+        "x:2",
+        "y:2",
+        "w:4",
+        "h:4",
+        "rotation:4",
+        "stroke:8",
+        "fill:8",
+        "strokeWidth:8",
+        "text:16",
+        "points:0",
+        "z:64",
+        "lockedBy:128",
+      ]
+    `);
+  });
+
+  it('presence ghost groups encode to the same bits', () => {
+    const states: PresenceState[] = [
+      { peer: 0, x: 0, y: 0, visible: false, tool: 0, dragId: 0, dragX: 0, dragY: 0 },
+      { peer: 7, x: 8191, y: -8192, visible: true, tool: 3, dragId: 12, dragX: -20, dragY: 9000 },
+      {
+        peer: 1023,
+        x: WORLD_EXTENT,
+        y: -WORLD_EXTENT,
+        visible: true,
+        tool: 1,
+        dragId: MAX_OBJECT_ID,
+        dragX: 1,
+        dragY: -1,
+      },
+    ];
+    expect(Presence.groups.map((g) => g.name)).toMatchInlineSnapshot(`
+      [
+        "peer",
+        "pointer",
+        "tool",
+        "drag",
+      ]
+    `);
+    const out = states.map((s) =>
+      Presence.groups.map((g) => {
+        const w = new BitWriter();
+        g.pack(w, s);
+        const bytes = w.finish();
+        const back = Presence.createGhost();
+        g.unpack(new BitReader(bytes), back);
+        return `${g.name} ${w.bitLength}:${hex(bytes)}`;
+      }),
+    );
+    expect(out).toMatchInlineSnapshot(`
+      [
+        [
+          "peer 10:0000",
+          "pointer 31:6000c000",
+          "tool 3:00",
+          "drag 1:00",
+        ],
+        [
+          "peer 10:01c0",
+          "pointer 31:ffff8000",
+          "tool 3:60",
+          "drag 63:800005dfec3d4f50",
+        ],
+        [
+          "peer 10:ffc0",
+          "pointer 47:bd0900000000",
+          "tool 3:20",
+          "drag 55:ffffff6001bffe",
+        ],
+      ]
+    `);
+  });
+});
