@@ -168,8 +168,10 @@ describe('wire golden bytes', () => {
     add('refused', p.refused.params, { cmd: 5, reason: 'held by Ada' });
     add('viewport', p.viewport.params, { x: -500, y: 250, w: 1280, h: 800 });
     for (const o of OBJECTS) {
-      const { id: _id, z: _z, lockedBy: _l, ...fields } = o;
-      add('create', p.create.params, { req: 65535, ...fields, points: [...fields.points] });
+      const fields = Object.fromEntries(
+        Object.entries(o).filter(([k]) => !['id', 'z', 'lockedBy'].includes(k)),
+      );
+      add('create', p.create.params, { req: 65535, ...fields, points: [...o.points] });
       add('edit', p.edit.params, {
         id: o.id,
         mask: 0b10100101,
