@@ -1,20 +1,163 @@
 // Lint rules, including the layering of DESIGN.md §2 enforced as import boundaries
 // (circular imports are checked by scripts/check-cycles.js).
 import tseslint from 'typescript-eslint';
+import layers from './scripts/eslint-layers.js';
 
-/** Forbid imports matching `groups` (glob patterns) in the files of one layer. */
-function layer(files, message, groups) {
-  return {
-    files,
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }],
-    },
-  };
-}
+const ROOT = import.meta.dirname;
+
+/**
+ * DESIGN.md §2's layers as allow-lists, VS Code's way: each folder names the layers, npm packages and Node
+ * builtins it may import, and nothing else gets in. A new layer or package is one line here.
+ */
+const LAYERS = [
+  {
+    name: 'shared',
+    dirs: ['shared'],
+    allow: [],
+    packages: [],
+    why: 'shared/ holds types and pure helpers only, for both processes (DESIGN.md §2).',
+  },
+  {
+    name: 'net',
+    dirs: ['src-main/net'],
+    allow: ['shared'],
+    packages: ['node:crypto', '@noble/*'],
+    why: 'net/ is the game-style stack and knows nothing of whiteboards, sessions, apps or shells (DESIGN.md §2).',
+  },
+  {
+    name: 'board',
+    dirs: ['src-main/board'],
+    allow: ['shared'],
+    packages: [],
+    why: 'board/ is the pure board core: state and operations, no network and no I/O.',
+  },
+  {
+    name: 'files',
+    dirs: ['src-main/files'],
+    allow: ['board', 'shared'],
+    packages: ['node:fs', 'node:path', 'node:os', 'node:crypto'],
+    why: 'files/ reads and writes boards on disk and knows nothing of sessions or the network.',
+  },
+  {
+    name: 'session',
+    dirs: ['src-main/session'],
+    allow: ['net', 'board', 'shared'],
+    packages: ['node:crypto', 'node:fs', 'node:path', 'node:os'],
+    why: 'session/ is the whiteboard session over net/ and knows nothing of the app, the shells or the renderer (DESIGN.md §2).',
+  },
+  {
+    name: 'directory',
+    dirs: ['src-main/directory'],
+    allow: ['net', 'shared'],
+    packages: ['node:crypto'],
+    why: 'directory/ is a rendezvous server over net/ and knows nothing of sessions, the app or the shells.',
+  },
+  {
+    name: 'mirror',
+    dirs: ['src-main/mirror'],
+    allow: ['net', 'board', 'shared'],
+    packages: ['node:crypto'],
+    why: 'mirror/ copies a board between hosts over net/ and knows nothing of sessions, the app or the shells.',
+  },
+  {
+    name: 'lan',
+    dirs: ['src-main/lan'],
+    allow: ['shared'],
+    packages: [
+      'node:crypto',
+      'node:events',
+      'node:net',
+      'node:os',
+      'bonjour-service',
+      'multicast-dns',
+      'dns-packet',
+    ],
+    why: 'lan/ announces and finds sessions on the LAN (mDNS) and knows nothing of sessions, the app or the shells.',
+  },
+  {
+    name: 'app',
+    dirs: ['src-main/app'],
+    allow: ['session', 'directory', 'mirror', 'lan', 'files', 'net', 'shared'],
+    packages: ['node:fs', 'node:path', 'node:os', 'node:dns'],
+    why: 'app/ is the core the three shells share and never imports a shell or the renderer (DESIGN.md §2).',
+  },
+  {
+    name: 'electron',
+    dirs: ['src-main/electron'],
+    allow: ['app', 'shared'],
+    packages: ['electron', 'node:fs', 'node:path', 'node:os', 'node:url'],
+    why: 'electron/ is a thin shell over app/ (DESIGN.md §2).',
+  },
+  {
+    name: 'web',
+    dirs: ['src-main/web'],
+    allow: ['app', 'shared'],
+    packages: [
+      'ws',
+      'node:child_process',
+      'node:crypto',
+      'node:fs',
+      'node:http',
+      'node:net',
+      'node:os',
+      'node:path',
+      'node:stream',
+      'node:url',
+      'node:util',
+    ],
+    why: 'web/ is a thin shell over app/ (DESIGN.md §2).',
+  },
+  {
+    name: 'cli',
+    dirs: ['src-main/cli'],
+    // More than a shell's app + shared, on purpose: the headless CLI has no UI state for app/ to keep, so it
+    // drives a SessionRunner (session/), a DirectoryRunner (directory/) and LAN adverts (lan/) itself, and
+    // `link-demo` drives a bare net/ Endpoint to show the connection layer alone.
+    allow: ['app', 'session', 'directory', 'lan', 'net', 'shared'],
+    packages: ['node:dns', 'node:os', 'node:perf_hooks', 'node:readline', 'node:util'],
+    why: 'cli/ is the headless shell (DESIGN.md §2).',
+  },
+  {
+    name: 'renderer',
+    dirs: ['src-renderer'],
+    allow: ['shared'],
+    packages: ['react', 'react-dom', 'react-konva', 'konva', 'uplot'],
+    why: 'the renderer reaches the main process only through the typed API in shared/ (DESIGN.md §2).',
+  },
+];
+
+/** Named exceptions to LAYERS, each with its reason. */
+const LAYER_EXCEPTIONS = [
+  {
+    from: ['src-main/lan/*.test.ts'],
+    to: 'src-main/net/rng.ts',
+    why: "lan/'s seeded tests draw from the project's one seeded RNG (STYLE.md).",
+  },
+];
+
+/** Modules only named files may import, whatever their layer allows. */
+const OWNED_MODULES = [
+  {
+    specifiers: ['node:dgram', 'dgram'],
+    files: ['src-main/net/transport.ts'],
+    // Real-socket test tools (the impairment proxy, the namespace lab, the reach bench) are not product code.
+    unlayered: ['test', 'bench'],
+    why: 'one transport module owns UDP sockets and timers; everything else is sans-IO (STYLE.md).',
+  },
+];
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'dist/', 'out/', 'release/', 'test-results/', 'bench/results/'],
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'out/',
+      'release/',
+      'test-results/',
+      'bench/results/',
+      // Deliberately bad imports, linted by test/lint-layers.test.ts.
+      'test/fixtures/lint-layers/',
+    ],
   },
   ...tseslint.configs.strictTypeChecked,
   {
@@ -37,52 +180,24 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
-  layer(
-    ['src-main/net/**'],
-    'net/ knows nothing of sessions, the app, Electron or the renderer (DESIGN.md §2).',
-    [
-      '**/session/**',
-      '**/directory/**',
-      '**/app/**',
-      '**/electron/**',
-      'electron',
-      '**/src-renderer/**',
-      'react*',
-    ],
-  ),
-  layer(
-    ['src-main/directory/**'],
-    'directory/ is a rendezvous server over net/: it knows nothing of sessions, the app, Electron or the renderer.',
-    ['**/session/**', '**/app/**', '**/electron/**', 'electron', '**/src-renderer/**', 'react*'],
-  ),
-  layer(
-    ['src-main/session/**'],
-    'session/ knows nothing of the app shell, Electron or the renderer (DESIGN.md §2).',
-    ['**/app/**', '**/electron/**', 'electron', '**/src-renderer/**', 'react*'],
-  ),
-  layer(
-    ['src-main/app/**', 'src-main/cli/**'],
-    'app/ and cli/ never import the Electron shell or the renderer (DESIGN.md §2).',
-    ['**/electron/**', 'electron', '**/src-renderer/**', 'react*'],
-  ),
-  layer(
-    ['src-main/lan/**'],
-    'lan/ announces and finds sessions on the LAN (mDNS): it knows nothing of sessions, the app, Electron or the renderer.',
-    [
-      '**/session/**',
-      '**/app/**',
-      '**/cli/**',
-      '**/electron/**',
-      'electron',
-      '**/src-renderer/**',
-      'react*',
-    ],
-  ),
-  layer(
-    ['src-renderer/**'],
-    'The renderer reaches the main process only through the typed API in shared/ (DESIGN.md §2).',
-    ['node:*', 'electron', '**/src-main/**', 'fs', 'dgram', 'net', 'child_process'],
-  ),
+  // --- layers (issue 18.4): the allow-lists above, and test kits (`testing/` folders) out of product code.
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    plugins: { layers },
+    rules: {
+      'layers/allowed-imports': [
+        'error',
+        {
+          root: ROOT,
+          layers: LAYERS,
+          exceptions: LAYER_EXCEPTIONS,
+          owned: OWNED_MODULES,
+          testPackages: ['vitest'],
+        },
+      ],
+    },
+  },
+  // --- end layers
   // --- renderer tools (issue 18.7): canvas/ and ui/ never import each other. What both need (React context,
   // the store hooks) lives in view/; screens/ composes the two; tools/ holds the input state machines.
   // typescript-eslint's twin of no-restricted-imports, so these blocks add to the layer() rules above instead
@@ -122,11 +237,4 @@ export default tseslint.config(
     },
   },
   // --- end renderer tools
-  layer(['shared/**'], 'shared/ holds types and pure helpers only (DESIGN.md §2).', [
-    'node:*',
-    'electron',
-    'react*',
-    '**/src-main/**',
-    '**/src-renderer/**',
-  ]),
 );

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Session } from 'electron';
 import { protocol } from 'electron';
-import { resolveStaticFile } from '../web/static-files';
+import { resolveStaticFile } from '../app/static-files';
 import { APP_HOST, APP_SCHEME } from './ipc';
 import { ELECTRON_CSP } from './security';
 

@@ -9,7 +9,7 @@ import { WebSocketServer } from 'ws';
 import { WS_PATH } from '../../shared/api';
 import { pageUrl, tokenFromProtocols, WS_PROTOCOL } from '../../shared/web-auth';
 import type { AppCore } from '../app/core-api';
-import { resolveStaticFile } from './static-files';
+import { resolveStaticFile } from '../app/static-files';
 import { generateToken, tokenMatches } from './token';
 import { MAX_MESSAGE_BYTES, serveApiClient } from './ws-api';
 

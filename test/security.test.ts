@@ -1,11 +1,12 @@
-// The hardening that lives in configuration: every CSP the app serves, and the fuses the packaged binary gets.
+// The hardening that lives in configuration: every CSP the app serves (both shells, so it lives beside neither),
+// and the fuses the packaged binary gets.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WEB_CSP } from '../web/server';
-import { ELECTRON_CSP } from './security';
+import { ELECTRON_CSP } from '../src-main/electron/security';
+import { WEB_CSP } from '../src-main/web/server';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(import.meta.dirname, '..');
 
 function directives(csp: string): Map<string, string> {
   return new Map(
