@@ -36,7 +36,7 @@ export interface GhostTx {
   readonly mask: number;
   /** This record's entry in the next later packet, while unnotified (TNL's update chain). */
   next: GhostTx | undefined;
-  /** The write set the record's tail repeat (see GhostSender): its delivery cancels the repeat. */
+  /** The write set the record's tail repeat (see TailRepeats): its delivery cancels the repeat. */
   repeats: boolean;
 }
 
@@ -64,8 +64,8 @@ export class GhostRecord implements GhostLink {
   lastUrgentWriteAt = -Infinity;
   urgentWriteGap: number | undefined;
   /**
-   * The sender's line (see GhostSender.queue): the tier it waits in (-1: none) and its order there. A line entry
-   * with another tier or order is stale. Its priority and key are kept by the sender (see HOT there).
+   * The sender's line (see FairQueue): the tier it waits in (-1: none) and its order there. A line entry with
+   * another tier or order is stale. Its priority and key are kept by the line (see HOT there).
    */
   queuedTier = -1;
   order = 0;
@@ -181,7 +181,7 @@ export class GhostRecord implements GhostLink {
   /** A packet's fate; entries arrive in send order, so `tx` is this record's oldest unnotified one. */
   fate(tx: GhostTx, delivered: boolean): void {
     // An update's fate changes no state and only adds dirty groups (which the source may keep skipping). A delivered
-    // one that set no repeat doesn't come here at all (GhostSender.notify).
+    // one that set no repeat doesn't come here at all (notifyFates).
     if (tx.kind !== 'update') this.source.unhold(this);
     if (this.lastTx === tx) this.lastTx = undefined;
     switch (tx.kind) {

@@ -34,8 +34,8 @@ export class GhostSource<S = unknown> {
   private held = new Uint32Array(4);
   /**
    * Changes so far, and per group the change that last touched it. A record held across its writes (see
-   * GhostSender: a far pointer the packets can't keep up with) learns its dirty groups from these when its turn
-   * comes, instead of being told of each change.
+   * FairQueue.keepInLine: a far pointer the packets can't keep up with) learns its dirty groups from these when its
+   * turn comes, instead of being told of each change.
    */
   private changeCount = 0;
   private readonly changedAt: number[];
