@@ -65,4 +65,39 @@ describe('parseCommand', () => {
     ];
     for (const b of bad) expect(parseCommand(b), JSON.stringify(b)).toHaveProperty('error');
   });
+
+  it('refuses an unknown field on every command', () => {
+    const good: Record<string, unknown>[] = [
+      { cmd: 'host', options: { name: 'Ana' } },
+      { cmd: 'join', options: { name: 'Ana', address: '127.0.0.1:5000', code: 'abcd' } },
+      { cmd: 'leave' },
+      { cmd: 'create', object: rect },
+      { cmd: 'edit', id: 1, patch: { x: 4 } },
+      { cmd: 'text', id: 1, at: 0, remove: 0, insert: 'a' },
+      { cmd: 'delete', ids: [1] },
+      { cmd: 'restack', id: 1, front: true },
+      { cmd: 'grab', id: 1 },
+      { cmd: 'drag', id: 1, x: 0, y: 0 },
+      { cmd: 'drop', id: 1, x: 0, y: 0 },
+      { cmd: 'pointer', x: 0, y: 0, visible: true },
+      { cmd: 'tool', tool: 'select' },
+      { cmd: 'viewport', viewport: { x: 0, y: 0, w: 10, h: 10 } },
+      { cmd: 'chat', text: 'hi' },
+      { cmd: 'conditions', conditions: { lossPct: 0, delayMs: 0, kbps: 0 } },
+      { cmd: 'kick', peer: 1 },
+      { cmd: 'role', peer: 1, role: 'viewer' },
+      { cmd: 'rotate-code' },
+      { cmd: 'settings', settings: { directories: [] } },
+      { cmd: 'sync' },
+    ];
+    for (const g of good) {
+      expect(parseCommand(g), JSON.stringify(g)).not.toHaveProperty('error');
+      const extra = { ...g, extra: true };
+      expect(parseCommand(extra), JSON.stringify(extra)).toEqual({
+        error: `unknown field in ${String(g.cmd)}`,
+      });
+    }
+    expect(parseCommand({ cmd: 'grab', id: 1, extra: true })).toHaveProperty('error');
+    expect(parseCommand({ cmd: 'toString' })).toEqual({ error: 'unknown command' });
+  });
 });

@@ -106,11 +106,40 @@ function conditions(v: unknown): NetworkConditions | undefined {
   return ok ? { lossPct, delayMs, kbps } : undefined;
 }
 
+/** Each command's fields besides `cmd`; any other field refuses the command. */
+const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } = {
+  host: ['options'],
+  join: ['options'],
+  leave: [],
+  create: ['object'],
+  edit: ['id', 'patch'],
+  text: ['id', 'at', 'remove', 'insert'],
+  delete: ['ids'],
+  restack: ['id', 'front'],
+  grab: ['id'],
+  drag: ['id', 'x', 'y'],
+  drop: ['id', 'x', 'y'],
+  pointer: ['x', 'y', 'visible'],
+  tool: ['tool'],
+  viewport: ['viewport'],
+  chat: ['text'],
+  conditions: ['conditions'],
+  kick: ['peer'],
+  role: ['peer', 'role'],
+  'rotate-code': [],
+  settings: ['settings'],
+  sync: [],
+};
+
 /** The command, or why it is refused. Extra or missing fields, wrong types and out-of-range values are refused. */
 export function parseCommand(input: unknown): ApiCommand | CommandError {
   const bad = (why: string): CommandError => ({ error: why });
   if (!isRec(input) || typeof input.cmd !== 'string') return bad('not a command');
   const c = input;
+  const name = input.cmd;
+  if (!Object.hasOwn(COMMAND_FIELDS, name)) return bad('unknown command');
+  const fields = COMMAND_FIELDS[name as ApiCommand['cmd']];
+  if (!onlyKeys(c, ['cmd', ...fields])) return bad(`unknown field in ${name}`);
   switch (c.cmd) {
     case 'host': {
       const o = c.options;
