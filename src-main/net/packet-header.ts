@@ -1,7 +1,7 @@
 // The clear, bit-packed notify header of a data-phase packet. Knows nothing of crypto or stream managers.
 import type { BitReader, BitWriter } from './bitstream';
 import { DecodeError } from './bitstream';
-import { seqExpand } from './seq';
+import { asSeq, seqExpand, seqLow } from './seq';
 
 /**
  * Packet kinds in the first two bits. Handshake packets start with 0b11
@@ -39,8 +39,8 @@ export interface NotifyHeader {
 
 export function writeNotifyHeader(w: BitWriter, h: NotifyHeader): void {
   w.writeUint(h.kind, 2);
-  w.writeUint(h.seq % 2 ** SEQ_WIRE_BITS, SEQ_WIRE_BITS);
-  w.writeUint(h.ack % 2 ** SEQ_WIRE_BITS, SEQ_WIRE_BITS);
+  w.writeUint(seqLow(asSeq(h.seq), SEQ_WIRE_BITS), SEQ_WIRE_BITS);
+  w.writeUint(seqLow(asSeq(h.ack), SEQ_WIRE_BITS), SEQ_WIRE_BITS);
   const len = h.ackMaskLength;
   if (len <= MASK_LEN_SHORT_MAX) {
     w.writeUint(len, 3);
