@@ -1,4 +1,6 @@
-// The whiteboard's object model as every process sees it: kinds, fields, limits. Types and pure helpers only.
+// The whiteboard's object model as every process sees it: kinds, limits, and the one table of an object's fields
+// (type and range, who sets it, which ghost group carries it) that validation, RPC params, ghost groups and the
+// board file are built from. Types, data and pure helpers only.
 
 export type ObjectId = number;
 export type PeerId = number;
@@ -21,41 +23,182 @@ export const MAX_POINTS = 256;
 export const POINT_EXTENT = 32_767;
 /** Ids are allocated by the host from 1; 2^24 of them before a board must be compacted. */
 export const MAX_OBJECT_ID = 2 ** 24 - 1;
+/** Participant ids: 0 is the host, peers get 1..MAX_PEER_ID. */
+export const MAX_PEER_ID = 1023;
 
 /** A colour as 24-bit RGB, or null for none/transparent. */
 export type Color = number | null;
 
-export interface BoardObject {
-  readonly id: ObjectId;
-  readonly kind: ObjectKind;
-  readonly x: number;
-  readonly y: number;
-  readonly w: number;
-  readonly h: number;
-  /** Tenths of a degree, 0..3599. */
-  readonly rotation: number;
-  readonly stroke: Color;
-  readonly fill: Color;
-  readonly strokeWidth: number;
-  readonly text: string;
-  /** Flat [x0, y0, x1, y1, ...] relative to (x, y), for line, arrow and stroke. */
-  readonly points: readonly number[];
-  /** Stacking order; higher draws on top. Unique per board. */
-  readonly z: number;
-  /** The peer holding the object's lock (grabbed / being dragged), or null. */
-  readonly lockedBy: PeerId | null;
+/**
+ * How a field's value is typed, checked and encoded:
+ * - int: an integer in [min, max], ranged on the wire (the fewest bits that hold the range);
+ * - z: any safe integer, a variable-length signed integer on the wire (a board file bounds it);
+ * - kind: one of OBJECT_KINDS, by index;
+ * - color: a Color, a presence bit then 24 bits;
+ * - text: a string of at most MAX_TEXT_BYTES UTF-8 bytes, Huffman-coded when shorter;
+ * - points: flat [x0, y0, x1, y1, …] of at most MAX_POINTS points within ±POINT_EXTENT, a count then 16 bits each;
+ * - holder: a PeerId or null, a presence bit then 0..MAX_PEER_ID.
+ */
+export type FieldType =
+  | { readonly type: 'int'; readonly min: number; readonly max: number }
+  | { readonly type: 'z' }
+  | { readonly type: 'kind' }
+  | { readonly type: 'color' }
+  | { readonly type: 'text' }
+  | { readonly type: 'points' }
+  | { readonly type: 'holder' };
+
+/**
+ * Who sets a field: 'host' (id, z, lock: never an editor's), 'create' (given once, at creation), 'edit' (at
+ * creation and by an edit, carried in the edit call's field mask) or 'content' (at creation and by an edit, each
+ * with a call of its own: text is typed as splices, points are replaced whole).
+ */
+export type FieldSetter = 'host' | 'create' | 'edit' | 'content';
+
+export interface FieldSpec {
+  readonly name: string;
+  readonly codec: FieldType;
+  readonly set: FieldSetter;
+  /** The ghost state group that carries it; groups go on the wire in the order they first appear here. */
+  readonly group: string;
+  /** Why a value out of its range is refused (kind and points say more themselves). */
+  readonly invalid: string;
 }
 
+/**
+ * Every field of a board object, in wire order: a create's params and each ghost group's fields are written in
+ * this order, so a new field goes at the end of its group (and a new group at the end of the table).
+ */
+export const OBJECT_FIELDS = [
+  {
+    name: 'id',
+    codec: { type: 'int', min: 1, max: MAX_OBJECT_ID },
+    set: 'host',
+    group: 'ident',
+    invalid: 'object id out of range',
+  },
+  { name: 'kind', codec: { type: 'kind' }, set: 'create', group: 'ident', invalid: 'unknown kind' },
+  {
+    name: 'x',
+    codec: { type: 'int', min: -WORLD_EXTENT, max: WORLD_EXTENT },
+    set: 'edit',
+    group: 'pos',
+    invalid: 'position outside the board',
+  },
+  {
+    name: 'y',
+    codec: { type: 'int', min: -WORLD_EXTENT, max: WORLD_EXTENT },
+    set: 'edit',
+    group: 'pos',
+    invalid: 'position outside the board',
+  },
+  {
+    name: 'w',
+    codec: { type: 'int', min: 0, max: MAX_SIZE },
+    set: 'edit',
+    group: 'size',
+    invalid: 'size out of range',
+  },
+  {
+    name: 'h',
+    codec: { type: 'int', min: 0, max: MAX_SIZE },
+    set: 'edit',
+    group: 'size',
+    invalid: 'size out of range',
+  },
+  /** Tenths of a degree. */
+  {
+    name: 'rotation',
+    codec: { type: 'int', min: 0, max: ROTATION_STEPS - 1 },
+    set: 'edit',
+    group: 'size',
+    invalid: 'rotation out of range',
+  },
+  { name: 'stroke', codec: { type: 'color' }, set: 'edit', group: 'style', invalid: 'bad colour' },
+  { name: 'fill', codec: { type: 'color' }, set: 'edit', group: 'style', invalid: 'bad colour' },
+  {
+    name: 'strokeWidth',
+    codec: { type: 'int', min: 0, max: MAX_STROKE_WIDTH },
+    set: 'edit',
+    group: 'style',
+    invalid: 'stroke width out of range',
+  },
+  {
+    name: 'text',
+    codec: { type: 'text' },
+    set: 'content',
+    group: 'text',
+    invalid: 'text too long',
+  },
+  /** Relative to (x, y), for line, arrow and stroke. */
+  {
+    name: 'points',
+    codec: { type: 'points' },
+    set: 'content',
+    group: 'points',
+    invalid: 'bad points',
+  },
+  /** Stacking order; higher draws on top. Unique per board. */
+  {
+    name: 'z',
+    codec: { type: 'z' },
+    set: 'host',
+    group: 'z',
+    invalid: 'stacking order (z) out of range',
+  },
+  /** The peer holding the object's lock (grabbed / being dragged), or null. */
+  {
+    name: 'lockedBy',
+    codec: { type: 'holder' },
+    set: 'host',
+    group: 'lock',
+    invalid: 'bad lock holder',
+  },
+] as const satisfies readonly FieldSpec[];
+
+type Field = (typeof OBJECT_FIELDS)[number];
+type ValueOf<T extends FieldType> = T extends { type: 'int' | 'z' }
+  ? number
+  : T extends { type: 'kind' }
+    ? ObjectKind
+    : T extends { type: 'color' }
+      ? Color
+      : T extends { type: 'text' }
+        ? string
+        : T extends { type: 'points' }
+          ? readonly number[]
+          : PeerId | null;
+
+/** A board object: one property per row of OBJECT_FIELDS. */
+export type BoardObject = { readonly [F in Field as F['name']]: ValueOf<F['codec']> };
+export type FieldName = Field['name'];
+
 /** The fields an editor may set when creating an object (the host assigns id, z and the lock). */
-export type NewObject = Omit<BoardObject, 'id' | 'z' | 'lockedBy'>;
+export type NewObject = {
+  readonly [F in Field as F['set'] extends 'host' ? never : F['name']]: ValueOf<F['codec']>;
+};
 
 /** The fields an edit may change. */
-export type ObjectPatch = Partial<
-  Pick<
-    BoardObject,
-    'x' | 'y' | 'w' | 'h' | 'rotation' | 'stroke' | 'fill' | 'strokeWidth' | 'text' | 'points'
-  >
->;
+export type ObjectPatch = {
+  readonly [F in Field as F['set'] extends 'edit' | 'content' ? F['name'] : never]?: ValueOf<
+    F['codec']
+  >;
+};
+
+const names = (keep: (f: FieldSpec) => boolean): readonly string[] =>
+  (OBJECT_FIELDS as readonly FieldSpec[]).filter(keep).map((f) => f.name);
+
+/** A new object's fields, in wire order. */
+export const NEW_OBJECT_FIELDS = names((f) => f.set !== 'host') as readonly (keyof NewObject)[];
+/** The fields an edit may change, in wire order. */
+export const PATCH_FIELDS = names(
+  (f) => f.set === 'edit' || f.set === 'content',
+) as readonly (keyof ObjectPatch)[];
+/** The fields an edit call carries under its mask (bit i = i-th of them); text and points have calls of their own. */
+export const EDIT_FIELDS = names((f) => f.set === 'edit') as readonly Exclude<
+  keyof ObjectPatch,
+  'text' | 'points'
+>[];
 
 /** '#rrggbb' for a colour, 'none' for null. */
 export function colorToCss(c: Color): string {
@@ -71,37 +214,51 @@ export function parseColor(s: string): Color | undefined {
   return parseInt(hex, 16);
 }
 
-/** Why an object or patch is not acceptable, or undefined when it is. */
+/** Why a value of this type is out of range (given the field's own message), or undefined when it is in range. */
+export function fieldRefusal(f: FieldSpec, v: unknown): string | undefined {
+  const c = f.codec;
+  switch (c.type) {
+    case 'int':
+      return Number.isInteger(v) && (v as number) >= c.min && (v as number) <= c.max
+        ? undefined
+        : f.invalid;
+    case 'z':
+      return Number.isSafeInteger(v) ? undefined : f.invalid;
+    case 'kind':
+      return (OBJECT_KINDS as readonly unknown[]).includes(v)
+        ? undefined
+        : `unknown kind ${String(v)}`;
+    case 'color':
+      return v === null || (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0xffffff)
+        ? undefined
+        : f.invalid;
+    case 'text':
+      return typeof v === 'string' && new TextEncoder().encode(v).length <= MAX_TEXT_BYTES
+        ? undefined
+        : f.invalid;
+    case 'points': {
+      if (!Array.isArray(v) || v.length % 2 !== 0 || v.length > MAX_POINTS * 2) return f.invalid;
+      const inRange = (p: unknown): boolean =>
+        Number.isInteger(p) && Math.abs(p as number) <= POINT_EXTENT;
+      return v.every(inRange) ? undefined : 'point out of range';
+    }
+    case 'holder':
+      return v === null ||
+        (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_PEER_ID)
+        ? undefined
+        : f.invalid;
+  }
+}
+
+/** Why an object or patch is not acceptable, or undefined when it is (fields absent are not checked). */
 export function validateObjectFields(o: ObjectPatch & { kind?: ObjectKind }): string | undefined {
-  const inWorld = (v: number | undefined): boolean =>
-    v === undefined || (Number.isInteger(v) && Math.abs(v) <= WORLD_EXTENT);
-  const inSize = (v: number | undefined): boolean =>
-    v === undefined || (Number.isInteger(v) && v >= 0 && v <= MAX_SIZE);
-  const isColor = (c: Color | undefined): boolean =>
-    c === undefined || c === null || (Number.isInteger(c) && c >= 0 && c <= 0xffffff);
-  if (o.kind !== undefined && !OBJECT_KINDS.includes(o.kind))
-    return `unknown kind ${o.kind as string}`;
-  if (!inWorld(o.x) || !inWorld(o.y)) return 'position outside the board';
-  if (!inSize(o.w) || !inSize(o.h)) return 'size out of range';
-  if (
-    o.rotation !== undefined &&
-    !(Number.isInteger(o.rotation) && o.rotation >= 0 && o.rotation < ROTATION_STEPS)
-  ) {
-    return 'rotation out of range';
-  }
-  if (!isColor(o.stroke) || !isColor(o.fill)) return 'bad colour';
-  if (
-    o.strokeWidth !== undefined &&
-    !(Number.isInteger(o.strokeWidth) && o.strokeWidth >= 0 && o.strokeWidth <= MAX_STROKE_WIDTH)
-  ) {
-    return 'stroke width out of range';
-  }
-  if (o.text !== undefined && new TextEncoder().encode(o.text).length > MAX_TEXT_BYTES)
-    return 'text too long';
-  if (o.points !== undefined) {
-    if (o.points.length % 2 !== 0 || o.points.length > MAX_POINTS * 2) return 'bad points';
-    if (!o.points.every((p) => Number.isInteger(p) && Math.abs(p) <= POINT_EXTENT))
-      return 'point out of range';
+  const values = o as Readonly<Record<string, unknown>>;
+  for (const f of OBJECT_FIELDS as readonly FieldSpec[]) {
+    if (f.set === 'host') continue;
+    const v = values[f.name];
+    if (v === undefined) continue;
+    const why = fieldRefusal(f, v);
+    if (why !== undefined) return why;
   }
   return undefined;
 }

@@ -1,0 +1,145 @@
+// The board's edits as functions over its state: each checks its target and fields, changes the state in place
+// and returns its effects and exact inverse, or a refusal and changes nothing. Knows nothing of who asks or why.
+import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
+import { MAX_OBJECT_ID, validateObjectFields } from '../../shared/board';
+import { bottomZ, MAX_OBJECTS } from './state';
+import type { Applied, ApplyResult, BoardOp, BoardRefusal, BoardState, Refused } from './types';
+
+export const NOTHING: BoardOp = { type: 'batch', ops: [] };
+
+export function refused(refusal: BoardRefusal): Refused {
+  return { ok: false, refusal };
+}
+
+function applied(effects: Applied['effects'], inverse: BoardOp): Applied {
+  return { ok: true, effects, inverse };
+}
+
+/** The object, or the refusal that names the missing id. */
+export function target(state: BoardState, id: ObjectId): BoardObject | Refused {
+  return state.objects.get(id) ?? refused({ type: 'no-object', id });
+}
+
+export function isObject(t: BoardObject | Refused): t is BoardObject {
+  return !('ok' in t);
+}
+
+/** Another participant's lock on the object, which stops `by` from changing it; undefined when free or its own. */
+export function heldByOther(
+  state: BoardState,
+  id: ObjectId,
+  by: PeerId | undefined,
+): BoardRefusal | undefined {
+  if (by === undefined) return undefined;
+  const holder = state.objects.get(id)?.lockedBy ?? null;
+  return holder !== null && holder !== by ? { type: 'held', by: holder } : undefined;
+}
+
+/** Adds an object on top with the next id, unlocked. */
+export function create(state: BoardState, fields: NewObject): ApplyResult {
+  const why = validateObjectFields(fields);
+  if (why !== undefined) return refused({ type: 'invalid', why });
+  if (state.objects.size >= MAX_OBJECTS) return refused({ type: 'full' });
+  if (state.nextId > MAX_OBJECT_ID) return refused({ type: 'out-of-ids' });
+  const before = { type: 'counters', nextId: state.nextId, topZ: state.topZ } as const;
+  const object: BoardObject = {
+    ...fields,
+    points: [...fields.points],
+    id: state.nextId++,
+    z: ++state.topZ,
+    lockedBy: null,
+  };
+  state.objects.set(object.id, object);
+  return applied([{ type: 'upsert', object }], {
+    type: 'batch',
+    ops: [{ type: 'remove', id: object.id }, before],
+  });
+}
+
+/** Changes fields of an object; the inverse sets the same fields back. */
+export function patch(
+  state: BoardState,
+  id: ObjectId,
+  changes: ObjectPatch,
+  by?: PeerId,
+): ApplyResult {
+  const current = target(state, id);
+  if (!isObject(current)) return current;
+  const held = heldByOther(state, id, by);
+  if (held !== undefined) return refused(held);
+  const why = validateObjectFields(changes);
+  if (why !== undefined) return refused({ type: 'invalid', why });
+  const back: Record<string, unknown> = {};
+  for (const k of Object.keys(changes)) back[k] = (current as Readonly<Record<string, unknown>>)[k];
+  const next: BoardObject = { ...current, ...changes };
+  state.objects.set(id, next);
+  return applied([{ type: 'upsert', object: next }], {
+    type: 'patch',
+    id,
+    patch: back,
+  });
+}
+
+export function remove(state: BoardState, id: ObjectId, by?: PeerId): ApplyResult {
+  const current = target(state, id);
+  if (!isObject(current)) return current;
+  const held = heldByOther(state, id, by);
+  if (held !== undefined) return refused(held);
+  state.objects.delete(id);
+  return applied([{ type: 'delete', id }], { type: 'put', object: current });
+}
+
+export function put(state: BoardState, object: BoardObject): ApplyResult {
+  const current = state.objects.get(object.id);
+  state.objects.set(object.id, object);
+  return applied(
+    [{ type: 'upsert', object }],
+    current === undefined ? { type: 'remove', id: object.id } : { type: 'put', object: current },
+  );
+}
+
+/** Moves an object above every other (a fresh top z) or below every other (one under the lowest, or -1). */
+export function restack(state: BoardState, id: ObjectId, to: 'front' | 'back'): ApplyResult {
+  const current = target(state, id);
+  if (!isObject(current)) return current;
+  const topZ = state.topZ;
+  const z = to === 'front' ? ++state.topZ : bottomZ(state) - 1;
+  const next = { ...current, z };
+  state.objects.set(id, next);
+  const back: BoardOp = { type: 'place', id, z: current.z };
+  return applied(
+    [{ type: 'upsert', object: next }],
+    to === 'front'
+      ? { type: 'batch', ops: [back, { type: 'counters', nextId: state.nextId, topZ }] }
+      : back,
+  );
+}
+
+export function place(state: BoardState, id: ObjectId, z: number): ApplyResult {
+  const current = target(state, id);
+  if (!isObject(current)) return current;
+  const next = { ...current, z };
+  state.objects.set(id, next);
+  return applied([{ type: 'upsert', object: next }], { type: 'place', id, z: current.z });
+}
+
+/** Sets the lock's holder; setting the holder it already has changes nothing (and says nothing). */
+export function lock(state: BoardState, id: ObjectId, holder: PeerId | null): ApplyResult {
+  const current = target(state, id);
+  if (!isObject(current)) return current;
+  if (current.lockedBy === holder) return applied([], NOTHING);
+  const next = { ...current, lockedBy: holder };
+  state.objects.set(id, next);
+  return applied([{ type: 'upsert', object: next }], {
+    type: 'lock',
+    id,
+    holder: current.lockedBy,
+  });
+}
+
+export function counters(state: BoardState, nextId: number, topZ: number): ApplyResult {
+  const inverse: BoardOp = { type: 'counters', nextId: state.nextId, topZ: state.topZ };
+  state.nextId = nextId;
+  state.topZ = topZ;
+  return applied([], inverse);
+}

@@ -1,0 +1,23 @@
+// The board core's public surface: state, operations with exact inverses, the lock rules. Imports only shared/.
+export type {
+  Applied,
+  ApplyResult,
+  BoardEffect,
+  BoardOp,
+  BoardOpType,
+  BoardRefusal,
+  BoardState,
+  Refused,
+} from './types';
+export { apply, refusalText } from './apply';
+export { heldByOther } from './edits';
+export { heldBy } from './locks';
+export {
+  bottomZ,
+  emptyBoard,
+  hashBoard,
+  HASH_ORDER,
+  MAX_OBJECTS,
+  objectsByZ,
+  sameBoard,
+} from './state';
