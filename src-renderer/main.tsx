@@ -13,7 +13,9 @@ import './styles/chrome.css';
 import './styles/panels.css';
 import './styles/bandwidth.css';
 import { App } from './screens/App';
-import { ControllerContext } from './view/context';
+import { controllerEditor } from './tools/editor';
+import { Tools } from './tools/Tools';
+import { ControllerContext, ToolsContext } from './view/context';
 
 async function boot(): Promise<void> {
   const root = document.getElementById('root');
@@ -22,6 +24,7 @@ async function boot(): Promise<void> {
   const store = new Store();
   const controller = new Controller(chosen.bridge, store);
   controller.attach();
+  const tools = new Tools(controllerEditor(controller));
   chosen.onLink?.((link) => {
     store.dispatch({ type: 'link', link });
     // After a reconnect the core may have moved on: ask for the whole state again.
@@ -30,7 +33,9 @@ async function boot(): Promise<void> {
   createRoot(root).render(
     <StrictMode>
       <ControllerContext.Provider value={controller}>
-        <App />
+        <ToolsContext.Provider value={tools}>
+          <App />
+        </ToolsContext.Provider>
       </ControllerContext.Provider>
     </StrictMode>,
   );

@@ -1,14 +1,13 @@
-// The Konva stage: applies the camera, reports the viewport, and hosts the board and live layers; input is
-// handled by use-stage-input. Store in, controller out.
+// The Konva stage: applies the camera, reports the viewport, and hosts the board and live layers; its input
+// goes to the tool machines (tools/) through use-stage-input. Store in; tools and controller out.
 import { type ReactElement, useEffect, useMemo } from 'react';
 import { Stage } from 'react-konva';
 import type { Tool } from '../../shared/api';
 import { type Size, visibleWorld } from '../board/camera';
-import { useAppState, useController } from '../view/context';
+import { useAppState, useController, useTools } from '../view/context';
 import { LiveLayer } from './LiveLayer';
 import { PositionMirror } from './position-mirror';
 import { StaticLayer } from './StaticLayer';
-import { useDrawGesture } from './use-draw-gesture';
 import { useStageInput } from './use-stage-input';
 
 function cursorFor(tool: Tool, panning: boolean): string {
@@ -21,8 +20,8 @@ export function BoardCanvas({ size, spaceHeld }: { size: Size; spaceHeld: boolea
   const controller = useController();
   const camera = useAppState((s) => s.camera);
   const tool = useAppState((s) => s.tool);
-  const draw = useDrawGesture(controller);
-  const input = useStageInput(controller, draw, spaceHeld);
+  const tools = useTools();
+  const input = useStageInput(tools, spaceHeld);
   const mirror = useMemo(() => new PositionMirror(controller), [controller]);
   useEffect(() => controller.onLocal(mirror.local), [controller, mirror]);
 
@@ -49,7 +48,7 @@ export function BoardCanvas({ size, spaceHeld }: { size: Size; spaceHeld: boolea
           e.evt.preventDefault();
         }}
       >
-        <StaticLayer size={size} preview={draw.preview} />
+        <StaticLayer size={size} />
         <LiveLayer mirror={mirror} />
       </Stage>
       <div className="position-mirror" aria-hidden="true" ref={mirror.attach} />

@@ -1,5 +1,5 @@
 // The board's own content: objects culled to the view (bottom to top), drafts awaiting their id, the shape
-// being drawn, and the selection's Transformer. Renders the store; draws only (events go to the handlers).
+// being drawn, and the selection's Transformer. Renders the store; draws only (node events go to tools/).
 import type Konva from 'konva';
 import { type ReactElement, useMemo, useRef } from 'react';
 import { Layer } from 'react-konva';
@@ -7,7 +7,7 @@ import type { BoardObject, NewObject } from '../../shared/board';
 import { cullToView } from '../board/bounds';
 import { type Size, visibleWorld } from '../board/camera';
 import { canEdit, shownObject } from '../store/selectors';
-import { useAppState, useController } from '../view/context';
+import { useAppState, useTools } from '../view/context';
 import { ObjectShape } from './ObjectShape';
 import { SelectionTransformer } from './SelectionTransformer';
 import { useObjectHandlers } from './use-object-handlers';
@@ -24,14 +24,7 @@ const asObject = (o: NewObject, id: number): BoardObject => ({
   lockedBy: null,
 });
 
-export function StaticLayer({
-  size,
-  preview,
-}: {
-  size: Size;
-  preview: NewObject | null;
-}): ReactElement {
-  const controller = useController();
+export function StaticLayer({ size }: { size: Size }): ReactElement {
   const board = useAppState((s) => s.board);
   const moves = useAppState((s) => s.moves);
   const edits = useAppState((s) => s.edits);
@@ -41,8 +34,10 @@ export function StaticLayer({
   const editing = useAppState((s) => s.editing);
   const ghosted = useAppState((s) => s.ghosted);
   const drafts = useAppState((s) => s.drafts);
+  const preview = useAppState((s) => s.preview);
   const editable = useAppState(canEdit);
-  const handlers = useObjectHandlers(controller);
+  const tools = useTools();
+  const handlers = useObjectHandlers(tools);
   const layerRef = useRef<Konva.Layer>(null);
 
   const visible = useMemo(() => {

@@ -1,97 +1,74 @@
-// Pointer and wheel input on the stage: pan (space-drag, middle mouse, wheel), zoom (ctrl/cmd + wheel, pinch),
-// pointer reports, and presses routed to the drawing gesture. Changes the camera; draws nothing.
+// Pointer and wheel input on the stage, translated for the tool machines (tools/): world and screen points,
+// buttons, Shift and Space, and what was pressed. Decides nothing and draws nothing.
 import type Konva from 'konva';
 import { useMemo } from 'react';
-import { panBy, wheelZoomFactor, zoomAt } from '../board/camera';
-import type { Controller } from '../controller/controller';
-import type { DrawGesture } from './use-draw-gesture';
+import type { PointerInfo, Target } from '../tools/events';
+import type { Tools } from '../tools/Tools';
 
 type KEvent<E> = Konva.KonvaEventObject<E>;
 
+const OBJECT_ID = /^obj-(\d+)$/;
+
+/** The board object a press landed in (its ObjectShape group), the bare stage, or anything else. */
+function targetOf(e: KEvent<PointerEvent>, stage: Konva.Stage): Target {
+  if (e.target === stage) return { kind: 'canvas' };
+  const group = e.target.findAncestors('.object', true)[0];
+  const m = group ? OBJECT_ID.exec(group.id()) : null;
+  return m?.[1] === undefined ? { kind: 'chrome' } : { kind: 'object', id: Number(m[1]) };
+}
+
 class StageInput {
-  /** Where a pan drag last was (screen px), or null when not panning. */
-  private pan: { x: number; y: number } | null = null;
-  draw: DrawGesture | null = null;
   spaceHeld = false;
 
-  constructor(private readonly controller: Controller) {}
+  constructor(private readonly tools: Tools) {}
+
+  private info(e: KEvent<PointerEvent>): PointerInfo | null {
+    const stage = e.target.getStage();
+    const screen = stage?.getPointerPosition();
+    const world = stage?.getRelativePointerPosition();
+    if (!stage || !screen || !world) return null;
+    return {
+      world,
+      screen,
+      button: e.evt.button,
+      shift: e.evt.shiftKey,
+      space: this.spaceHeld,
+      target: targetOf(e, stage),
+    };
+  }
 
   readonly onPointerDown = (e: KEvent<PointerEvent>): void => {
-    const stage = e.target.getStage();
-    if (!stage) return;
-    if (e.evt.button === 1 || (this.spaceHeld && e.evt.button === 0)) {
-      e.evt.preventDefault();
-      this.pan = stage.getPointerPosition();
-      return;
-    }
-    if (e.evt.button !== 0) return;
-    const { store } = this.controller;
-    const tool = store.getState().tool;
-    if (tool === 'select') {
-      if (e.target === stage) store.dispatch({ type: 'select', ids: [] });
-      return;
-    }
-    const at = stage.getRelativePointerPosition();
-    if (at) this.draw?.begin(tool, at);
+    const pointer = this.info(e);
+    if (pointer && this.tools.handle({ type: 'pointerDown', pointer })) e.evt.preventDefault();
   };
 
   readonly onPointerMove = (e: KEvent<PointerEvent>): void => {
-    const stage = e.target.getStage();
-    const screen = stage?.getPointerPosition();
-    if (!stage || !screen) return;
-    if (this.pan) {
-      const { store } = this.controller;
-      const c = store.getState().camera;
-      store.dispatch({
-        type: 'camera',
-        camera: panBy(c, screen.x - this.pan.x, screen.y - this.pan.y),
-      });
-      this.pan = screen;
-      return;
-    }
-    const at = stage.getRelativePointerPosition();
-    if (!at) return;
-    this.controller.pointerMoved(at.x, at.y);
-    if (this.draw?.active()) this.draw.move(at, e.evt.shiftKey);
+    const pointer = this.info(e);
+    if (pointer) this.tools.handle({ type: 'pointerMove', pointer });
   };
 
   readonly onPointerUp = (): void => {
-    this.pan = null;
-    if (this.draw?.active()) this.draw.end();
+    this.tools.handle({ type: 'pointerUp' });
   };
 
   readonly onPointerLeave = (): void => {
-    this.onPointerUp();
-    this.controller.pointerLeft();
+    this.tools.handle({ type: 'pointerLeave' });
   };
 
   readonly onWheel = (e: KEvent<WheelEvent>): void => {
-    e.evt.preventDefault();
-    const { store } = this.controller;
-    const screen = e.target.getStage()?.getPointerPosition();
-    const c = store.getState().camera;
-    const unit = e.evt.deltaMode === 1 ? 16 : 1;
-    if (e.evt.ctrlKey || e.evt.metaKey) {
-      // Trackpad pinches arrive as ctrl + wheel in Chromium.
-      if (!screen) return;
-      const scale = c.scale * wheelZoomFactor(e.evt.deltaY * unit);
-      store.dispatch({ type: 'camera', camera: zoomAt(c, scale, screen.x, screen.y) });
-    } else {
-      store.dispatch({
-        type: 'camera',
-        camera: panBy(c, -e.evt.deltaX * unit, -e.evt.deltaY * unit),
-      });
-    }
+    const wheel = {
+      screen: e.target.getStage()?.getPointerPosition() ?? null,
+      deltaX: e.evt.deltaX,
+      deltaY: e.evt.deltaY,
+      lines: e.evt.deltaMode === 1,
+      zoom: e.evt.ctrlKey || e.evt.metaKey,
+    };
+    if (this.tools.handle({ type: 'wheel', wheel })) e.evt.preventDefault();
   };
 }
 
-export function useStageInput(
-  controller: Controller,
-  draw: DrawGesture,
-  spaceHeld: boolean,
-): StageInput {
-  const input = useMemo(() => new StageInput(controller), [controller]);
-  input.draw = draw;
+export function useStageInput(tools: Tools, spaceHeld: boolean): StageInput {
+  const input = useMemo(() => new StageInput(tools), [tools]);
   input.spaceHeld = spaceHeld;
   return input;
 }

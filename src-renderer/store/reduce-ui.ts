@@ -54,6 +54,8 @@ export function reduce(s: AppState, a: Action): AppState {
       return created(s, a.key, a.id);
     case 'draftFailed':
       return { ...s, drafts: s.drafts.filter((d) => d.key !== a.key) };
+    case 'preview':
+      return s.preview === a.object ? s : { ...s, preview: a.object };
     case 'editing':
       return { ...s, editing: a.id, selection: a.id === null ? s.selection : [a.id] };
     case 'ghosted':

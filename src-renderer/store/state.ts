@@ -57,6 +57,8 @@ export interface AppState {
   /** This user's edits (resize, rotate) shown until the next upsert of that object. */
   readonly edits: ReadonlyMap<ObjectId, ObjectPatch>;
   readonly drafts: readonly Draft[];
+  /** The shape or stroke being drawn right now (the drawing tools' preview). */
+  readonly preview: NewObject | null;
   /** The text or note being edited in the overlay. */
   readonly editing: ObjectId | null;
   /** Objects others are dragging right now: the live layer draws them, the board hides the original. */
@@ -87,6 +89,7 @@ export type Action =
   | { readonly type: 'draft'; readonly key: number; readonly object: NewObject }
   | { readonly type: 'created'; readonly key: number; readonly id: ObjectId }
   | { readonly type: 'draftFailed'; readonly key: number }
+  | { readonly type: 'preview'; readonly object: NewObject | null }
   | { readonly type: 'editing'; readonly id: ObjectId | null }
   | { readonly type: 'ghosted'; readonly ids: ReadonlySet<ObjectId> }
   | { readonly type: 'link'; readonly link: LinkState }
@@ -113,6 +116,7 @@ export const INITIAL_STATE: AppState = {
   moves: new Map(),
   edits: new Map(),
   drafts: [],
+  preview: null,
   editing: null,
   ghosted: new Set(),
   link: 'open',

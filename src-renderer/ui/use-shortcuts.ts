@@ -1,9 +1,12 @@
-// Keyboard shortcuts: tools (V R O L A P T N), Delete/Backspace, Esc, zoom (+ − Shift+0 Shift+1), panels (C B),
-// Enter to edit a selected note; and whether Space is held (space-drag pans). No undo: the API has none yet.
+// Keyboard shortcuts: tools (V R O L A P T N), Delete/Backspace, zoom (+ − Shift+0 Shift+1), panels (C B); the
+// tool machines get unmodified keys first (Esc cancels a gesture or clears the selection, Enter edits a selected
+// note); and whether Space is held (space-drag pans). No undo: the API has none yet.
 import { useEffect, useState } from 'react';
 import type { Tool } from '../../shared/api';
 import type { Size } from '../board/camera';
 import type { Controller } from '../controller/controller';
+import type { Tools } from '../tools/Tools';
+import { useTools } from '../view/context';
 import { fitBoard, zoomBy } from './ZoomControls';
 
 const TOOL_KEYS: Record<string, Tool> = {
@@ -22,7 +25,7 @@ function typingIn(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
-function handleKey(e: KeyboardEvent, controller: Controller, size: Size): boolean {
+function handleKey(e: KeyboardEvent, controller: Controller, tools: Tools, size: Size): boolean {
   const { store } = controller;
   const s = store.getState();
   const key = e.key.toLowerCase();
@@ -36,28 +39,23 @@ function handleKey(e: KeyboardEvent, controller: Controller, size: Size): boolea
     else zoomBy(store, 1 / s.camera.scale, size);
     return true;
   }
+  if (tools.handle({ type: 'keyDown', key: { key: e.key } })) return true;
   const tool = TOOL_KEYS[key];
   if (tool) controller.setTool(tool);
   else if (key === 'delete' || key === 'backspace') controller.deleteSelection();
-  else if (key === 'escape') {
-    store.dispatch({ type: 'select', ids: [] });
-    if (s.tool !== 'select') controller.setTool('select');
-  } else if (key === '+' || key === '=') zoomBy(store, 1.25, size);
+  else if (key === '+' || key === '=') zoomBy(store, 1.25, size);
   else if (key === '-' || key === '_') zoomBy(store, 1 / 1.25, size);
   else if (key === 'c')
     store.dispatch({ type: 'panel', panel: 'chat', open: !s.panels.has('chat') });
   else if (key === 'b')
     store.dispatch({ type: 'panel', panel: 'bandwidth', open: !s.panels.has('bandwidth') });
-  else if (key === 'enter' && s.selection.length === 1) {
-    const o = s.board.get(s.selection[0] ?? -1);
-    if (o?.kind !== 'text' && o?.kind !== 'note') return false;
-    store.dispatch({ type: 'editing', id: o.id });
-  } else return false;
+  else return false;
   return true;
 }
 
 /** Installs the shortcuts while the board shows; returns whether Space is held. */
 export function useShortcuts(controller: Controller, size: Size): boolean {
+  const tools = useTools();
   const [space, setSpace] = useState(false);
   useEffect(() => {
     const down = (e: KeyboardEvent): void => {
@@ -67,7 +65,7 @@ export function useShortcuts(controller: Controller, size: Size): boolean {
         setSpace(true);
         return;
       }
-      if (handleKey(e, controller, size)) e.preventDefault();
+      if (handleKey(e, controller, tools, size)) e.preventDefault();
     };
     const up = (e: KeyboardEvent): void => {
       if (e.code === 'Space') setSpace(false);
@@ -83,6 +81,6 @@ export function useShortcuts(controller: Controller, size: Size): boolean {
       window.removeEventListener('keyup', up);
       window.removeEventListener('blur', blur);
     };
-  }, [controller, size]);
+  }, [controller, tools, size]);
   return space;
 }

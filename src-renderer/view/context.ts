@@ -1,8 +1,9 @@
-// React glue: the controller in context, and a hook that renders a slice of the store (useSyncExternalStore).
-// Knows nothing of Konva or the bridge.
+// React glue shared by ui/ and canvas/: the controller and the tool machines in context, and a hook that
+// renders a slice of the store (useSyncExternalStore). Knows nothing of Konva or the bridge.
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { Controller } from '../controller/controller';
 import type { AppState } from '../store/state';
+import type { Tools } from '../tools/Tools';
 
 export const ControllerContext = createContext<Controller | null>(null);
 
@@ -10,6 +11,15 @@ export function useController(): Controller {
   const c = useContext(ControllerContext);
   if (c === null) throw new Error('useController outside ControllerContext');
   return c;
+}
+
+export const ToolsContext = createContext<Tools | null>(null);
+
+/** The tool state machines: the canvas forwards pointer events to them, the shortcuts keys. */
+export function useTools(): Tools {
+  const t = useContext(ToolsContext);
+  if (t === null) throw new Error('useTools outside ToolsContext');
+  return t;
 }
 
 /** Re-renders when the selected slice changes (by identity: select fields, don't build new objects). */

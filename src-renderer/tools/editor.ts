@@ -1,0 +1,58 @@
+// What the tool machines may do to the app: read and change the store, and ask the controller for commands.
+// An interface, so tools are tested with a recording fake and never see the bridge, React or Konva.
+import type { Tool } from '../../shared/api';
+import type { NewObject, ObjectId, ObjectPatch } from '../../shared/board';
+import type { Controller } from '../controller/controller';
+import type { Action, AppState, ToastLevel } from '../store/state';
+
+export interface ToolEditor {
+  state(): AppState;
+  dispatch(action: Action): void;
+  /** Runs `listener` after every store change; returns the stop function. */
+  subscribe(listener: () => void): () => void;
+  setTool(tool: Tool): void;
+  /** Creates an object (drawn at once as a draft); resolves to its id, or null if the host refused it. */
+  create(object: NewObject): Promise<ObjectId | null>;
+  edit(id: ObjectId, patch: ObjectPatch): void;
+  toast(level: ToastLevel, text: string): void;
+  /** This user's pointer is at a world point (the others see it). */
+  pointerMoved(x: number, y: number): void;
+  pointerLeft(): void;
+  /** Grabs an object; `refused` runs if the host says no to the grab or the drop (put it back). */
+  startDrag(id: ObjectId, refused: (reason: string) => void): void;
+  moveDrag(id: ObjectId, x: number, y: number): void;
+  endDrag(id: ObjectId, x: number, y: number): void;
+}
+
+export function controllerEditor(c: Controller): ToolEditor {
+  return {
+    state: c.store.getState,
+    dispatch: c.store.dispatch,
+    subscribe: c.store.subscribe,
+    setTool: (tool) => {
+      c.setTool(tool);
+    },
+    create: (object) => c.create(object),
+    edit: (id, patch) => {
+      c.edit(id, patch);
+    },
+    toast: (level, text) => {
+      c.toast(level, text);
+    },
+    pointerMoved: (x, y) => {
+      c.pointerMoved(x, y);
+    },
+    pointerLeft: () => {
+      c.pointerLeft();
+    },
+    startDrag: (id, refused) => {
+      c.startDrag(id, refused);
+    },
+    moveDrag: (id, x, y) => {
+      c.moveDrag(id, x, y);
+    },
+    endDrag: (id, x, y) => {
+      c.endDrag(id, x, y);
+    },
+  };
+}
