@@ -1,5 +1,6 @@
 // The board screen's layout: canvas (with a dotted grid that follows the camera), floating tool bar, panels and
-// the docked bandwidth panel. Renders the store; knows nothing of Konva beyond mounting the canvas.
+// the docked bandwidth panel. The one place that mounts both canvas/ and ui/, which never import each other.
+// Renders the store; knows nothing of Konva beyond mounting the canvas.
 import { type ReactElement, useEffect, useRef, useState } from 'react';
 import type { Size } from '../board/camera';
 import { BoardCanvas } from '../canvas/BoardCanvas';
