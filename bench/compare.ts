@@ -5,8 +5,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PERFECT_LINK } from '../src-main/net/sim/link';
-import type { LinkConditions } from '../src-main/net/sim/link';
+import { NO_IMPAIRMENT } from '../src-main/net/impairment';
+import type { Impairment } from '../src-main/net/impairment';
 import type { RouterStats } from './router/testbed';
 import { Testbed } from './router/testbed';
 import type { RunResult } from './compare/figures';
@@ -24,17 +24,17 @@ const ONE_WAY_MS = 40;
 
 export interface Condition {
   readonly name: string;
-  readonly link: LinkConditions;
+  readonly link: Impairment;
 }
 
 const lossy = (loss: number): Condition => ({
   name: `loss${loss * 100}`,
-  link: { ...PERFECT_LINK, loss, delayMs: ONE_WAY_MS },
+  link: { ...NO_IMPAIRMENT, loss, delayMs: ONE_WAY_MS },
 });
 /** 64 kbit/s each way per client; a datagram that would queue past 500 ms (4 KB) is tail-dropped. */
 const CAP: Condition = {
   name: 'cap64',
-  link: { ...PERFECT_LINK, delayMs: ONE_WAY_MS, bandwidthBps: 64_000, maxQueueMs: 500 },
+  link: { ...NO_IMPAIRMENT, delayMs: ONE_WAY_MS, bandwidthBps: 64_000, maxQueueMs: 500 },
 };
 export const CONDITIONS: readonly Condition[] = [
   lossy(0),

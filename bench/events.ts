@@ -1,7 +1,7 @@
 // Event benchmark: what each delivery policy adds to a message beyond its RPC id and params in steady traffic,
 // and send-to-delivery latency at 10% loss, 50 ms one way, 30 packets/s, over the simulated link.
 import { Rng } from '../src-main/net/rng';
-import { PERFECT_LINK } from '../src-main/net/sim/link';
+import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import type { Policy } from '../src-main/net/stream/event-types';
 import { POLICIES } from '../src-main/net/stream/event-types';
 import { uint } from '../src-main/net/stream/params';
@@ -45,7 +45,7 @@ function simulate(o: {
   const pair = makeStreamPair({
     seed: o.seed,
     registry: reg,
-    conditions: { ...PERFECT_LINK, delayMs: 50, loss: o.loss },
+    conditions: { ...NO_IMPAIRMENT, delayMs: 50, loss: o.loss },
     hostRate: RATE_PRESETS.broadband,
     clientRate: RATE_PRESETS.broadband,
     setup: (side) => {

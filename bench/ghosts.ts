@@ -11,7 +11,8 @@ import type { GhostSource } from '../src-main/net/ghost/ghost-source';
 import { GhostDomain } from '../src-main/net/ghost/ghost-source';
 import { Rng } from '../src-main/net/rng';
 import { SimHarness } from '../src-main/net/sim/harness';
-import { PERFECT_LINK, SimNetwork } from '../src-main/net/sim/link';
+import { NO_IMPAIRMENT } from '../src-main/net/impairment';
+import { SimNetwork } from '../src-main/net/sim/link';
 import { SIM_CLIENT, SIM_HOST, SIM_VERSION } from '../src-main/net/sim/pair';
 import { runCapTracking } from '../src-main/net/stream/cap-tracking';
 import { RATE_PRESETS } from '../src-main/net/stream/rate';
@@ -45,7 +46,7 @@ const Box = defineGhostClass<Obj, Obj>({
 /** 200 objects change during a 2 s outage; ms from the heal until every ghost equals its source. */
 function convergenceMs(seed: number): number {
   const rng = new Rng(seed);
-  const net = new SimNetwork(rng, { ...PERFECT_LINK, delayMs: 40, jitterMs: 5 });
+  const net = new SimNetwork(rng, { ...NO_IMPAIRMENT, delayMs: 40, jitterMs: 5 });
   net.logging = false;
   const sim = new SimHarness(net);
   const registry = new GhostRegistry([Box]);
@@ -98,9 +99,9 @@ function convergenceMs(seed: number): number {
     if (sim.now < 7000) move();
   });
   sim.runUntil(5000);
-  net.setDefaults({ ...PERFECT_LINK, loss: 1 });
+  net.setDefaults({ ...NO_IMPAIRMENT, loss: 1 });
   sim.runUntil(7000);
-  net.setDefaults({ ...PERFECT_LINK, delayMs: 40, jitterMs: 5 });
+  net.setDefaults({ ...NO_IMPAIRMENT, delayMs: 40, jitterMs: 5 });
   const healedAt = sim.now;
   const matches = (): boolean =>
     ghosts.length === objects.length &&

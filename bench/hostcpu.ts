@@ -5,7 +5,7 @@
 // one core the host needs for that load, repeatable enough to compare two versions of the code side by side
 // (the scale bench adds the system calls and the bots' competition for the CPUs). Deterministic workload
 // (seeded); the times are this machine's, so each size runs GB_HOSTCPU_RUNS times (3) and reports the median.
-import { PERFECT_LINK } from '../src-main/net/sim/link';
+import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import { UDP_IPV4_OVERHEAD } from '../src-main/net/stats';
 import type { SimEndpoint } from '../src-main/net/sim/harness';
 import { makeSimSession } from '../src-main/session/sim-session';
@@ -73,7 +73,7 @@ function runOnce(peers: number, measureMs: number, seed: number): HostCpuRow {
   const s = makeSimSession({
     seed,
     rate: { toHost: RATE, toPeers: RATE },
-    conditions: { ...PERFECT_LINK, delayMs: 1 },
+    conditions: { ...NO_IMPAIRMENT, delayMs: 1 },
   });
   s.sim.audit = false;
   // The host's work: its endpoint's calls from the harness and its session ticks.

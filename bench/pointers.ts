@@ -6,8 +6,8 @@
 // per second, and on-wire kbit/s per user up and down.
 import type { PeerAddress } from '../src-main/net/address';
 import { addressKey } from '../src-main/net/address';
-import type { LinkConditions } from '../src-main/net/sim/link';
-import { PERFECT_LINK } from '../src-main/net/sim/link';
+import type { Impairment } from '../src-main/net/impairment';
+import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import type { SessionRate } from '../src-main/session/link';
 import { parseSessionRate } from '../src-main/session/link';
 import { makeSimSession, SIM_HOST_ADDRESS } from '../src-main/session/sim-session';
@@ -59,7 +59,7 @@ function userAddress(i: number): PeerAddress {
 /** One run: every user moves; returns latencies, gaps and bytes for the measured window. */
 function runOnce(rate: SessionRate, loss: number, seed: number) {
   const s = makeSimSession({ seed, rate });
-  const link: LinkConditions = { ...PERFECT_LINK, loss, delayMs: ONE_WAY_MS, maxQueueMs: 500 };
+  const link: Impairment = { ...NO_IMPAIRMENT, loss, delayMs: ONE_WAY_MS, maxQueueMs: 500 };
   for (let i = 0; i < USERS; i++) {
     s.net.setConditions(userAddress(i), SIM_HOST_ADDRESS, link);
     s.net.setConditions(SIM_HOST_ADDRESS, userAddress(i), link);

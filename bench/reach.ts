@@ -22,14 +22,15 @@ import {
 import { PRIME_LEAD_MS, RendezvousClient } from '../src-main/net/rendezvous-client';
 import { Rng } from '../src-main/net/rng';
 import { SimHarness } from '../src-main/net/sim/harness';
-import { PERFECT_LINK, SimNetwork } from '../src-main/net/sim/link';
+import { NO_IMPAIRMENT } from '../src-main/net/impairment';
+import { SimNetwork } from '../src-main/net/sim/link';
 import { Directory } from '../src-main/directory/directory';
 import { HostSession } from '../src-main/session/host';
 import { PeerSession } from '../src-main/session/peer';
 import type { SessionEvent } from '../src-main/session/session-events';
 import { PROTOCOL_VERSION } from '../shared/version';
 
-const LINK_MS = 40;
+const ONE_WAY_MS = 40;
 const JOINS = 20;
 const BOARD_OBJECTS = 200;
 const CODE = '7-orbit-lantern';
@@ -59,7 +60,7 @@ interface JoinResult {
 function simJoin(seed: number, viaDirectory: boolean): JoinResult {
   const rng = new Rng(seed);
   // 40 ms one way between any two of the three (80 ms round trips).
-  const net = new SimNetwork(rng, { ...PERFECT_LINK, delayMs: LINK_MS });
+  const net = new SimNetwork(rng, { ...NO_IMPAIRMENT, delayMs: ONE_WAY_MS });
   net.logging = false;
   const sim = new SimHarness(net);
   const directory = new Directory({ secret: randomFrom(rng)(32) });
@@ -294,14 +295,14 @@ async function directoryLoad(): Promise<Record<string, number>> {
 export async function run(): Promise<Record<string, unknown>> {
   const viaDirectory = joins(true);
   const byAddress = joins(false);
-  console.error(`sim joins (${LINK_MS} ms links, ${BOARD_OBJECTS} objects):`, {
+  console.error(`sim joins (${ONE_WAY_MS} ms links, ${BOARD_OBJECTS} objects):`, {
     viaDirectory,
     byAddress,
   });
   const load = await directoryLoad();
   console.error('directory under load:', load);
   return {
-    linkMs: LINK_MS,
+    linkMs: ONE_WAY_MS,
     boardObjects: BOARD_OBJECTS,
     joins: JOINS,
     simulatedJoins: { viaDirectory, byAddress },

@@ -1,7 +1,7 @@
 // Session benchmark over real processes: host + 3 joiners, each joiner behind its own proxy (40 ms one way, 0/5/10 % loss), every pointer moving at 60 Hz at 30 packets/s both ways (--rate 30); reports downstream kbit/s per client, bits per pointer update and pointer latency. Knows nothing of the session's internals.
 import { loadavg } from 'node:os';
 import type { GhostEvent, GhostProc, Session } from '../test/session/harness';
-import { Lab, lossyLink, num, sleep } from '../test/session/harness';
+import { Lab, lossyImpairment, num, sleep } from '../test/session/harness';
 
 const LOSSES = [0, 0.05, 0.1] as const;
 const DELAY_MS = 40;
@@ -89,7 +89,9 @@ const mean = (xs: readonly number[]): number =>
   xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 /** Per joiner's proxy: datagrams and on-wire bytes the host offered toward it, delivered to it, and sent up. */
-function linkCounts(s: Session): { dgrams: number; down: number; delivered: number; up: number }[] {
+function proxyCounts(
+  s: Session,
+): { dgrams: number; down: number; delivered: number; up: number }[] {
   return s.remotes.map((r) => {
     const t = r.proxy.stats().total;
     return {
@@ -106,15 +108,15 @@ function linkCounts(s: Session): { dgrams: number; down: number; delivered: numb
  * its nominal packets is a host-side stall (a loaded CPU, not the network: loss happens after `offered`);
  * the lag of this process's own timer says whether the proxies themselves were late.
  */
-async function watchLinks(s: Session, to: number) {
-  const first = linkCounts(s);
+async function watchProxies(s: Session, to: number) {
+  const first = proxyCounts(s);
   let prev = first;
   let stallWindows = 0;
   let maxLagMs = 0;
   for (let due = performance.now() + WATCH_MS; due <= to; due += WATCH_MS) {
     await sleep(due - performance.now());
     maxLagMs = Math.max(maxLagMs, performance.now() - due);
-    const cur = linkCounts(s);
+    const cur = proxyCounts(s);
     const nominal = (PACKETS_PER_SECOND * WATCH_MS) / 1000;
     if (cur.every((c, i) => c.dgrams - (prev[i]?.dgrams ?? 0) < nominal / 2)) stallWindows++;
     prev = cur;
@@ -147,12 +149,12 @@ async function measure(loss: number, seed: number): Promise<Record<string, unkno
     const rate = String(PACKETS_PER_SECOND);
     const joiners = ['Bea', 'Cal', 'Dev'].map((name) => ({ name, rate }));
     const host = { name: 'Ana', rate };
-    const s = await lab.session(seed, lossyLink(loss, DELAY_MS), joiners, host);
+    const s = await lab.session(seed, lossyImpairment(loss, DELAY_MS), joiners, host);
     const from = performance.now() + WARMUP_MS;
     const to = from + MEASURE_MS;
     const driving = drive(s.all, to);
     await sleep(from - performance.now());
-    const [links, presence] = await Promise.all([watchLinks(s, to), samplePresence(s, to)]);
+    const [links, presence] = await Promise.all([watchProxies(s, to), samplePresence(s, to)]);
     const sentAt = await driving;
     const ms = performance.now() - from;
     await sleep(500); // the last writes' pointers may still be on the wire

@@ -1,7 +1,7 @@
 // Wire benchmark: a steady two-way 30 Hz exchange over the simulated link; reports what the connection layer
 // adds to each packet (notify header, sealing) and what an empty packet costs on the wire.
 import { SEAL_OVERHEAD } from '../src-main/net/crypto';
-import { PERFECT_LINK } from '../src-main/net/sim/link';
+import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import { makePair } from '../src-main/net/sim/pair';
 import type { Pair } from '../src-main/net/sim/pair';
 import { UDP_IPV4_OVERHEAD } from '../src-main/net/stats';
@@ -19,7 +19,7 @@ interface Scenario {
 }
 
 function scenario(loss: number, delayMs: number): { pair: Pair; figures: Scenario } {
-  const pair = makePair({ seed: 42, conditions: { ...PERFECT_LINK, loss, delayMs, jitterMs: 5 } });
+  const pair = makePair({ seed: 42, conditions: { ...NO_IMPAIRMENT, loss, delayMs, jitterMs: 5 } });
   pair.net.logging = false;
   pair.sim.runUntil(1000);
   // Each side ticks at 30 Hz with its own phase, as two independent apps would.

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { LinkConditions } from '../../src-main/net/sim/link';
+import type { Impairment } from '../../src-main/net/impairment';
 import { JsonProc } from './json-proc';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -13,14 +13,14 @@ const clientAddr = (i: number): string => `10.77.0.${10 + i}`;
 
 export interface TestbedOptions {
   readonly clients: number;
-  readonly up: LinkConditions;
-  readonly down: LinkConditions;
+  readonly up: Impairment;
+  readonly down: Impairment;
   readonly seed: number;
   /** The router exits by itself after this long, whatever happens to us. */
   readonly maxSeconds: number;
 }
 
-export interface LinkCounts {
+export interface DirectionCounts {
   packets: number;
   bytes: number;
   lost: number;
@@ -30,7 +30,7 @@ export interface LinkCounts {
 
 export interface RouterStats {
   atMs: number;
-  clients: { addr: string; up: LinkCounts; down: LinkCounts }[];
+  clients: { addr: string; up: DirectionCounts; down: DirectionCounts }[];
   stray: Record<string, number>;
 }
 

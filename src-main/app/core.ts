@@ -22,7 +22,7 @@ import type { ReachEvent } from '../session/runner';
 import { addressKey, parseAddress } from '../net/address';
 import { generateJoinCode } from '../net/join-code';
 import { monotonicNow } from '../net/transport';
-import { PERFECT_LINK } from '../net/sim/link';
+import { NO_IMPAIRMENT } from '../net/impairment';
 import { SessionRunner } from '../session/runner';
 import type { SessionEvent } from '../session/session-events';
 import type { AppCore, AppCoreOptions } from './core-api';
@@ -528,7 +528,7 @@ class Core implements AppCore {
       none
         ? undefined
         : {
-            ...PERFECT_LINK,
+            ...NO_IMPAIRMENT,
             loss: c.lossPct / 100,
             delayMs: c.delayMs,
             bandwidthBps: c.kbps * 1000,

@@ -9,7 +9,8 @@ import type { DatagramRelay, EndpointOptions, Transmit } from './endpoint';
 import { Endpoint } from './endpoint';
 import { Rng } from './rng';
 import { SimHarness } from './sim/harness';
-import { PERFECT_LINK, SimNetwork } from './sim/link';
+import { NO_IMPAIRMENT } from './impairment';
+import { SimNetwork } from './sim/link';
 
 const CODE = 'MIGRA-TION1';
 const HOST: PeerAddress = { address: '198.51.100.10', port: 7350 };
@@ -17,7 +18,7 @@ const JOINER: PeerAddress = { address: '100.64.7.20', port: 51_000 };
 const RELAY: PeerAddress = { address: '203.0.113.9', port: 3478 };
 const HOST_RELAYED: PeerAddress = { address: RELAY.address, port: 40_001 };
 const JOINER_RELAYED: PeerAddress = { address: RELAY.address, port: 40_002 };
-const BLOCKED = { ...PERFECT_LINK, loss: 1 };
+const BLOCKED = { ...NO_IMPAIRMENT, loss: 1 };
 
 /** The relay server: [u16 port on the relay][payload] in, the same framing out with the sender's relay port. */
 class MiniRelayServer {
@@ -127,7 +128,7 @@ function send(p: Party, now: number, value: number): void {
 
 /** A host and a joiner, each with an address on the mini relay, 20 ms apart on every link. */
 function hostAndJoiner(seed: number) {
-  const net = new SimNetwork(new Rng(seed), { ...PERFECT_LINK, delayMs: 20 });
+  const net = new SimNetwork(new Rng(seed), { ...NO_IMPAIRMENT, delayMs: 20 });
   const sim = new SimHarness(net);
   sim.add(
     RELAY,
@@ -167,8 +168,8 @@ describe('a relayed connection', () => {
     expect(host.endpoint.counters.migrated).toBe(0);
 
     // The direct path opens; the next probe moves the host's side, and the host's packets move the joiner's.
-    net.setConditions(HOST, JOINER, PERFECT_LINK);
-    net.setConditions(JOINER, HOST, PERFECT_LINK);
+    net.setConditions(HOST, JOINER, NO_IMPAIRMENT);
+    net.setConditions(JOINER, HOST, NO_IMPAIRMENT);
     joiner.endpoint.probe(sim.now, conn, HOST);
     sim.runUntil(sim.now + 200);
     expect(host.endpoint.counters.migrated).toBe(1);
@@ -238,7 +239,7 @@ describe('a relayed connection', () => {
 
   it('counts each relayed peer as its own source: per-address caps, failure limits and bans do not lump them', () => {
     const seed = 33;
-    const net = new SimNetwork(new Rng(seed), { ...PERFECT_LINK, delayMs: 10 });
+    const net = new SimNetwork(new Rng(seed), { ...NO_IMPAIRMENT, delayMs: 10 });
     const sim = new SimHarness(net);
     const joiners = [40_002, 40_003, 40_004, 40_005].map((port, i) => ({
       relayed: { address: RELAY.address, port },

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { LinkConditions } from './sim/link';
-import { PERFECT_LINK } from './sim/link';
+import type { Impairment } from './impairment';
+import { NO_IMPAIRMENT } from './impairment';
 import type { Pair, Side } from './sim/pair';
 import { makePair } from './sim/pair';
 import { Rng } from './rng';
 
 const SEEDS = Number(process.env.GB_SIM_SEEDS ?? 1000);
 
-function randomConditions(rng: Rng): LinkConditions {
+function randomConditions(rng: Rng): Impairment {
   return {
     loss: rng.next() * 0.3,
     delayMs: rng.range(0, 120),
@@ -37,7 +37,7 @@ function runSeed(seed: number): Pair {
     }
   });
   sim.runUntil(trafficEnd + 50);
-  pair.net.setDefaults(PERFECT_LINK);
+  pair.net.setDefaults(NO_IMPAIRMENT);
   sim.runUntil(trafficEnd + 6_000);
   return pair;
 }
@@ -98,7 +98,7 @@ describe('notify protocol over a simulated link', () => {
   });
 
   it('stops sending when the window is full and resumes when acks arrive', () => {
-    const pair = makePair({ seed: 3, conditions: { ...PERFECT_LINK, delayMs: 100 } });
+    const pair = makePair({ seed: 3, conditions: { ...NO_IMPAIRMENT, delayMs: 100 } });
     pair.sim.runUntil(1000);
     const side = pair.clientSide;
     let sent = 0;
@@ -118,9 +118,9 @@ describe('notify protocol over a simulated link', () => {
       pair.clientSide.sendOne(now);
     });
     pair.sim.runUntil(1000);
-    pair.net.setDefaults({ ...PERFECT_LINK, loss: 1 });
+    pair.net.setDefaults({ ...NO_IMPAIRMENT, loss: 1 });
     pair.sim.runUntil(6000);
-    pair.net.setDefaults(PERFECT_LINK);
+    pair.net.setDefaults(NO_IMPAIRMENT);
     pair.sim.runUntil(9000);
     expect(pair.clientSide.conn?.isOpen).toBe(true);
     const last = pair.clientSide.notified.at(-1);
@@ -131,7 +131,7 @@ describe('notify protocol over a simulated link', () => {
   });
 
   it('an idle pair goes quiet: only keepalives and their acks', () => {
-    const pair = makePair({ seed: 12, conditions: { ...PERFECT_LINK, delayMs: 30 } });
+    const pair = makePair({ seed: 12, conditions: { ...NO_IMPAIRMENT, delayMs: 30 } });
     pair.sim.runUntil(10_000);
     const before = pair.net.log.length;
     pair.sim.runUntil(70_000);

@@ -4,9 +4,8 @@ import dgram from 'node:dgram';
 import type { PeerAddress } from './address';
 import type { DatagramTenant } from './endpoint';
 import { Rng } from './rng';
-import type { LinkConditions } from './sim/link';
-import type { Bottleneck } from './sim/shaper';
-import { shapeDatagram } from './sim/shaper';
+import type { Bottleneck, Impairment } from './impairment';
+import { shapeDatagram } from './impairment';
 import { UDP_IPV4_OVERHEAD } from './stats';
 
 export interface UdpTransportOptions {
@@ -103,18 +102,18 @@ export class UdpTransport<C extends DatagramCore> {
    * Adds loss, delay and a bandwidth cap to what this app sends, with the simulator's semantics, so a user can
    * watch pointers, drags and chat degrade; undefined removes them.
    */
-  setConditions(c: LinkConditions | undefined): void {
+  setConditions(c: Impairment | undefined): void {
     this.impair = c === undefined ? undefined : { conditions: c, busyUntil: 0 };
   }
 
   private impaired(bytes: Uint8Array, to: PeerAddress): void {
-    const link = this.impair;
-    if (link === undefined) {
+    const impair = this.impair;
+    if (impair === undefined) {
       this.sendNow(bytes, to);
       return;
     }
     const now = monotonicNow();
-    const verdict = shapeDatagram(link, this.impairRng, now, bytes.length + UDP_IPV4_OVERHEAD);
+    const verdict = shapeDatagram(impair, this.impairRng, now, bytes.length + UDP_IPV4_OVERHEAD);
     if (verdict.kind !== 'deliver') return;
     for (const at of verdict.at) {
       if (at <= now) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewObject } from '../../shared/board';
-import { PERFECT_LINK } from '../net/sim/link';
+import { NO_IMPAIRMENT } from '../net/impairment';
 import { isRefusal } from './board';
 import type { SessionEvent } from './session-events';
 import { makeSimSession, SIM_HOST_ADDRESS } from './sim-session';
@@ -19,7 +19,7 @@ const rect = (x: number, y: number): NewObject => ({
   points: [],
 });
 
-const lossy = { ...PERFECT_LINK, loss: 0.1, delayMs: 40, jitterMs: 10 };
+const lossy = { ...NO_IMPAIRMENT, loss: 0.1, delayMs: 40, jitterMs: 10 };
 
 function ofType<T extends SessionEvent['type']>(
   events: SessionEvent[],
@@ -140,7 +140,7 @@ describe('whiteboard session over a simulated network', () => {
         p.pointer(s.rng.range(-1000, 1000), s.rng.range(-1000, 1000));
       });
       s.sim.runUntil(10_000);
-      s.net.setDefaults(PERFECT_LINK);
+      s.net.setDefaults(NO_IMPAIRMENT);
       s.sim.runUntil(16_000);
       expect(s.host.board.size, `seed ${seed}`).toBeGreaterThan(20);
       for (const [i, p] of s.peers.entries())
@@ -179,7 +179,7 @@ describe('whiteboard session over a simulated network', () => {
     s.net.setConditions(
       { address: '127.0.1.1', port: 9000 },
       { address: '127.0.0.1', port: 7350 },
-      { ...PERFECT_LINK, loss: 1 },
+      { ...NO_IMPAIRMENT, loss: 1 },
     );
     s.sim.runUntil(14_000);
     expect(s.host.board.get(o.id)?.lockedBy).toBe(null);
@@ -191,7 +191,7 @@ describe('whiteboard session over a simulated network', () => {
 });
 
 describe('a pointer that stops', () => {
-  const link = { ...PERFECT_LINK, delayMs: 40 };
+  const link = { ...NO_IMPAIRMENT, delayMs: 40 };
   /** When B sees A's final position, if the one packet carrying it to B is lost (ms after A's last move). */
   function finalSeenAfter(lose: boolean): number {
     const s = makeSimSession({ seed: 3, conditions: link });

@@ -3,8 +3,9 @@
 import type { PeerAddress } from '../net/address';
 import { Rng } from '../net/rng';
 import { SimHarness } from '../net/sim/harness';
-import type { LinkConditions } from '../net/sim/link';
-import { PERFECT_LINK, SimNetwork } from '../net/sim/link';
+import type { Impairment } from '../net/impairment';
+import { NO_IMPAIRMENT } from '../net/impairment';
+import { SimNetwork } from '../net/sim/link';
 import type { Board } from './board';
 import { HostSession } from './host';
 import { PeerSession } from './peer';
@@ -37,7 +38,7 @@ export function makeSimSession(o: {
   seed: number;
   /** The host's join code (SIM_CODE unless told); peers join with it unless told otherwise. */
   code?: string;
-  conditions?: LinkConditions;
+  conditions?: Impairment;
   board?: Board;
   lockTimeoutMs?: number;
   rate?: SessionRate;
@@ -48,7 +49,7 @@ export function makeSimSession(o: {
   boardLimits?: Partial<BoardLimits>;
 }): SimSession {
   const rng = new Rng(o.seed);
-  const net = new SimNetwork(rng, o.conditions ?? PERFECT_LINK);
+  const net = new SimNetwork(rng, o.conditions ?? NO_IMPAIRMENT);
   net.logging = false;
   const sim = new SimHarness(net);
   const host = new HostSession(

@@ -1,8 +1,8 @@
 // Command line for the impairment proxy: parses flags, runs one proxy until SIGINT and prints a JSON stats line each second; knows nothing of what it carries.
 import { parseArgs } from 'node:util';
 import { parseAddress } from '../../src-main/net/address';
-import type { LinkConditions } from '../../src-main/net/sim/link';
-import type { LinkDirection } from './proxy';
+import type { Impairment } from '../../src-main/net/impairment';
+import type { ProxyDirection } from './proxy';
 import { ImpairmentProxy } from './proxy';
 
 const USAGE = `usage: npx tsx test/impair/cli.ts --listen 127.0.0.1:7400 --target 127.0.0.1:7350 [options]
@@ -50,7 +50,7 @@ const { values } = parseArgs({
 if (values.help === true) fail('');
 const listen = parseAddress(values.listen ?? '') ?? fail('--listen host:port is required');
 const target = parseAddress(values.target ?? '') ?? fail('--target host:port is required');
-const impaired: LinkConditions = {
+const impaired: Impairment = {
   loss: num(values.loss, 'loss', 0, 1),
   delayMs: num(values.delay, 'delay', 0),
   jitterMs: num(values.jitter, 'jitter', 0),
@@ -59,7 +59,7 @@ const impaired: LinkConditions = {
   bandwidthBps: num(values.kbps, 'kbps', 0) * 1000,
   maxQueueMs: num(values['queue-ms'], 'queue-ms', 200),
 };
-const perfect: LinkConditions = {
+const perfect: Impairment = {
   ...impaired,
   loss: 0,
   delayMs: 0,
@@ -70,7 +70,7 @@ const perfect: LinkConditions = {
 };
 const only = values.only;
 if (only !== undefined && only !== 'up' && only !== 'down') fail('--only must be up or down');
-const conditionsFor = (d: LinkDirection): LinkConditions =>
+const conditionsFor = (d: ProxyDirection): Impairment =>
   only === undefined || only === d ? impaired : perfect;
 
 const proxy = await ImpairmentProxy.start({

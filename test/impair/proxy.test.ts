@@ -2,8 +2,8 @@
 import dgram from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PeerAddress } from '../../src-main/net/address';
-import type { LinkConditions } from '../../src-main/net/sim/link';
-import { PERFECT_LINK } from '../../src-main/net/sim/link';
+import type { Impairment } from '../../src-main/net/impairment';
+import { NO_IMPAIRMENT } from '../../src-main/net/impairment';
 import type { ProxyOptions } from './proxy';
 import { ImpairmentProxy } from './proxy';
 
@@ -59,8 +59,8 @@ async function client(): Promise<Peer> {
 
 async function proxyTo(
   target: PeerAddress,
-  upstream: LinkConditions,
-  downstream: LinkConditions = PERFECT_LINK,
+  upstream: Impairment,
+  downstream: Impairment = NO_IMPAIRMENT,
   extra: Partial<ProxyOptions> = {},
 ): Promise<ImpairmentProxy> {
   const proxy = await ImpairmentProxy.start({
@@ -117,7 +117,7 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 describe('ImpairmentProxy on 127.0.0.1', () => {
   it('with no impairment, echoes every datagram back to the client that sent it', async () => {
     const echo = await echoServer();
-    const proxy = await proxyTo(echo.address, PERFECT_LINK);
+    const proxy = await proxyTo(echo.address, NO_IMPAIRMENT);
     const [a, b] = [await client(), await client()];
     const n = 300;
     await Promise.all([sendMany(a, proxy.address, 1, n), sendMany(b, proxy.address, 2, n)]);
@@ -137,7 +137,7 @@ describe('ImpairmentProxy on 127.0.0.1', () => {
 
   it('loss 0.3 drops about 30 % and forwards exactly what it does not drop', async () => {
     const echo = await echoServer();
-    const proxy = await proxyTo(echo.address, { ...PERFECT_LINK, loss: 0.3 });
+    const proxy = await proxyTo(echo.address, { ...NO_IMPAIRMENT, loss: 0.3 });
     const a = await client();
     const n = 2000;
     await sendMany(a, proxy.address, 1, n);
@@ -154,7 +154,7 @@ describe('ImpairmentProxy on 127.0.0.1', () => {
 
   it('delay 30 ms each way holds every echo at least 60 ms', async () => {
     const echo = await echoServer();
-    const delayed = { ...PERFECT_LINK, delayMs: 30 };
+    const delayed = { ...NO_IMPAIRMENT, delayMs: 30 };
     const proxy = await proxyTo(echo.address, delayed, delayed);
     const a = await client();
     const n = 20;
@@ -168,7 +168,7 @@ describe('ImpairmentProxy on 127.0.0.1', () => {
 
   it('duplication 1.0 delivers every datagram twice', async () => {
     const echo = await echoServer();
-    const proxy = await proxyTo(echo.address, { ...PERFECT_LINK, duplicate: 1 });
+    const proxy = await proxyTo(echo.address, { ...NO_IMPAIRMENT, duplicate: 1 });
     const a = await client();
     const n = 100;
     await sendMany(a, proxy.address, 1, n);
@@ -181,7 +181,7 @@ describe('ImpairmentProxy on 127.0.0.1', () => {
 
   it('a 200 kbit/s bottleneck with a 100 ms queue tail-drops a burst it cannot hold', async () => {
     const echo = await echoServer();
-    const narrow = { ...PERFECT_LINK, bandwidthBps: 200_000, maxQueueMs: 100 };
+    const narrow = { ...NO_IMPAIRMENT, bandwidthBps: 200_000, maxQueueMs: 100 };
     const proxy = await proxyTo(echo.address, narrow);
     const a = await client();
     const n = 200;
@@ -201,7 +201,7 @@ describe('ImpairmentProxy on 127.0.0.1', () => {
 
   it('turns away clients past maxClients', async () => {
     const echo = await echoServer();
-    const proxy = await proxyTo(echo.address, PERFECT_LINK, PERFECT_LINK, { maxClients: 1 });
+    const proxy = await proxyTo(echo.address, NO_IMPAIRMENT, NO_IMPAIRMENT, { maxClients: 1 });
     const [a, b] = [await client(), await client()];
     await sendMany(a, proxy.address, 1, 5);
     await until(() => a.received.length === 5);
@@ -213,7 +213,7 @@ describe('ImpairmentProxy on 127.0.0.1', () => {
 
   it('expires an idle client entry, freeing its slot for a new client', async () => {
     const echo = await echoServer();
-    const proxy = await proxyTo(echo.address, PERFECT_LINK, PERFECT_LINK, {
+    const proxy = await proxyTo(echo.address, NO_IMPAIRMENT, NO_IMPAIRMENT, {
       maxClients: 1,
       idleTimeoutMs: 300,
     });
@@ -237,8 +237,8 @@ describe('ImpairmentProxy on 127.0.0.1', () => {
     const proxy = await ImpairmentProxy.start({
       listen: { address: LOOPBACK, port: 0 },
       target: echo.address,
-      upstream: { ...PERFECT_LINK, delayMs: 10_000 },
-      downstream: PERFECT_LINK,
+      upstream: { ...NO_IMPAIRMENT, delayMs: 10_000 },
+      downstream: NO_IMPAIRMENT,
       seed: SEED,
     });
     await sendMany(a, proxy.address, 1, 10);

@@ -3,16 +3,16 @@ import dgram from 'node:dgram';
 import type { PeerAddress } from '../../src-main/net/address';
 import { addressKey } from '../../src-main/net/address';
 import { Rng } from '../../src-main/net/rng';
-import type { LinkConditions } from '../../src-main/net/sim/link';
+import type { Impairment } from '../../src-main/net/impairment';
 import { UDP_IPV4_OVERHEAD } from '../../src-main/net/stats';
 import { DueHeap } from '../../src-main/net/due-heap';
 import { assertLoopback, closeSocket, familyOf } from './loopback';
-import type { Bottleneck } from '../../src-main/net/sim/shaper';
-import { assertConditions, shapeDatagram } from '../../src-main/net/sim/shaper';
-import type { LinkStats, ProxyStats } from './stats';
-import { count, newLinkStats, newTally } from './stats';
+import type { Bottleneck } from '../../src-main/net/impairment';
+import { assertImpairment, shapeDatagram } from '../../src-main/net/impairment';
+import type { PathStats, ProxyStats } from './stats';
+import { count, newPathStats, newTally } from './stats';
 
-export type LinkDirection = 'up' | 'down';
+export type ProxyDirection = 'up' | 'down';
 
 export interface ProxyOptions {
   /** Where clients send; port 0 picks a free one. Loopback only. */
@@ -20,9 +20,9 @@ export interface ProxyOptions {
   /** The server behind the proxy. Loopback only. */
   readonly target: PeerAddress;
   /** Client to target. */
-  readonly upstream: LinkConditions;
+  readonly upstream: Impairment;
   /** Target to client. */
-  readonly downstream: LinkConditions;
+  readonly downstream: Impairment;
   /** Seeds the up direction's RNG; the down direction's is seeded with seed + 1. */
   readonly seed: number;
   /** Live client entries at most; datagrams from further clients are dropped. Default 1024. */
@@ -38,7 +38,7 @@ interface Client {
   readonly peer: PeerAddress;
   /** Bound to loopback port 0, so the target sees one distinct peer per client and replies find their way back. */
   readonly socket: dgram.Socket;
-  readonly stats: LinkStats;
+  readonly stats: PathStats;
   lastActiveAt: number;
   inFlight: number;
 }
@@ -47,18 +47,19 @@ interface Pending {
   readonly at: number;
   readonly order: number;
   readonly client: Client;
-  readonly direction: LinkDirection;
+  readonly direction: ProxyDirection;
   readonly bytes: Buffer;
 }
 
-interface Link extends Bottleneck {
+/** One direction's bottleneck and its own RNG. */
+interface ImpairedDirection extends Bottleneck {
   readonly rng: Rng;
 }
 
 export class ImpairmentProxy {
   readonly address: PeerAddress;
   private readonly clients = new Map<string, Client>();
-  private readonly links: Record<LinkDirection, Link>;
+  private readonly directions: Record<ProxyDirection, ImpairedDirection>;
   private readonly heap = new DueHeap<Pending>();
   private order = 0;
   private inFlightBytes = 0;
@@ -66,7 +67,7 @@ export class ImpairmentProxy {
   private timerAt = Infinity;
   private readonly sweeper: NodeJS.Timeout;
   private closed = false;
-  private readonly total = newLinkStats();
+  private readonly total = newPathStats();
   private readonly rejected = newTally();
   private readonly foreign = newTally();
   private clientsExpired = 0;
@@ -84,7 +85,7 @@ export class ImpairmentProxy {
     this.maxClients = options.maxClients ?? 1024;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
     this.maxInFlightBytes = options.maxInFlightBytes ?? 64 * 1024 * 1024;
-    this.links = {
+    this.directions = {
       up: { conditions: options.upstream, busyUntil: 0, rng: new Rng(options.seed) },
       down: { conditions: options.downstream, busyUntil: 0, rng: new Rng(options.seed + 1) },
     };
@@ -101,8 +102,8 @@ export class ImpairmentProxy {
   static async start(options: ProxyOptions): Promise<ImpairmentProxy> {
     assertLoopback('listen', options.listen.address);
     assertLoopback('target', options.target.address);
-    assertConditions(options.upstream);
-    assertConditions(options.downstream);
+    assertImpairment(options.upstream);
+    assertImpairment(options.downstream);
     const socket = dgram.createSocket(familyOf(options.listen.address));
     await new Promise<void>((resolve, reject) => {
       const failed = (err: Error): void => {
@@ -119,9 +120,9 @@ export class ImpairmentProxy {
   }
 
   /** Replaces one direction's conditions; what is already queued keeps its due time. */
-  setConditions(direction: LinkDirection, c: LinkConditions): void {
-    assertConditions(c);
-    this.links[direction].conditions = c;
+  setConditions(direction: ProxyDirection, c: Impairment): void {
+    assertImpairment(c);
+    this.directions[direction].conditions = c;
   }
 
   /** A deep copy of the counters, safe to keep or serialise. */
@@ -186,7 +187,7 @@ export class ImpairmentProxy {
       key,
       peer,
       socket,
-      stats: newLinkStats(),
+      stats: newPathStats(),
       lastActiveAt: now,
       inFlight: 0,
     };
@@ -201,7 +202,7 @@ export class ImpairmentProxy {
   }
 
   /** Runs one datagram through its direction's impairment and queues the copies that survive. */
-  private admit(client: Client, direction: LinkDirection, bytes: Buffer, now: number): void {
+  private admit(client: Client, direction: ProxyDirection, bytes: Buffer, now: number): void {
     const size = bytes.length;
     const mine = client.stats[direction];
     const all = this.total[direction];
@@ -211,7 +212,12 @@ export class ImpairmentProxy {
       count(size, mine.droppedQueue, all.droppedQueue);
       return;
     }
-    const verdict = shapeDatagram(this.links[direction], this.links[direction].rng, now, wireSize);
+    const verdict = shapeDatagram(
+      this.directions[direction],
+      this.directions[direction].rng,
+      now,
+      wireSize,
+    );
     switch (verdict.kind) {
       case 'queue-full':
         count(size, mine.droppedQueue, all.droppedQueue);

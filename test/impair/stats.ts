@@ -28,18 +28,18 @@ export interface DirectionStats {
   readonly sent: Tally;
 }
 
-export interface LinkStats {
+export interface PathStats {
   readonly up: DirectionStats;
   readonly down: DirectionStats;
 }
 
-export interface ClientStats extends LinkStats {
+export interface ClientStats extends PathStats {
   /** The client's source address, "host:port". */
   readonly client: string;
 }
 
 export interface ProxyStats {
-  readonly total: LinkStats;
+  readonly total: PathStats;
   /** Clients with a live entry (expired clients are only in `total`). */
   readonly clients: readonly ClientStats[];
   /** Datagrams from new clients turned away because maxClients entries were live. */
@@ -57,7 +57,7 @@ export function newTally(): Tally {
   return { datagrams: 0, bytes: 0, wireBytes: 0 };
 }
 
-export function newLinkStats(): LinkStats {
+export function newPathStats(): PathStats {
   const direction = (): DirectionStats => ({
     offered: newTally(),
     forwarded: newTally(),

@@ -3,8 +3,8 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { LinkConditions } from '../../src-main/net/sim/link';
-import { PERFECT_LINK } from '../../src-main/net/sim/link';
+import type { Impairment } from '../../src-main/net/impairment';
+import { NO_IMPAIRMENT } from '../../src-main/net/impairment';
 import { ImpairmentProxy } from '../impair/proxy';
 
 const BIN = fileURLToPath(new URL('../../bin/ghostboard.js', import.meta.url));
@@ -245,8 +245,8 @@ export class Lab {
   async proxy(
     hostPort: number,
     seed: number,
-    up: LinkConditions,
-    down: LinkConditions = up,
+    up: Impairment,
+    down: Impairment = up,
   ): Promise<ImpairmentProxy> {
     const p = await ImpairmentProxy.start({
       listen: { address: LOOPBACK, port: 0 },
@@ -261,18 +261,18 @@ export class Lab {
 
   /**
    * A host and `joiners.length` joiners, each through its own proxy (its own network path), every one
-   * ready and announced to the host. Proxy i is seeded with seed * 16 + 2 * i (its down link with + 1).
+   * ready and announced to the host. Proxy i is seeded with seed * 16 + 2 * i (its downstream with + 1).
    */
   async session(
     seed: number,
-    link: LinkConditions,
+    impairment: Impairment,
     joiners: readonly ProcOptions[],
     host: ProcOptions = { name: 'Host' },
   ): Promise<Session> {
     const { proc, port } = await this.host(host);
     const remotes = await Promise.all(
       joiners.map(async (o, i) => {
-        const proxy = await this.proxy(port, seed * 16 + 2 * i, link);
+        const proxy = await this.proxy(port, seed * 16 + 2 * i, impairment);
         const j = this.join(proxy.address.port, o);
         const ready = await j.waitFor((e) => e.ev === 'ready', 'ready', START_MS);
         return { proc: j, proxy, peer: num(ready, 'peer') };
@@ -294,8 +294,8 @@ export async function killAll(): Promise<void> {
   await Promise.all([...live].map((p) => p.kill()));
 }
 
-export function lossyLink(loss: number, delayMs: number): LinkConditions {
-  return { ...PERFECT_LINK, loss, delayMs };
+export function lossyImpairment(loss: number, delayMs: number): Impairment {
+  return { ...NO_IMPAIRMENT, loss, delayMs };
 }
 
 export const sleep = (ms: number): Promise<void> =>

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { GhostEvent, GhostProc } from './harness';
-import { EVENT_MS, Lab, killAll, lossyLink, num, settledBoards, sleep } from './harness';
+import { EVENT_MS, Lab, killAll, lossyImpairment, num, settledBoards, sleep } from './harness';
 import { limiter, runStorm } from './storm';
 
-const LOSSY = lossyLink(0.1, 20);
+const LOSSY = lossyImpairment(0.1, 20);
 /** `SESSION_SEEDS=n` runs more storm seeds; `SESSION_SEED=s` replays one. */
 const FIRST_SEED = Number(process.env.SESSION_SEED ?? 1);
 const SEEDS = process.env.SESSION_SEED === undefined ? Number(process.env.SESSION_SEEDS ?? 20) : 1;

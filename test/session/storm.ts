@@ -1,7 +1,7 @@
 // One seeded edit storm over real processes and lossy proxies (creates, grab-drag-drop moves, deletes from every peer), then a wait for every board to hash like the host's; shared by the vitest suite and the soak program. Knows nothing of vitest.
 import { Rng } from '../../src-main/net/rng';
 import type { GhostProc } from './harness';
-import { Lab, lossyLink, num, settledBoards, sleep } from './harness';
+import { Lab, lossyImpairment, num, settledBoards, sleep } from './harness';
 
 export interface StormOptions {
   readonly durationMs: number;
@@ -92,9 +92,9 @@ export async function runStorm(
   const started = performance.now();
   const lab = new Lab();
   try {
-    const link = lossyLink(o.loss, o.delayMs);
+    const impairment = lossyImpairment(o.loss, o.delayMs);
     const names = ['Bea', 'Cal', 'Dev'].map((name) => ({ name }));
-    const s = await lab.session(seed, link, names, { name: 'Ana' });
+    const s = await lab.session(seed, impairment, names, { name: 'Ana' });
     const until = performance.now() + o.durationMs;
     const commands = await Promise.all(
       s.all.map((p, i) => act(p, new Rng(seed * 8 + i + 1), until)),

@@ -7,8 +7,9 @@ import type { EndpointOptions } from '../endpoint';
 import { Endpoint } from '../endpoint';
 import { Rng } from '../rng';
 import { SimHarness } from './harness';
-import type { LinkConditions } from './link';
-import { PERFECT_LINK, SimNetwork } from './link';
+import type { Impairment } from '../impairment';
+import { NO_IMPAIRMENT } from '../impairment';
+import { SimNetwork } from './link';
 
 export const SIM_HOST: PeerAddress = { address: '127.0.0.1', port: 4000 };
 export const SIM_CLIENT: PeerAddress = { address: '127.0.0.2', port: 4001 };
@@ -47,7 +48,7 @@ export class Side {
 
 export interface PairOptions {
   readonly seed: number;
-  readonly conditions?: LinkConditions;
+  readonly conditions?: Impairment;
   readonly connection?: Partial<ConnectionOptions>;
   readonly joinCode?: string;
   readonly clientJoinCode?: string;
@@ -92,7 +93,7 @@ function makeEndpoint(
 /** Builds the pair and starts the handshake; call `sim.runUntil` to move time. */
 export function makePair(o: PairOptions): Pair {
   const rng = new Rng(o.seed);
-  const net = new SimNetwork(rng, o.conditions ?? PERFECT_LINK);
+  const net = new SimNetwork(rng, o.conditions ?? NO_IMPAIRMENT);
   const sim = new SimHarness(net);
   const hostSide = new Side(1_000_000);
   const clientSide = new Side(2_000_000);

@@ -1,7 +1,7 @@
 // Test and benchmark fixture: a greedy sender through a simulated bottleneck whose cap changes every phase;
 // reports what got through and what was lost in the second half of each phase. Knows nothing of sessions.
 import { addressKey } from '../address';
-import { PERFECT_LINK } from '../sim/link';
+import { NO_IMPAIRMENT } from '../impairment';
 import { SIM_CLIENT, SIM_HOST } from '../sim/pair';
 import { string } from './params';
 import { RATE_PRESETS } from './rate';
@@ -33,7 +33,7 @@ export function runCapTracking(
     registry,
     hostRate: RATE_PRESETS.lan,
     clientRate: RATE_PRESETS.lan,
-    conditions: { ...PERFECT_LINK, delayMs: 30 },
+    conditions: { ...NO_IMPAIRMENT, delayMs: 30 },
   });
   pair.net.logging = false;
   const payload = 'x'.repeat(100);
@@ -46,7 +46,7 @@ export function runCapTracking(
   const phases: CapPhase[] = [];
   for (const cap of capsKbps) {
     pair.net.setConditions(SIM_HOST, SIM_CLIENT, {
-      ...PERFECT_LINK,
+      ...NO_IMPAIRMENT,
       delayMs: 30,
       bandwidthBps: cap * 1000,
       maxQueueMs: 200,

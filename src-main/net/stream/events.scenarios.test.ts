@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Notification } from '../notify';
-import { PERFECT_LINK } from '../sim/link';
+import { NO_IMPAIRMENT } from '../impairment';
 import { SIM_CLIENT, SIM_HOST } from '../sim/pair';
 import { string, uint } from './params';
 import { RATE_PRESETS } from './rate';
@@ -111,14 +111,14 @@ function pairWithLog(
 }
 
 function dropClientToHost(pair: StreamPair, loss: number): void {
-  pair.net.setConditions(SIM_CLIENT, SIM_HOST, { ...PERFECT_LINK, delayMs: 50, loss });
+  pair.net.setConditions(SIM_CLIENT, SIM_HOST, { ...NO_IMPAIRMENT, delayMs: 50, loss });
 }
 
 describe('event manager scenarios', () => {
   it('a loss on one channel never delays another; the same channel waits for the resend', () => {
     const defs = registry();
     const { pair, got, order } = pairWithLog(defs, 1, {
-      conditions: { ...PERFECT_LINK, delayMs: 50 },
+      conditions: { ...NO_IMPAIRMENT, delayMs: 50 },
     });
     const { sim } = pair;
     const rpc = pair.clientSide.s.rpc;
@@ -143,7 +143,7 @@ describe('event manager scenarios', () => {
     for (const urgent of [false, true]) {
       const defs = registry();
       const { pair, got } = pairWithLog(defs, urgent ? 5 : 4, {
-        conditions: { ...PERFECT_LINK, delayMs: 50, loss: 0.3 },
+        conditions: { ...NO_IMPAIRMENT, delayMs: 50, loss: 0.3 },
       });
       const { sim } = pair;
       const conn = pair.clientSide.conn;
@@ -181,7 +181,7 @@ describe('event manager scenarios', () => {
 
   it('an event sent in two packets arrives with the second when the first is lost, without a resend', () => {
     const defs = registry();
-    const { pair, got } = pairWithLog(defs, 11, { conditions: { ...PERFECT_LINK, delayMs: 50 } });
+    const { pair, got } = pairWithLog(defs, 11, { conditions: { ...NO_IMPAIRMENT, delayMs: 50 } });
     const { sim } = pair;
     const events = pair.clientSide.s.rpc.events;
     sim.runUntil(sim.now + 500);
@@ -212,7 +212,7 @@ describe('event manager scenarios', () => {
     const run = (twice: boolean) => {
       const defs = registry();
       const { pair, got, order } = pairWithLog(defs, seed, {
-        conditions: { ...PERFECT_LINK, delayMs: 50, loss: 0.2 },
+        conditions: { ...NO_IMPAIRMENT, delayMs: 50, loss: 0.2 },
       });
       const { sim } = pair;
       const sentAt = new Map<number, number>();
@@ -260,7 +260,7 @@ describe('event manager scenarios', () => {
 
   it('urgent events leave at once on a clean link; others wait for the tick', () => {
     const defs = registry();
-    const { pair, got } = pairWithLog(defs, 2, { conditions: { ...PERFECT_LINK, delayMs: 20 } });
+    const { pair, got } = pairWithLog(defs, 2, { conditions: { ...NO_IMPAIRMENT, delayMs: 20 } });
     const { sim } = pair;
     sim.runUntil(sim.now + 1_000);
     const t = sim.now;
@@ -287,7 +287,7 @@ describe('event manager scenarios', () => {
     const defs = registry();
     const window = 32;
     const { pair, got, order } = pairWithLog(defs, 9, {
-      conditions: { ...PERFECT_LINK, delayMs: 50, jitterMs: 10, loss: 0.1 },
+      conditions: { ...NO_IMPAIRMENT, delayMs: 50, jitterMs: 10, loss: 0.1 },
       hostRate: RATE_PRESETS.modem,
       clientRate: RATE_PRESETS.modem,
       stack: { window },

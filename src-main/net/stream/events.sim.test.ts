@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng';
-import type { LinkConditions } from '../sim/link';
-import { PERFECT_LINK } from '../sim/link';
+import type { Impairment } from '../impairment';
+import { NO_IMPAIRMENT } from '../impairment';
 import type { Policy } from './event-types';
 import { isOrderedStream, isReliable } from './event-types';
 import { ranged, string, tableString, uint } from './params';
@@ -70,7 +70,7 @@ interface Got {
   readonly note: string;
 }
 
-function randomConditions(rng: Rng): LinkConditions {
+function randomConditions(rng: Rng): Impairment {
   return {
     loss: rng.next() * 0.3,
     delayMs: rng.range(0, 120),
@@ -167,7 +167,7 @@ function runSeed(seed: number, totals: Record<string, number>): void {
     }
   });
   sim.runUntil(trafficEnd + 50);
-  pair.net.setDefaults(PERFECT_LINK);
+  pair.net.setDefaults(NO_IMPAIRMENT);
   const idle = (): boolean =>
     [pair.hostSide, pair.clientSide].every(
       (s) => s.s.rpc.events.queueLength === 0 && s.s.scheduler.packetsInFlight === 0,

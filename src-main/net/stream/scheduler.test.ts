@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BitReader, BitWriter } from '../bitstream';
 import { BitReader as Reader, BitWriter as Writer } from '../bitstream';
 import type { PacketFiller } from '../connection';
-import { PERFECT_LINK } from '../sim/link';
+import { NO_IMPAIRMENT } from '../impairment';
 import type { SendDemand, StreamManager } from './manager';
 import { uint } from './params';
 import { PACKET_OVERHEAD_BYTES, RATE_PRESETS, readRateField, SendCredit } from './rate';
@@ -193,7 +193,7 @@ describe('packet scheduler', () => {
     const pair = makeStreamPair({
       seed: 5,
       registry,
-      conditions: { ...PERFECT_LINK, delayMs: 30 },
+      conditions: { ...NO_IMPAIRMENT, delayMs: 30 },
       hostRate: RATE_PRESETS.lan,
       clientRate: RATE_PRESETS.modem,
       setup: (side) => {
@@ -255,7 +255,7 @@ describe('send time across the endpoint cache', () => {
     const pair = makeStreamPair({
       seed: 9,
       registry,
-      conditions: { ...PERFECT_LINK, delayMs: 20 },
+      conditions: { ...NO_IMPAIRMENT, delayMs: 20 },
       setup: (side) => {
         side.s.rpc.on(Grab, () => (got = pair.sim.now));
       },

@@ -5,8 +5,9 @@ import { DEFAULT_CONNECTION_OPTIONS } from '../connection';
 import { Endpoint } from '../endpoint';
 import { Rng } from '../rng';
 import { SimHarness } from '../sim/harness';
-import type { LinkConditions } from '../sim/link';
-import { PERFECT_LINK, SimNetwork } from '../sim/link';
+import type { Impairment } from '../impairment';
+import { NO_IMPAIRMENT } from '../impairment';
+import { SimNetwork } from '../sim/link';
 import { SIM_CLIENT, SIM_HOST, SIM_VERSION } from '../sim/pair';
 import type { RatePolicy } from './rate';
 import { RATE_PRESETS } from './rate';
@@ -33,7 +34,7 @@ export class StreamSide {
 export interface StreamPairOptions {
   readonly seed: number;
   readonly registry: RpcRegistry;
-  readonly conditions?: LinkConditions;
+  readonly conditions?: Impairment;
   readonly connection?: Partial<ConnectionOptions>;
   readonly hostRate?: RatePolicy;
   readonly clientRate?: RatePolicy;
@@ -74,7 +75,7 @@ function makeEndpoint(
 /** Builds the pair and runs the handshake until both sides are open (throws if they never are). */
 export function makeStreamPair(o: StreamPairOptions): StreamPair {
   const rng = new Rng(o.seed);
-  const net = new SimNetwork(rng, o.conditions ?? PERFECT_LINK);
+  const net = new SimNetwork(rng, o.conditions ?? NO_IMPAIRMENT);
   const sim = new SimHarness(net);
   const hostSide = new StreamSide('host');
   const clientSide = new StreamSide('client');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CloseInfo } from '../close-reason';
 import { Rng } from '../rng';
-import { PERFECT_LINK } from '../sim/link';
+import { NO_IMPAIRMENT } from '../impairment';
 import { string, uint } from './params';
 import { RpcRegistry } from './rpc';
 import type { StreamPair } from './sim-stream-pair';
@@ -129,7 +129,7 @@ describe('working links are never taken for stalled ones', () => {
     for (const seed of [11, 12, 13, 14, 15]) {
       const { p, chat, closed } = pair(seed);
       const rng = new Rng(seed);
-      p.net.setDefaults({ ...PERFECT_LINK, loss: 0.2, delayMs: rng.range(5, 120), jitterMs: 10 });
+      p.net.setDefaults({ ...NO_IMPAIRMENT, loss: 0.2, delayMs: rng.range(5, 120), jitterMs: 10 });
       let n = 0;
       p.sim.every(25, () => {
         for (const side of [p.hostSide, p.clientSide])
@@ -148,9 +148,9 @@ describe('working links are never taken for stalled ones', () => {
       if (p.hostSide.conn?.isOpen === true) p.hostSide.s.rpc.send(chat, { n: 1, text: 'during' });
     });
     p.sim.runUntil(1000);
-    p.net.setDefaults({ ...PERFECT_LINK, loss: 1 });
+    p.net.setDefaults({ ...NO_IMPAIRMENT, loss: 1 });
     p.sim.runUntil(9000);
-    p.net.setDefaults(PERFECT_LINK);
+    p.net.setDefaults(NO_IMPAIRMENT);
     p.sim.runUntil(12_000);
     expect(closed.size, `seed ${seed}: ${JSON.stringify([...closed])}`).toBe(0);
     expect(p.hostSide.s.rpc.events.unsettled).toBeLessThan(10);

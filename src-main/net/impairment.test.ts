@@ -1,13 +1,12 @@
-// The shaper must decide exactly as SimNetwork.send does for the same seed and inputs; knows nothing of sockets.
+// The app's impairment must decide exactly as the simulator's SimNetwork.send does for the same seed and inputs.
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../rng';
-import type { LinkConditions } from './link';
-import { SimNetwork } from './link';
-import { UDP_IPV4_OVERHEAD } from '../stats';
-import type { Bottleneck } from './shaper';
-import { shapeDatagram } from './shaper';
+import type { Bottleneck, Impairment } from './impairment';
+import { shapeDatagram } from './impairment';
+import { Rng } from './rng';
+import { SimNetwork } from './sim/link';
+import { UDP_IPV4_OVERHEAD } from './stats';
 
-const ROUGH: LinkConditions = {
+const ROUGH: Impairment = {
   loss: 0.1,
   delayMs: 20,
   jitterMs: 8,
@@ -21,7 +20,7 @@ describe('shapeDatagram', () => {
   for (const seed of [1, 7, 2024]) {
     it(`matches SimNetwork.send delivery times (seed ${seed})`, () => {
       const sim = new SimNetwork(new Rng(seed), ROUGH);
-      const link: Bottleneck = { conditions: ROUGH, busyUntil: 0 };
+      const bottleneck: Bottleneck = { conditions: ROUGH, busyUntil: 0 };
       const rng = new Rng(seed);
       const inputs = new Rng(seed ^ 0x5eed);
       const from = { address: '127.0.0.1', port: 1 };
@@ -32,7 +31,7 @@ describe('shapeDatagram', () => {
         now += inputs.next() * 12;
         const size = inputs.range(1, 1200);
         sim.send(now, { from, to, bytes: new Uint8Array(size) });
-        const v = shapeDatagram(link, rng, now, size + UDP_IPV4_OVERHEAD);
+        const v = shapeDatagram(bottleneck, rng, now, size + UDP_IPV4_OVERHEAD);
         verdicts.add(v.kind);
         const expected = sim.log[i]?.deliveredAt;
         expect(v.kind === 'deliver' ? v.at : [], `seed ${seed} datagram ${i}`).toEqual(expected);
