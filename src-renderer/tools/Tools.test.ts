@@ -5,7 +5,7 @@ import type { ApiCommand, ApiReply } from '../../shared/api';
 import { Controller } from '../controller/controller';
 import { Store } from '../store/store';
 import { controllerEditor } from './editor';
-import { at, FakeEditor } from './fake-editor';
+import { at, FakeEditor } from './testing/fake-editor';
 import { Tools } from './Tools';
 
 describe('Tools', () => {

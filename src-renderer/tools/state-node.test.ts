@@ -1,7 +1,7 @@
 // The state-node base: transitions by name carry their input, exits run before entries (innermost first),
 // the active path reads as names, and what an exiting state sets off reaches no state.
 import { describe, expect, it } from 'vitest';
-import { at } from './fake-editor';
+import { at } from './testing/fake-editor';
 import { ParentNode, StateNode } from './state-node';
 
 const log: string[] = [];

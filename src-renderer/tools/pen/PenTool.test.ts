@@ -1,6 +1,6 @@
 // The pen's transitions, driven with plain events: no browser, no timers.
 import { describe, expect, it } from 'vitest';
-import { at, FakeEditor } from '../fake-editor';
+import { at, FakeEditor } from '../testing/fake-editor';
 import { Tools } from '../Tools';
 
 function penTools(): { e: FakeEditor; tools: Tools } {

@@ -1,7 +1,7 @@
 // The text and note tools' transitions, driven with plain events: no browser, no timers.
 import { describe, expect, it } from 'vitest';
 import { NOTE_FILL, NOTE_SIZE, TEXT_SIZE } from '../../board/shapes';
-import { at, FakeEditor } from '../fake-editor';
+import { at, FakeEditor } from '../testing/fake-editor';
 import { Tools } from '../Tools';
 
 function placeTools(tool: 'text' | 'note'): { e: FakeEditor; tools: Tools } {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardObject } from '../../../shared/board';
 import type { DragInfo } from '../events';
-import { at, boardObject, editorWith, fakeNode, onObject, OTHER } from '../fake-editor';
+import { at, boardObject, editorWith, fakeNode, onObject, OTHER } from '../testing/fake-editor';
 import { Tools } from '../Tools';
 
 function selectTools(...objects: BoardObject[]) {

@@ -1,6 +1,6 @@
 // The box and line tools' transitions, driven with plain events: no browser, no timers.
 import { describe, expect, it } from 'vitest';
-import { at, FakeEditor } from '../fake-editor';
+import { at, FakeEditor } from '../testing/fake-editor';
 import { Tools } from '../Tools';
 
 function rectTools(): { e: FakeEditor; tools: Tools } {

@@ -1,12 +1,13 @@
-// A recording ToolEditor over a real Store, for the tool machines' unit tests: commands are kept as data,
-// creates resolve with ids in order, grabs keep their refusal callbacks for the test to call. No timers.
-import type { Participant, Tool } from '../../shared/api';
-import type { BoardObject, NewObject, ObjectId, ObjectPatch } from '../../shared/board';
-import type { Action, AppState, ToastLevel } from '../store/state';
-import { INITIAL_STATE } from '../store/state';
-import { Store } from '../store/store';
-import type { ToolEditor } from './editor';
-import type { DragHandle, PointerInfo, Target } from './events';
+// A test kit for the tool machines' unit tests (product code never imports it): a recording ToolEditor over a
+// real Store. Commands are kept as data, creates resolve with ids in order, grabs keep their refusal callbacks
+// for the test to call. No timers.
+import type { Participant, Tool } from '../../../shared/api';
+import type { BoardObject, NewObject, ObjectId, ObjectPatch } from '../../../shared/board';
+import type { Action, AppState, ToastLevel } from '../../store/state';
+import { INITIAL_STATE } from '../../store/state';
+import { Store } from '../../store/store';
+import type { ToolEditor } from '../editor';
+import type { DragHandle, PointerInfo, Target } from '../events';
 
 export type Call =
   | { readonly kind: 'setTool'; readonly tool: Tool }
