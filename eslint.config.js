@@ -133,6 +133,11 @@ const LAYER_EXCEPTIONS = [
     to: 'src-main/net/rng.ts',
     why: "lan/'s seeded tests draw from the project's one seeded RNG (STYLE.md).",
   },
+  {
+    from: ['src-main/session/board.ts', 'src-main/session/board-file.ts'],
+    to: 'src-main/files/',
+    why: 'session/runner.ts autosaves through Board.toFile and session/board-file.ts until the app owns saving.',
+  },
 ];
 
 /** Modules only named files may import, whatever their layer allows. */

@@ -1,24 +1,11 @@
-// Board files on disk: a bounded, validated load that sets a damaged file aside (and falls back to the newest
-// backup that loads) instead of refusing to host, and saves that survive a crash: temp file, fsync, rename,
-// fsync of the folder, with rotating backups. Knows nothing of sockets, sessions or the UI.
-import { copyFile, open, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { Board, isRefusal, MAX_BOARD_FILE_BYTES } from './board';
+// The session's side of board files: a load gives a Board (the session's driver of the board core), a save takes
+// its text. The format is files/board-codec.ts; the durable reading and writing is files/board-file.ts.
+import { readBoardFile } from '../files/board-file';
+import type { BoardFileNotice } from '../files/board-file';
+import { Board } from './board';
 
-/** Backups kept beside the file: FILE.1 (newest) … FILE.3. */
-export const BOARD_BACKUPS = 3;
-
-/** What a load did besides reading the file, for the host to show (the CLI prints it, the app says it). */
-export interface BoardFileNotice {
-  readonly status: 'moved-aside';
-  readonly file: string;
-  /** Where the damaged file now is. */
-  readonly movedTo: string;
-  /** Why it could not be loaded. */
-  readonly reason: string;
-  /** The backup the board was restored from, or undefined: the session starts with an empty board. */
-  readonly restoredFrom: string | undefined;
-}
+export type { BoardFileNotice } from '../files/board-file';
+export { BOARD_BACKUPS, saveBoardFile } from '../files/board-file';
 
 export interface BoardLoad {
   /** Undefined: no file yet (a new board; the first save creates it) or nothing could be restored. */
@@ -26,112 +13,9 @@ export interface BoardLoad {
   readonly notice?: BoardFileNotice;
 }
 
-type ReadResult = { readonly board: Board } | { readonly missing: true } | { readonly bad: string };
-
-/**
- * Loads FILE. A file that is too large, not a board or out of range is renamed to FILE.corrupt-<time> (kept:
- * it may hold work someone wants back) and the newest backup that loads is used instead, if any. Errors that
- * say nothing about the file's content (no permission, a directory) are thrown: hosting would not be able to
- * save either.
- */
+/** Loads FILE as files/board-file.ts's readBoardFile does (setting a damaged one aside), as a Board. */
 export async function loadBoardFile(file: string, now = new Date()): Promise<BoardLoad> {
-  const first = await readBoard(file);
-  if ('board' in first) return { board: first.board };
-  if ('missing' in first) return { board: undefined };
-  const movedTo = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
-  await rename(file, movedTo);
-  for (let i = 1; i <= BOARD_BACKUPS; i++) {
-    const backup = `${file}.${i}`;
-    const r = await readBoard(backup).catch(() => undefined);
-    if (r !== undefined && 'board' in r) {
-      return {
-        board: r.board,
-        notice: { status: 'moved-aside', file, movedTo, reason: first.bad, restoredFrom: backup },
-      };
-    }
-  }
-  return {
-    board: undefined,
-    notice: { status: 'moved-aside', file, movedTo, reason: first.bad, restoredFrom: undefined },
-  };
-}
-
-/** Reads and validates one file; the size is checked on the open file before a byte is read. */
-async function readBoard(file: string): Promise<ReadResult> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (e) {
-    if (isErrno(e, 'ENOENT')) return { missing: true };
-    throw e;
-  }
-  try {
-    const { size } = await handle.stat();
-    if (size > MAX_BOARD_FILE_BYTES)
-      return {
-        bad: `the file is ${size} bytes, over the ${MAX_BOARD_FILE_BYTES} a board may take`,
-      };
-    // Read at most one byte past the cap, whatever the file grew to since stat().
-    const buf = Buffer.alloc(Math.min(size, MAX_BOARD_FILE_BYTES) + 1);
-    let got = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buf, got, buf.length - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-      if (got === buf.length) break;
-    }
-    if (got > MAX_BOARD_FILE_BYTES) return { bad: 'the file grew past the size a board may take' };
-    const board = Board.fromFile(buf.subarray(0, got).toString('utf8'));
-    return isRefusal(board) ? { bad: board.refused } : { board };
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Saves `text` as FILE so that a crash or power cut leaves either the old file or the new one, never a torn
- * one: written to FILE.tmp and flushed to disk, renamed over FILE, and the folder flushed so the rename
- * itself is durable. With `backup`, the file being replaced is first copied to FILE.1 (FILE.1 → .2 → .3):
- * a copy, not a rename, so FILE exists at every instant.
- */
-export async function saveBoardFile(file: string, text: string, backup: boolean): Promise<void> {
-  const tmp = `${file}.tmp`;
-  const h = await open(tmp, 'w');
-  try {
-    await h.writeFile(text, 'utf8');
-    await h.sync();
-  } finally {
-    await h.close();
-  }
-  if (backup) await rotateBackups(file);
-  await rename(tmp, file);
-  await syncFolder(dirname(file));
-}
-
-async function rotateBackups(file: string): Promise<void> {
-  for (let i = BOARD_BACKUPS - 1; i >= 1; i--) {
-    await rename(`${file}.${i}`, `${file}.${i + 1}`).catch((e: unknown) => {
-      if (!isErrno(e, 'ENOENT')) throw e;
-    });
-  }
-  await copyFile(file, `${file}.1`).catch((e: unknown) => {
-    if (!isErrno(e, 'ENOENT')) throw e; // nothing saved yet: nothing to back up
-  });
-}
-
-/** Makes renames in `dir` durable. Some systems (Windows) cannot open a folder: there, renames are. */
-async function syncFolder(dir: string): Promise<void> {
-  let h;
-  try {
-    h = await open(dir, 'r');
-    await h.sync();
-  } catch {
-    // Best effort: the data itself was flushed before the rename.
-  } finally {
-    await h?.close();
-  }
-}
-
-function isErrno(e: unknown, code: string): boolean {
-  return e instanceof Error && (e as NodeJS.ErrnoException).code === code;
+  const { state, notice } = await readBoardFile(file, now);
+  const board = state === undefined ? undefined : new Board(state);
+  return notice === undefined ? { board } : { board, notice };
 }

@@ -1,0 +1,127 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { BoardObject } from '../../shared/board';
+import { OBJECT_FIELDS, WORLD_EXTENT } from '../../shared/board';
+import type { BoardState } from '../board';
+import { apply, emptyBoard, hashBoard, objectsByZ } from '../board';
+import { decodeBoardFile, encodeBoardFile, MAX_Z } from './board-codec';
+
+/** Written by the code before this codec: as a session saved it, and as it saved it again after a load. */
+const fixture = (name: string): string =>
+  readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
+const AS_SAVED = fixture('v1-small.ghostboard');
+const RESAVED = fixture('v1-canonical.ghostboard');
+
+function decoded(text: string): BoardState {
+  const s = decodeBoardFile(text);
+  if ('refused' in s) throw new Error(s.refused);
+  return s;
+}
+
+const base = {
+  w: 100,
+  h: 50,
+  rotation: 0,
+  stroke: 0x222222,
+  fill: null,
+  strokeWidth: 2,
+  text: '',
+  points: [],
+  lockedBy: null,
+};
+
+describe('the .ghostboard file (version 1)', () => {
+  it('decodes the fixture value for value', () => {
+    const s = decoded(AS_SAVED);
+    expect([s.nextId, s.topZ, hashBoard(s)]).toEqual([6, 5, 'e8afca2a7498d604']);
+    const expected: BoardObject[] = [
+      {
+        ...base,
+        id: 2,
+        kind: 'note',
+        x: -WORLD_EXTENT,
+        y: WORLD_EXTENT,
+        w: 0,
+        h: 1_000_000,
+        rotation: 3599,
+        stroke: null,
+        fill: 0xffee88,
+        strokeWidth: 64,
+        text: 'héllo 👋 "quoted"\nline',
+        z: -1,
+      },
+      { ...base, id: 1, kind: 'rect', x: 11, y: -20, text: 'moved', z: 1 },
+      { ...base, id: 4, kind: 'arrow', x: 10, y: -20, points: [0, 0, 40, 40], z: 4 },
+      {
+        ...base,
+        id: 3,
+        kind: 'stroke',
+        x: 12345,
+        y: 678,
+        points: [0, 0, 5, -5, 32767, -32767],
+        z: 5,
+      },
+    ];
+    expect(objectsByZ(s)).toEqual(expected);
+    // Every field in table order (the key order a re-save writes).
+    for (const o of objectsByZ(s)) expect(Object.keys(o)).toEqual(OBJECT_FIELDS.map((f) => f.name));
+  });
+
+  it('re-encodes byte for byte what the code before it wrote', () => {
+    expect(encodeBoardFile(decoded(AS_SAVED))).toBe(RESAVED);
+    expect(encodeBoardFile(decoded(RESAVED))).toBe(RESAVED);
+  });
+
+  it('keeps the counters: the next create after a load takes the saved nextId', () => {
+    const s = decoded(RESAVED);
+    const r = apply(s, { type: 'create', fields: { ...base, kind: 'rect', x: 0, y: 0 } });
+    expect(
+      r.ok && r.effects[0]?.type === 'upsert' ? [r.effects[0].object.id, r.effects[0].object.z] : r,
+    ).toEqual([6, 6]);
+  });
+
+  it('saves no lock, and loads none', () => {
+    const s = emptyBoard();
+    apply(s, { type: 'create', fields: { ...base, kind: 'rect', x: 0, y: 0 } });
+    apply(s, { type: 'grab', id: 1, peer: 5 });
+    const text = encodeBoardFile(s);
+    expect(text).toContain('"lockedBy":null');
+    expect(decoded(text.replace('"lockedBy":null', '"lockedBy":5')).objects.get(1)?.lockedBy).toBe(
+      null,
+    );
+  });
+
+  it('refuses a damaged or hostile file whole, saying why', () => {
+    const o = (JSON.parse(RESAVED) as { objects: Record<string, unknown>[] }).objects[1];
+    const file = (changes: Record<string, unknown>, top: Record<string, unknown> = {}): string =>
+      JSON.stringify({
+        format: 'ghostboard-board',
+        version: 1,
+        nextId: 6,
+        objects: [{ ...o, ...changes }],
+        ...top,
+      });
+    const cases: [string, string][] = [
+      ['{', 'board file is not valid JSON'],
+      [file({}, { version: 2 }), 'not a Ghostboard board file (or a newer version)'],
+      [file({}, { objects: {} }), 'bad object list'],
+      [file({ x: 1.5 }), 'bad number in object'],
+      [file({ z: '1' }), 'bad number in object'],
+      [file({ kind: 'hexagon', x: 'x' }), 'bad number in object'],
+      [file({ kind: 'hexagon' }), 'bad kind'],
+      [file({ text: 5 }), 'bad text or points'],
+      [file({ points: 'none' }), 'bad text or points'],
+      [file({ fill: '#fff' }), 'bad colour'],
+      [file({ id: 0 }), 'object id out of range'],
+      [file({ z: MAX_Z + 1 }), 'stacking order (z) out of range'],
+      [file({ x: WORLD_EXTENT + 1 }), 'position outside the board'],
+      [file({ points: [1, 2, 3] }), 'bad points'],
+      [
+        JSON.stringify({ format: 'ghostboard-board', version: 1, objects: [o, o] }),
+        'duplicate object id 1',
+      ],
+    ];
+    for (const [text, why] of cases) expect(decodeBoardFile(text), text).toEqual({ refused: why });
+  });
+});
