@@ -1,8 +1,9 @@
-// The host's lock rules: the first grab the host sees wins, only the holder may drop, a lock whose holder
-// leaves or goes quiet is released. Pure over the board model; knows nothing of connections.
-import type { BoardObject, ObjectId, PeerId } from '../../shared/board';
-import type { Board, Refusal } from './board';
-import { isRefusal } from './board';
+// The host's side of the lock rules: drives the board core's grab, drop and release, and keeps what the core
+// cannot know, each holder's last activity, to release the locks of holders gone quiet. Knows nothing of
+// connections.
+import type { ObjectId, PeerId } from '../../shared/board';
+import type { ApplyResult } from '../board';
+import type { Board } from './board';
 
 export class HostRules {
   /** Last drag activity per holder. */
@@ -13,51 +14,28 @@ export class HostRules {
     private readonly lockTimeoutMs: number,
   ) {}
 
-  grab(
-    id: ObjectId,
-    peer: PeerId,
-    now: number,
-    nameOf: (p: PeerId) => string,
-  ): BoardObject | Refusal {
-    const o = this.board.get(id);
-    if (o === undefined) return { refused: `no object ${id}` };
-    if (o.lockedBy !== null && o.lockedBy !== peer)
-      return { refused: `held by ${nameOf(o.lockedBy)}` };
-    this.activeAt.set(peer, now);
-    return this.board.setLock(id, peer);
+  /** The first grab the host sees wins. */
+  grab(id: ObjectId, peer: PeerId, now: number): ApplyResult {
+    const r = this.board.apply({ type: 'grab', id, peer });
+    if (r.ok) this.activeAt.set(peer, now);
+    return r;
   }
 
-  /** The drop carries the final position, so the result is exact whatever happened to the drag updates. */
-  drop(id: ObjectId, peer: PeerId, x: number, y: number): BoardObject | Refusal {
-    const o = this.board.get(id);
-    if (o === undefined) return { refused: `no object ${id}` };
-    if (o.lockedBy !== peer) return { refused: 'you are not holding it' };
-    const moved = this.board.update(id, { x, y });
-    if (isRefusal(moved)) return moved;
-    return this.board.setLock(id, null);
-  }
-
-  lockedByOther(id: ObjectId, peer: PeerId, nameOf: (p: PeerId) => string): Refusal | undefined {
-    const holder = this.board.get(id)?.lockedBy ?? null;
-    return holder !== null && holder !== peer
-      ? { refused: `held by ${nameOf(holder)}` }
-      : undefined;
+  /** Only the holder drops, with the final position. */
+  drop(id: ObjectId, peer: PeerId, x: number, y: number): ApplyResult {
+    return this.board.apply({ type: 'drop', id, peer, x, y });
   }
 
   touch(peer: PeerId, now: number): void {
     this.activeAt.set(peer, now);
   }
 
-  /** Releases every lock a departed peer held; returns the objects. */
+  /** Releases every lock a departed peer held (bottom to top); returns the objects. */
   releaseAll(peer: PeerId): ObjectId[] {
     this.activeAt.delete(peer);
+    const r = this.board.apply({ type: 'release', peer });
     const released: ObjectId[] = [];
-    for (const o of this.board.all()) {
-      if (o.lockedBy === peer) {
-        this.board.setLock(o.id, null);
-        released.push(o.id);
-      }
-    }
+    if (r.ok) for (const e of r.effects) if (e.type === 'upsert') released.push(e.object.id);
     return released;
   }
 

@@ -11,6 +11,8 @@ import type { GhostSource } from '../net/ghost/ghost-source';
 import { GhostDomain } from '../net/ghost/ghost-source';
 import type { PacketRecord } from '../net/stream/scheduler';
 import { PROTOCOL_VERSION } from '../../shared/version';
+import type { ApplyResult, BoardOp } from '../board';
+import { heldByOther, refusalText } from '../board';
 import type { Refusal } from './board';
 import { Board, isRefusal } from './board';
 import { BoardReplica } from './board-replica';
@@ -570,14 +572,32 @@ export class HostSession {
     now: number,
   ): BoardObject | Refusal {
     this.now = now;
+    const by = idOf(actor);
     const denied =
       this.canEdit(actor) ??
-      this.rules.lockedByOther(id, idOf(actor), this.nameOf) ??
+      this.heldByOther(id, by) ??
       this.overBudget(actor, () => this.growthRefusal(id, patch));
     if (denied) return denied;
-    const o = this.board.update(id, patch);
+    const o = this.run({ type: 'patch', id, patch, by });
     if (!isRefusal(o)) this.emit({ type: 'object', object: o });
     return o;
+  }
+
+  /** Applies a command to the board (its effects reach the replica and the budget through the board). */
+  private run(op: Extract<BoardOp, { readonly id: ObjectId }>): BoardObject | Refusal {
+    return this.outcome(op.id, this.board.apply(op));
+  }
+
+  /** The object as a command left it, or the refusal in words. */
+  private outcome(id: ObjectId, r: ApplyResult): BoardObject | Refusal {
+    if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
+    return this.board.get(id) ?? { refused: `no object ${id}` };
+  }
+
+  /** Another participant holds the object: theirs alone to change. */
+  private heldByOther(id: ObjectId, by: PeerId): Refusal | undefined {
+    const held = heldByOther(this.board.state, id, by);
+    return held === undefined ? undefined : { refused: refusalText(held, this.nameOf) };
   }
 
   /** The board budget binds participants; the host's own user may grow its board as it likes. */
@@ -616,9 +636,11 @@ export class HostSession {
 
   private removeAs(actor: Actor, id: ObjectId, now: number): boolean | Refusal {
     this.now = now;
-    const denied = this.canEdit(actor) ?? this.rules.lockedByOther(id, idOf(actor), this.nameOf);
+    const by = idOf(actor);
+    const denied = this.canEdit(actor) ?? this.heldByOther(id, by);
     if (denied) return denied;
-    if (!this.board.delete(id)) return { refused: `no object ${id}` };
+    const r = this.board.apply({ type: 'delete', id, by });
+    if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
     this.emit({ type: 'deleted', id });
     return true;
   }
@@ -632,7 +654,7 @@ export class HostSession {
     this.now = now;
     const denied = this.canEdit(actor);
     if (denied) return denied;
-    const o = this.board.restack(id, front ? 'front' : 'back');
+    const o = this.run({ type: 'restack', id, to: front ? 'front' : 'back' });
     if (!isRefusal(o)) this.emit({ type: 'object', object: o });
     return o;
   }
@@ -642,7 +664,7 @@ export class HostSession {
     const denied = this.canEdit(actor);
     if (denied) return denied;
     const peer = idOf(actor);
-    const r = this.rules.grab(id, peer, now, this.nameOf);
+    const r = this.outcome(id, this.rules.grab(id, peer, now));
     if (isRefusal(r)) return r;
     this.emit({ type: 'object', object: r });
     this.emit({ type: 'grabbed', id, peer });
@@ -675,7 +697,7 @@ export class HostSession {
   ): BoardObject | Refusal {
     this.now = now;
     const peer = idOf(actor);
-    const r = this.rules.drop(id, peer, x, y);
+    const r = this.outcome(id, this.rules.drop(id, peer, x, y));
     if (isRefusal(r)) return r;
     this.emit({ type: 'object', object: r });
     this.announceDrop(id, peer, now);
