@@ -1,5 +1,6 @@
 // The app core that every shell (Electron, web host) runs: one session at a time behind the renderer API —
-// commands in, events out (board, presence, chat, stats at 4 Hz). Knows nothing of Electron, HTTP or the DOM.
+// commands in, events out (board, presence, chat, stats at 4 Hz). Sessions and the clock come in through CoreIo
+// (core-io.ts), so tests run it on the simulator. Knows nothing of Electron, HTTP or the DOM.
 import { lookup } from 'node:dns/promises';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join as joinPath } from 'node:path';
@@ -21,11 +22,11 @@ import type { PeerAddress } from '../net/address';
 import type { ReachEvent } from '../session/runner';
 import { addressKey, parseAddress } from '../net/address';
 import { generateJoinCode } from '../net/join-code';
-import { monotonicNow } from '../net/transport';
 import { NO_IMPAIRMENT } from '../net/impairment';
-import { SessionRunner } from '../session/runner';
 import type { SessionEvent } from '../session/session-events';
 import type { AppCore, AppCoreOptions } from './core-api';
+import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io';
+import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
 import { localAddresses } from './addresses';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
@@ -59,19 +60,22 @@ export function directoriesFromEnv(env: NodeJS.ProcessEnv = process.env): string
     .filter((d) => d !== '');
 }
 
-export function createAppCore(options: AppCoreOptions & LanOptions): AppCore {
-  return new Core(options);
+/** The core on real sockets and timers, unless `io` says otherwise (tests: simulated sessions and time). */
+export function createAppCore(options: AppCoreOptions & LanOptions, io: CoreIo = REAL_IO): AppCore {
+  return new Core(options, io);
 }
 
 class Core implements AppCore {
-  private runner: SessionRunner | undefined;
+  private runner: SessionHandle | undefined;
   private status: SessionStatus = { phase: 'idle' };
   private readonly listeners = new Set<(e: ApiEvent) => void>();
   private chat: ChatMessage[] = [];
   private conditions: NetworkConditions = { lossPct: 0, delayMs: 0, kbps: 0 };
-  private statsTimer: NodeJS.Timeout | undefined;
+  private stopStats: (() => void) | undefined;
   private translator: EventTranslator | undefined;
-  private readonly startedAt = monotonicNow();
+  private readonly sessions: SessionFactory;
+  private readonly clock: CoreClock;
+  private readonly startedAt: number;
   private readonly lan: LanPresence | undefined;
   private settings: Settings | undefined;
   /** The last link opened from outside, offered again on sync until a session starts. */
@@ -79,7 +83,13 @@ class Core implements AppCore {
   /** Joining: the path the join took, once the handshake completed over it. */
   private path: PathKind | undefined;
 
-  constructor(private readonly options: AppCoreOptions & LanOptions) {
+  constructor(
+    private readonly options: AppCoreOptions & LanOptions,
+    io: CoreIo,
+  ) {
+    this.sessions = io.sessions;
+    this.clock = io.clock;
+    this.startedAt = io.clock.now();
     this.lan = lanEnabled(options) ? new LanPresence((e) => this.emit(e)) : undefined;
   }
 
@@ -112,7 +122,7 @@ class Core implements AppCore {
   }
 
   private async run(c: ApiCommand): Promise<ApiReply> {
-    const now = monotonicNow();
+    const now = this.clock.now();
     if (c.cmd === 'host') return this.host(c.options);
     if (c.cmd === 'join') return this.join(c.options.name, c.options.address, c.options.code);
     if (c.cmd === 'sync') return this.sync();
@@ -132,7 +142,7 @@ class Core implements AppCore {
 
   private async sessionCommand(
     c: ApiCommand,
-    s: SessionRunner['controls'],
+    s: SessionHandle['controls'],
     now: number,
   ): Promise<ApiReply> {
     switch (c.cmd) {
@@ -228,12 +238,12 @@ class Core implements AppCore {
       ...(directories.length > 0 ? { directories } : {}),
       ...(reach === 'directory' && o.listName !== undefined ? { listName: o.listName } : {}),
     };
-    let runner: SessionRunner;
+    let runner: SessionHandle;
     try {
-      runner = await SessionRunner.host({ ...base, port: port ?? DEFAULT_PORT });
+      runner = await this.sessions.host({ ...base, port: port ?? DEFAULT_PORT });
     } catch {
       // The usual port is taken (another host on this machine): any free port will do.
-      runner = await SessionRunner.host({ ...base, port: 0 });
+      runner = await this.sessions.host({ ...base, port: 0 });
     }
     this.adopt(runner);
     this.setStatus(hostingStatus(runner, name, joinCode, configured, directories.length));
@@ -281,7 +291,7 @@ class Core implements AppCore {
         ok: false,
         reason: 'the address must look like 192.168.1.20:7350, or paste an invite link',
       };
-    const runner = await SessionRunner.join({ name, code, host });
+    const runner = await this.sessions.join({ name, code, host });
     this.path = undefined;
     this.adopt(runner);
     runner.onReach((e) => this.onReach(runner, e));
@@ -294,7 +304,7 @@ class Core implements AppCore {
   }
 
   /** Directories and paths: the hosting status's reach, the joining stages, the path in use. */
-  private onReach(runner: SessionRunner, e: ReachEvent): void {
+  private onReach(runner: SessionHandle, e: ReachEvent): void {
     if (this.runner !== runner) return;
     const st = this.status;
     switch (e.type) {
@@ -336,12 +346,11 @@ class Core implements AppCore {
           st.phase === 'connecting' &&
           runner.controls.role === 'peer'
         ) {
-          const timer = setTimeout(() => {
+          this.clock.after(RELAYING_AFTER_MS, () => {
             const now = this.status;
             if (this.runner === runner && now.phase === 'connecting')
               this.setStatus({ ...now, stage: 'relaying' });
-          }, RELAYING_AFTER_MS);
-          timer.unref();
+          });
         }
         if (e.state === 'failed')
           this.emit({
@@ -381,19 +390,19 @@ class Core implements AppCore {
     return { ok: true };
   }
 
-  private adopt(runner: SessionRunner): void {
+  private adopt(runner: SessionHandle): void {
     this.runner = runner;
     this.pendingLink = undefined;
     this.chat = [];
     this.translator = new EventTranslator(
       runner.controls,
       (e) => this.emit(e),
-      monotonicNow,
+      this.clock.now,
       (key) => runner.pathOfKey(key),
     );
     runner.controls.on((e) => this.onSession(e));
     this.setConditions(this.conditions);
-    this.statsTimer = setInterval(() => this.emitStats(), STATS_MS);
+    this.stopStats = this.clock.every(STATS_MS, () => this.emitStats());
   }
 
   private onSession(e: SessionEvent): void {
@@ -495,7 +504,8 @@ class Core implements AppCore {
     const r = this.runner;
     this.runner = undefined;
     this.translator = undefined;
-    clearInterval(this.statsTimer);
+    this.stopStats?.();
+    this.stopStats = undefined;
     if (r) await Promise.all([r.close(), this.lan?.unhost()]);
     const known = [
       'left',
@@ -544,7 +554,10 @@ class Core implements AppCore {
   private emitStats(): void {
     const t = this.translator;
     if (t === undefined) return;
-    this.emit({ type: 'stats', stats: t.stats(monotonicNow() - this.startedAt, this.conditions) });
+    this.emit({
+      type: 'stats',
+      stats: t.stats(this.clock.now() - this.startedAt, this.conditions),
+    });
     t.emitParticipants();
   }
 
@@ -615,7 +628,7 @@ function inviteLink(
 
 /** The status of a session just hosted: addresses, code, the invite link and (through directories) its reach. */
 function hostingStatus(
-  runner: SessionRunner,
+  runner: SessionHandle,
   name: string,
   code: string,
   configured: readonly string[],
