@@ -31,6 +31,7 @@ const USAGE = `usage:
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
   ghostboard join LINK [--name NAME] [--viewer] [--script]   a ghostboard:// invite link (the code rides in it)
   ghostboard directory [--bind ADDR] [--port N]   a rendezvous server (default port 7340)
+                  [--reflector-port N|off]   its second port, telling parties how their NAT maps (default N+1)
                   [--turn HOST:PORT --turn-secret SECRET]   a coturn relay (use-auth-secret) to hand out
   ghostboard discover [--seconds N]   sessions announced on this network
   ghostboard demo [--seconds N]     a bare-link host and client on loopback, printing what the link costs
@@ -228,6 +229,14 @@ function reachLine(e: ReachEvent): Record<string, unknown> | undefined {
     case 'intro-failed':
     case 'relay-grant':
       return undefined;
+    case 'nat':
+      return {
+        ev: 'nat',
+        mapping: e.mapping.kind,
+        ...(e.mapping.kind === 'dependent' ? { step: e.mapping.delta } : {}),
+      };
+    case 'opened':
+      return { ev: 'opened', address: addressKey(e.address), via: e.via };
     case 'relay':
       return {
         ev: 'relay',
@@ -367,6 +376,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       list: { type: 'string' },
       turn: { type: 'string' },
       'turn-secret': { type: 'string' },
+      'reflector-port': { type: 'string' },
       bind: { type: 'string' },
       name: { type: 'string' },
       code: { type: 'string' },
@@ -421,9 +431,22 @@ async function directory(v: Values): Promise<void> {
   if ((turn === undefined) !== (secret === undefined))
     fail('--turn HOST:PORT and --turn-secret SECRET (or GHOSTBOARD_TURN_SECRET) go together');
   const relayServer = turn === undefined ? undefined : (await resolveAll([turn], '--turn'))[0];
+  const reflectorArg = v['reflector-port'];
+  const reflectorPort =
+    typeof reflectorArg !== 'string'
+      ? undefined
+      : reflectorArg === 'off'
+        ? 'off'
+        : Number(reflectorArg);
+  if (
+    typeof reflectorPort === 'number' &&
+    (!Number.isInteger(reflectorPort) || reflectorPort < 0 || reflectorPort > 65535)
+  )
+    fail(`--reflector-port ${String(reflectorArg)}`);
   const runner = await DirectoryRunner.open({
     bind,
     port,
+    ...(reflectorPort === undefined ? {} : { reflectorPort }),
     ...(relayServer === undefined || secret === undefined
       ? {}
       : {
@@ -455,7 +478,12 @@ async function directory(v: Values): Promise<void> {
         return;
     }
   });
-  emitLine({ ev: 'ready', address: runner.address.address, port: runner.address.port });
+  emitLine({
+    ev: 'ready',
+    address: runner.address.address,
+    port: runner.address.port,
+    ...(runner.reflectorPort === undefined ? {} : { reflector: runner.reflectorPort }),
+  });
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       void runner.close().then(resolve);

@@ -20,6 +20,7 @@ import {
 import type { Transmit } from '../net/endpoint';
 import { turnRestCredentials } from '../net/turn-client';
 import type { RelayGrant } from '../net/rendezvous';
+import type { NatMapping } from '../net/nat-mapping';
 import { canonicalAddress } from '../net/wire-address';
 import { sameBytes } from '../net/host-handshake';
 
@@ -56,6 +57,12 @@ export interface DirectoryOptions {
     /** How long minted credentials are good for (coturn checks them when an allocation is made). */
     readonly ttlSeconds: number;
   };
+  /**
+   * The port of this directory's reflector (a second socket answering probes only, directory/reflector.ts), told to
+   * every prober: where it sees a party, compared with where we do, says whether the party's NAT maps each
+   * destination to a new port. Absent: none.
+   */
+  readonly reflectorPort?: number;
   /** Wall-clock seconds (credentials carry an expiry in Unix time); the runner passes Date.now. */
   readonly wallSeconds?: () => number;
 }
@@ -120,6 +127,7 @@ interface Registration {
   listed: boolean;
   candidates: readonly PeerAddress[];
   relayed: PeerAddress | undefined;
+  nat: NatMapping | undefined;
   expires: number;
 }
 
@@ -196,12 +204,7 @@ export class Directory {
     switch (m.type) {
       case 'probe':
         this.counters.probes++;
-        this.reply(from, {
-          type: 'cookie',
-          request: m.request,
-          cookie: this.cookie(now, from),
-          observed: from,
-        });
+        this.reply(from, this.cookieReply(now, from, m.request));
         return;
       case 'register':
       case 'deregister':
@@ -211,12 +214,7 @@ export class Directory {
         if (!this.cookieValid(now, from, m.cookie)) {
           // The cookie is from an earlier period (or forged): a fresh one, no larger than the request.
           this.counters.badCookie++;
-          this.reply(from, {
-            type: 'cookie',
-            request: m.request,
-            cookie: this.cookie(now, from),
-            observed: from,
-          });
+          this.reply(from, this.cookieReply(now, from, m.request));
           return;
         }
         this.verified(now, from, source, m);
@@ -233,6 +231,18 @@ export class Directory {
         this.counters.unexpected++;
         return;
     }
+  }
+
+  /** A COOKIE (no larger than any request): where we see the sender, and where our reflector listens. */
+  private cookieReply(now: number, from: PeerAddress, request: number): RendezvousMessage {
+    const reflector = this.options.reflectorPort;
+    return {
+      type: 'cookie',
+      request,
+      cookie: this.cookie(now, from),
+      observed: from,
+      ...(reflector === undefined ? {} : { reflector }),
+    };
   }
 
   private verified(
@@ -301,6 +311,7 @@ export class Directory {
       name: r.name,
       observed: from,
       candidates: m.candidates,
+      ...(m.nat === undefined ? {} : { nat: m.nat }),
     });
     const relay = this.grant('joiner');
     this.reply(from, {
@@ -358,6 +369,7 @@ export class Directory {
       listed: m.listed,
       candidates,
       relayed: m.relayed === undefined ? undefined : canonicalAddress(m.relayed),
+      nat: m.nat,
       expires: now + this.ttlMs(),
     };
     this.sessions.set(key, r);
@@ -502,5 +514,6 @@ function info(r: Registration): SessionInfo {
     host: r.host,
     candidates: r.candidates,
     ...(r.relayed === undefined ? {} : { relayed: r.relayed }),
+    ...(r.nat === undefined ? {} : { nat: r.nat }),
   };
 }

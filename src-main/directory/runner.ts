@@ -4,10 +4,13 @@ import type { PeerAddress } from '../net/address';
 import { monotonicNow, UdpTransport } from '../net/transport';
 import type { DirectoryEvent, DirectoryOptions } from './directory';
 import { Directory } from './directory';
+import { Reflector } from './reflector';
 
 export interface DirectoryRun {
   readonly bind: string;
   readonly port: number;
+  /** The reflector's port: default the next one up (any free one when `port` is 0); `off`: no reflector. */
+  readonly reflectorPort?: number | 'off';
   readonly options?: Partial<Omit<DirectoryOptions, 'secret'>>;
 }
 
@@ -17,12 +20,28 @@ export class DirectoryRunner {
   private constructor(
     readonly directory: Directory,
     private readonly transport: UdpTransport<Directory>,
+    private readonly reflector: UdpTransport<Reflector> | undefined,
   ) {}
 
   static async open(o: DirectoryRun): Promise<DirectoryRunner> {
-    const directory = new Directory({ ...o.options, secret: new Uint8Array(randomBytes(32)) });
-    const transport = await UdpTransport.open(directory, { port: o.port, bind: o.bind });
-    const runner = new DirectoryRunner(directory, transport);
+    const reflectorPort = o.reflectorPort ?? (o.port === 0 ? 0 : o.port + 1);
+    const reflector =
+      reflectorPort === 'off'
+        ? undefined
+        : await UdpTransport.open(new Reflector(), { port: reflectorPort, bind: o.bind });
+    const directory = new Directory({
+      ...o.options,
+      secret: new Uint8Array(randomBytes(32)),
+      ...(reflector === undefined ? {} : { reflectorPort: reflector.address.port }),
+    });
+    let transport: UdpTransport<Directory>;
+    try {
+      transport = await UdpTransport.open(directory, { port: o.port, bind: o.bind });
+    } catch (e) {
+      await reflector?.close();
+      throw e;
+    }
+    const runner = new DirectoryRunner(directory, transport, reflector);
     transport.onActivity = () => {
       for (let e = directory.pollEvent(); e !== undefined; e = directory.pollEvent())
         for (const l of runner.listeners) l(e);
@@ -32,6 +51,11 @@ export class DirectoryRunner {
 
   get address(): PeerAddress {
     return this.transport.address;
+  }
+
+  /** The reflector's port, if it has one. */
+  get reflectorPort(): number | undefined {
+    return this.reflector?.address.port;
   }
 
   on(listener: (e: DirectoryEvent) => void): () => void {
@@ -44,11 +68,15 @@ export class DirectoryRunner {
     return {
       sessions: this.directory.sessionCount,
       ...this.directory.counters,
+      ...(this.reflector === undefined
+        ? {}
+        : { reflectorProbes: this.reflector.endpoint.counters.probes }),
       now: monotonicNow(),
     };
   }
 
   async close(): Promise<void> {
     await this.transport.close();
+    await this.reflector?.close();
   }
 }

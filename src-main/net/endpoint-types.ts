@@ -61,6 +61,8 @@ export interface Transmit {
   readonly bytes: Uint8Array;
   /** An IP TTL for this datagram only (NAT priming); the socket's default otherwise. */
   readonly ttl?: number;
+  /** The local port to send from: absent or 0 the main one, 1..n the transport's extra ports (a hard NAT's fan). */
+  readonly via?: number;
 }
 
 /**
@@ -86,7 +88,14 @@ export interface DatagramRelay {
  * its datagrams and timer are the endpoint's own.
  */
 export interface DatagramTenant {
-  handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array): void;
+  /** `via`: the local port it came in on (0 the main one), as in Transmit. */
+  handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array, via?: number): void;
+  /**
+   * The extra local port a peer is reached through, if any (a path opened through a hard NAT runs on the port that
+   * opened it); `hasRoutes` false spares the lookup per datagram.
+   */
+  readonly hasRoutes?: boolean;
+  routeOf?(to: PeerAddress): number | undefined;
   handleTimeout(now: number): void;
   nextTimeout(): number;
   pollTransmit(): Transmit | undefined;

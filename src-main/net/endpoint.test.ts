@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeHandshake, HELLO_SIZE } from './handshake';
-import { PERFECT_LINK } from './sim/link';
+import { NO_IMPAIRMENT } from './impairment';
 import { makePair, SIM_CLIENT, SIM_HOST } from './sim/pair';
 import type { EndpointEvent } from './endpoint';
 import { Endpoint } from './endpoint';
@@ -23,7 +23,7 @@ describe('handshake', () => {
   });
 
   it('connects through 30 % loss by retrying handshake packets', () => {
-    const pair = makePair({ seed: 2, conditions: { ...PERFECT_LINK, loss: 0.3, delayMs: 40 } });
+    const pair = makePair({ seed: 2, conditions: { ...NO_IMPAIRMENT, loss: 0.3, delayMs: 40 } });
     pair.sim.runUntil(8000);
     expect(pair.clientSide.conn?.isOpen).toBe(true);
     expect(pair.hostSide.conn?.isOpen).toBe(true);
@@ -141,7 +141,7 @@ describe('handshake', () => {
   });
 
   it('times out as unreachable when the host never answers', () => {
-    const pair = makePair({ seed: 7, conditions: { ...PERFECT_LINK, loss: 1 } });
+    const pair = makePair({ seed: 7, conditions: { ...NO_IMPAIRMENT, loss: 1 } });
     pair.sim.runUntil(11_000);
     expect(events(() => pair.client.pollEvent())).toEqual([
       { type: 'connect-failed', peer: SIM_HOST, reason: 'unreachable' },
@@ -272,7 +272,7 @@ describe('life cycle', () => {
     pair.sim.runUntil(60_000);
     expect(pair.hostSide.conn?.isOpen).toBe(true);
     // The client vanishes (its datagrams are lost from now on).
-    pair.net.setConditions(SIM_CLIENT, SIM_HOST, { ...PERFECT_LINK, loss: 1 });
+    pair.net.setConditions(SIM_CLIENT, SIM_HOST, { ...NO_IMPAIRMENT, loss: 1 });
     pair.sim.runUntil(70_001);
     const ev = events(() => pair.host.pollEvent());
     expect(ev[0]?.type === 'closed' && ev[0].info.reason).toBe('timeout');
@@ -317,5 +317,42 @@ describe('life cycle', () => {
     );
     expect(ev).toEqual(['closed', 'connected'].map((t) => (t === 'closed' ? 'replaced' : t)));
     expect(pair.host.connectionCount).toBe(1);
+  });
+});
+
+describe('extra ports (a hard NAT fan)', () => {
+  it('carry rendezvous for the tenant, and connection traffic only from the peer routed through that port', () => {
+    const pair = makePair({ seed: 14 });
+    pair.sim.runUntil(500);
+    const heard: number[] = [];
+    pair.host.tenant = {
+      hasRoutes: true,
+      routeOf: (to) =>
+        to.address === SIM_CLIENT.address && to.port === SIM_CLIENT.port ? 3 : undefined,
+      handleDatagram: (_now, _from, _bytes, via) => heard.push(via ?? 0),
+      handleTimeout: () => undefined,
+      nextTimeout: () => Infinity,
+      pollTransmit: () => undefined,
+    };
+    pair.clientSide.sendOne(pair.sim.now);
+    const first = pair.client.pollTransmit();
+    pair.clientSide.sendOne(pair.sim.now);
+    const second = pair.client.pollTransmit();
+    if (!first || !second) throw new Error('nothing sent');
+    const before = pair.host.counters.unknownSource;
+    // On the wrong port: a stranger, whatever it carries.
+    pair.host.handleDatagram(pair.sim.now, SIM_CLIENT, first.bytes, 4);
+    expect(pair.host.counters.unknownSource).toBe(before + 1);
+    expect(pair.hostSide.received.size).toBe(0);
+    pair.host.handleDatagram(pair.sim.now, SIM_CLIENT, second.bytes, 3);
+    expect(pair.hostSide.received.size).toBe(1);
+    // Rendezvous on an extra port goes to the tenant, tagged with the port.
+    pair.host.handleDatagram(pair.sim.now, SIM_CLIENT, new Uint8Array([0xed, 1, 2]), 5);
+    expect(heard).toEqual([5]);
+    // And the host answers its peer from port 3.
+    pair.hostSide.sendOne(pair.sim.now);
+    const reply = pair.host.pollTransmit();
+    expect(reply?.to).toEqual(SIM_CLIENT);
+    expect(reply?.via).toBe(3);
   });
 });

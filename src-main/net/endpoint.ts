@@ -234,8 +234,13 @@ export class Endpoint<R> {
     for (const [key, d] of fresh) this.drainHandshake(now, key, d);
   }
 
-  handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array): void {
+  /** `via`: the local port it came in on, 0 the main one (see Transmit). */
+  handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array, via = 0): void {
     this.lastNow = Math.max(this.lastNow, now);
+    if (via !== 0) {
+      this.fromExtraPort(now, from, bytes, via);
+      return;
+    }
     const relay = this.relay;
     if (relay?.isServer(from) === true) {
       relay.handleDatagram(now, from, bytes);
@@ -244,6 +249,24 @@ export class Endpoint<R> {
         if (!relay.isRelayed(i.from)) relay.permit(now, i.from);
         if (!relay.isServer(i.from)) this.route(now, i.from, i.bytes);
       }
+      return;
+    }
+    this.route(now, from, bytes);
+  }
+
+  /**
+   * An extra port (a fan opened through a hard NAT) carries rendezvous for the tenant, and connection traffic only
+   * from the peer the tenant routes through that very port: anyone else there is a stranger.
+   */
+  private fromExtraPort(now: number, from: PeerAddress, bytes: Uint8Array, via: number): void {
+    const tenant = this.tenant;
+    if ((bytes[0] ?? 0) >= RENDEZVOUS_MARKER) {
+      if (tenant === undefined) this.counters.unexpectedHandshake++;
+      else tenant.handleDatagram(now, from, bytes, via);
+      return;
+    }
+    if (tenant?.routeOf?.(from) !== via) {
+      this.counters.unknownSource++;
       return;
     }
     this.route(now, from, bytes);
@@ -760,7 +783,13 @@ export class Endpoint<R> {
       const entry = this.entries.get(key);
       if (entry !== undefined) this.collect(key, entry);
     }
-    const t = this.outbox.shift() ?? this.tenant?.pollTransmit();
+    let t = this.outbox.shift() ?? this.tenant?.pollTransmit();
+    const tenant = this.tenant;
+    if (t !== undefined && t.via === undefined && tenant?.hasRoutes === true) {
+      // A peer that opened through one of our fan ports is answered from that port (our NAT's mapping there).
+      const via = tenant.routeOf?.(t.to);
+      if (via !== undefined) t = { ...t, via };
+    }
     const relay = this.relay;
     if (relay === undefined) return t;
     if (t === undefined) return relay.pollTransmit();

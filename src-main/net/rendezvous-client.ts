@@ -14,6 +14,10 @@ import {
   OWNER_KEY_SIZE,
 } from './rendezvous';
 import { sameBytes } from './host-handshake';
+import type { NatMapping } from './nat-mapping';
+import { classifyMapping, traversalFor, UNKNOWN_MAPPING } from './nat-mapping';
+import type { TraversalOpened } from './nat-traversal';
+import { NatTraversal } from './nat-traversal';
 import { canonicalAddress } from './wire-address';
 
 /** Unanswered requests are sent again after this, doubling up to MAX_RETRY_MS. */
@@ -40,6 +44,11 @@ export const PRIME_LEAD_MS = 60;
 /** Punch sessions at once (one per introduction); a host asked for more drops the oldest. */
 const MAX_PUNCHES = 32;
 const MAX_PUNCH_TARGETS = 6;
+/**
+ * A joiner waits this long at most for a directory's reflector before it asks for an introduction without knowing
+ * its NAT's mapping (a hard NAT then gets no spray or fan); the probe is sent again half-way.
+ */
+const REFLECT_WAIT_MS = 600;
 
 export interface Registration {
   readonly name: string;
@@ -85,7 +94,14 @@ export type RendezvousEvent =
   | {
       readonly type: 'intro-failed';
       readonly reason: 'not-found' | 'unreachable' | DirectoryError;
-    };
+    }
+  /** Where our NAT maps us, measured against a directory's reflector. */
+  | { readonly type: 'nat'; readonly mapping: NatMapping }
+  /**
+   * Through a hard NAT, a direct path opened (nat-traversal.ts): the peer answered from `address` (to dial, for a
+   * joiner whose host sits behind the hard NAT), on our port `via`.
+   */
+  | ({ readonly type: 'opened' } & TraversalOpened);
 
 interface DirectoryState {
   readonly address: PeerAddress;
@@ -117,8 +133,22 @@ export interface RendezvousClientOptions {
   readonly random: (n: number) => Uint8Array;
 }
 
+/** A probe of a directory's reflector in flight: where the directory itself saw us, to compare. */
+interface Reflecting {
+  readonly to: PeerAddress;
+  readonly key: string;
+  readonly first: PeerAddress;
+  readonly request: number;
+  readonly until: number;
+  resendAt: number;
+}
+
 export class RendezvousClient {
   readonly counters = { malformed: 0, unexpected: 0, foreign: 0, punchesSent: 0, punchesHeard: 0 };
+  /** Our NAT's mapping, once a reflector told us. */
+  mapping: NatMapping = UNKNOWN_MAPPING;
+  private reflecting: Reflecting | undefined;
+  readonly traversal: NatTraversal;
   private readonly dirs: DirectoryState[];
   private readonly outbox: Transmit[] = [];
   private readonly events: RendezvousEvent[] = [];
@@ -141,6 +171,7 @@ export class RendezvousClient {
 
   constructor(options: RendezvousClientOptions) {
     this.random = options.random;
+    this.traversal = new NatTraversal(options.random, PRIME_TTL);
     this.ownerKey = this.random(OWNER_KEY_SIZE);
     const r = this.random(4);
     this.nextRequest =
@@ -270,23 +301,48 @@ export class RendezvousClient {
     this.handleTimeout(now);
   }
 
-  /** Stops every punch (a path opened: the handshake's own packets keep it open). */
-  stopPunching(): void {
+  /**
+   * Stops every punch (a path opened: the handshake's own packets keep it open); with `traversal`, the sprays and
+   * fans too (a relayed path leaves them running: the direct path they may open takes the connection over).
+   */
+  stopPunching(traversal = true): void {
     this.punches.length = 0;
+    if (traversal) this.traversal.stop();
   }
 
-  handleDatagram(now: number, rawFrom: PeerAddress, bytes: Uint8Array): void {
+  /** Peers that opened through one of our fan ports are reached through it. */
+  get hasRoutes(): boolean {
+    return this.traversal.hasRoutes;
+  }
+
+  routeOf(to: PeerAddress): number | undefined {
+    return this.traversal.routeOf(to);
+  }
+
+  handleDatagram(now: number, rawFrom: PeerAddress, bytes: Uint8Array, via = 0): void {
     const m = decodeRendezvous(bytes);
     if (isRendezvousDecodeError(m)) {
       this.counters.malformed++;
       return;
     }
+    const from = canonicalAddress(rawFrom);
     if (m.type === 'punch') {
-      // The other side's punch got through our NAT: nothing to do, the handshake follows.
+      // The other side's punch got through our NAT: the handshake follows. Through a hard NAT it also tells where.
       this.counters.punchesHeard++;
+      const opened = from === undefined ? undefined : this.traversal.heard(m.nonce, from, via);
+      if (opened !== undefined) this.events.push({ type: 'opened', ...opened });
       return;
     }
-    const from = canonicalAddress(rawFrom);
+    if (via !== 0) {
+      this.counters.foreign++;
+      return;
+    }
+    const r = this.reflecting;
+    if (r !== undefined && from !== undefined && addressKey(from) === r.key) {
+      if (m.type === 'cookie' && m.request === r.request) this.reflected(now, m.observed);
+      else this.counters.unexpected++;
+      return;
+    }
     const d = from === undefined ? undefined : this.dirs.find((x) => x.key === addressKey(from));
     if (d === undefined) {
       // Only our directories tell us anything; the rest is someone's guess at our address.
@@ -302,6 +358,7 @@ export class RendezvousClient {
         if (m.request !== d.request) break;
         d.cookie = m.cookie;
         d.observed = m.observed;
+        if (m.reflector !== undefined) this.reflect(now, d, m.observed, m.reflector);
         this.sendNow(now, d);
         return;
       case 'registered':
@@ -334,6 +391,7 @@ export class RendezvousClient {
         // list of addresses is unverified, and punching it would let anyone aim our datagrams at a third party.
         // A joiner on our LAN needs no punch; it dials our LAN address.
         this.punch(now, m.nonce, [m.observed]);
+        this.traverse(now, m.nonce, m.observed, m.nat ?? UNKNOWN_MAPPING);
         return;
       }
       case 'intro': {
@@ -349,6 +407,7 @@ export class RendezvousClient {
         });
         // Prime our NAT towards the host now; the handshake's HELLOs follow as the real punches.
         this.punch(now, i.nonce, [m.session.host, ...m.session.candidates]);
+        this.traverse(now, i.nonce, m.session.host, m.session.nat ?? UNKNOWN_MAPPING);
         return;
       }
       case 'error':
@@ -367,6 +426,46 @@ export class RendezvousClient {
         break;
     }
     this.counters.unexpected++;
+  }
+
+  /** With one hard NAT between us, the easy side sprays (after the lead, once the fan is primed) and the hard fans. */
+  private traverse(now: number, nonce: Uint8Array, peer: PeerAddress, peerNat: NatMapping): void {
+    const how = traversalFor(this.mapping, peerNat);
+    if (how === 'spray') this.traversal.spray(now, nonce, peer, peerNat, now + PRIME_LEAD_MS);
+    else if (how === 'fan') this.traversal.fan(now, nonce, peer);
+  }
+
+  /** Asks a directory's reflector where it sees us (once: our NAT's mapping does not change per directory). */
+  private reflect(now: number, d: DirectoryState, observed: PeerAddress, port: number): void {
+    if (this.mapping.kind !== 'unknown' || this.reflecting !== undefined) return;
+    const to = { address: d.address.address, port };
+    const request = this.takeRequest();
+    this.reflecting = {
+      to,
+      key: addressKey(to),
+      first: observed,
+      request,
+      until: now + REFLECT_WAIT_MS,
+      resendAt: now + REFLECT_WAIT_MS / 2,
+    };
+    this.transmit(to, { type: 'probe', request });
+  }
+
+  private reflected(now: number, second: PeerAddress): void {
+    const r = this.reflecting;
+    if (r === undefined) return;
+    this.reflecting = undefined;
+    this.mapping = classifyMapping(r.first, second);
+    this.events.push({ type: 'nat', mapping: this.mapping });
+    // Registrations carry it from now on; an introduction that waited for it goes now.
+    for (const d of this.dirs)
+      if (d.cookie !== undefined && (this.registration !== undefined || this.waitingToIntroduce(d)))
+        this.sendNow(now, d);
+  }
+
+  private waitingToIntroduce(d: DirectoryState): boolean {
+    const i = this.introduction;
+    return i !== undefined && !i.done && d.answered === undefined;
   }
 
   private onError(now: number, d: DirectoryState, error: DirectoryError): void {
@@ -419,8 +518,15 @@ export class RendezvousClient {
         candidates: r.candidates.slice(0, 4),
         ...(r.relayed === undefined ? {} : { relayed: r.relayed }),
         ...(this.wantsRelay ? { wantRelay: true } : {}),
+        ...(this.mapping.kind === 'unknown' ? {} : { nat: this.mapping }),
       };
-    else if (i !== undefined && !i.done)
+    else if (i !== undefined && !i.done) {
+      if (this.reflecting !== undefined && now < this.reflecting.until) {
+        // The host is told how our NAT maps with the introduction: wait (a little) for the reflector's answer.
+        d.request = 0;
+        d.due = this.reflecting.until;
+        return;
+      }
       m = {
         type: 'introduce',
         request,
@@ -428,7 +534,9 @@ export class RendezvousClient {
         name: i.name,
         nonce: i.nonce,
         candidates: i.candidates,
+        ...(this.mapping.kind === 'unknown' ? {} : { nat: this.mapping }),
       };
+    }
     if (m === undefined) {
       d.due = Infinity;
       return;
@@ -438,6 +546,13 @@ export class RendezvousClient {
   }
 
   handleTimeout(now: number): void {
+    const reflecting = this.reflecting;
+    if (reflecting !== undefined && now >= reflecting.until) this.reflecting = undefined;
+    else if (reflecting !== undefined && now >= reflecting.resendAt) {
+      reflecting.resendAt = Infinity;
+      this.transmit(reflecting.to, { type: 'probe', request: reflecting.request });
+    }
+    this.traversal.handleTimeout(now);
     const i = this.introduction;
     if (i !== undefined && !i.done && now >= i.until) {
       const answered = this.dirs.find((d) => d.answered !== undefined)?.answered;
@@ -475,11 +590,13 @@ export class RendezvousClient {
     if (i !== undefined && !i.done) t = i.until;
     for (const d of this.dirs) t = Math.min(t, d.due);
     for (const p of this.punches) t = Math.min(t, Math.min(p.next, p.until));
-    return t;
+    const r = this.reflecting;
+    if (r !== undefined) t = Math.min(t, r.resendAt, r.until);
+    return Math.min(t, this.traversal.nextTimeout());
   }
 
   pollTransmit(): Transmit | undefined {
-    return this.outbox.shift();
+    return this.outbox.shift() ?? this.traversal.pollTransmit();
   }
 
   pollEvent(): RendezvousEvent | undefined {

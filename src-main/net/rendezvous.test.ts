@@ -97,6 +97,42 @@ const samples: RendezvousMessage[] = [
     relay: { server: { address: '203.0.113.3', port: 3478 }, username: 'u', password: 'p' },
   },
   { type: 'error', request: 12, error: 'not-found' },
+  // NAT mappings and the reflector's port (a hard NAT's traversal).
+  { type: 'cookie', request: 16, cookie: bytes(16), observed: v6, reflector: 65_535 },
+  {
+    type: 'register',
+    request: 17,
+    cookie: bytes(16),
+    ownerKey: bytes(16, 9),
+    version: 4,
+    name: 'behind a hard NAT',
+    listed: false,
+    users: 1,
+    candidates: [],
+    nat: { kind: 'dependent', delta: -65_535, last: 1 },
+  },
+  {
+    type: 'introduce',
+    request: 18,
+    cookie: bytes(16),
+    name: 'x',
+    nonce: bytes(8),
+    candidates: [lan],
+    nat: { kind: 'independent' },
+  },
+  {
+    type: 'peer',
+    nonce: bytes(8),
+    name: 'x',
+    observed: v4,
+    candidates: [],
+    nat: { kind: 'dependent', delta: 1, last: 30_001 },
+  },
+  {
+    type: 'session',
+    request: 19,
+    session: { ...session, nat: { kind: 'dependent', delta: 65_535, last: 65_535 } },
+  },
 ];
 
 describe('rendezvous messages', () => {
@@ -112,8 +148,15 @@ describe('rendezvous messages', () => {
     const requests = samples.filter((m) =>
       ['probe', 'register', 'deregister', 'lookup', 'list', 'introduce'].includes(m.type),
     );
-    // The largest replies a directory sends before a source proves its address: COOKIE (IPv6) and ERROR.
-    const cookie = encodeRendezvous(samples[1] as RendezvousMessage).length;
+    // The largest replies a directory (or its reflector) sends before a source proves its address: COOKIE (IPv6,
+    // with the reflector's port) and ERROR.
+    const cookie = encodeRendezvous({
+      type: 'cookie',
+      request: 0xffffffff,
+      cookie: bytes(16),
+      observed: { address: 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', port: 65_535 },
+      reflector: 65_535,
+    }).length;
     const error = encodeRendezvous({
       type: 'error',
       request: 0xffffffff,

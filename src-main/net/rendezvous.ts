@@ -3,6 +3,8 @@
 // bounded, hostile input returns a typed error. Knows no sessions, sockets or clocks.
 import type { PeerAddress } from './address';
 import { BitReader, BitWriter, DecodeError } from './bitstream';
+import type { NatMapping } from './nat-mapping';
+import { readMapping, UNKNOWN_MAPPING, writeMapping } from './nat-mapping';
 import { readAddress, writeAddress } from './wire-address';
 
 /**
@@ -81,6 +83,8 @@ export interface SessionInfo {
   readonly candidates: readonly PeerAddress[];
   /** The host's address on a TURN relay, if it has one: the path when no direct one opens. */
   readonly relayed?: PeerAddress;
+  /** The host's NAT mapping, as it measured it (absent: unknown). */
+  readonly nat?: NatMapping;
 }
 
 export interface ListingEntry {
@@ -97,6 +101,8 @@ export type RendezvousMessage =
       readonly cookie: Uint8Array;
       /** The requester's address as the directory sees it (what STUN answers). */
       readonly observed: PeerAddress;
+      /** The directory's second port, answering probes only: where we are seen from there tells our NAT's mapping. */
+      readonly reflector?: number;
     }
   | {
       readonly type: 'register';
@@ -112,6 +118,7 @@ export type RendezvousMessage =
       readonly relayed?: PeerAddress;
       /** Asks for relay credentials (until we hold a working allocation). */
       readonly wantRelay?: boolean;
+      readonly nat?: NatMapping;
     }
   | {
       readonly type: 'registered';
@@ -156,6 +163,7 @@ export type RendezvousMessage =
       readonly name: string;
       readonly nonce: Uint8Array;
       readonly candidates: readonly PeerAddress[];
+      readonly nat?: NatMapping;
     }
   | {
       /** To the joiner: where the host is; the host has been told to open its side. */
@@ -173,6 +181,8 @@ export type RendezvousMessage =
       readonly name: string;
       readonly observed: PeerAddress;
       readonly candidates: readonly PeerAddress[];
+      /** The joiner's NAT mapping (absent: unknown). */
+      readonly nat?: NatMapping;
     }
   | { readonly type: 'punch'; readonly nonce: Uint8Array }
   | { readonly type: 'error'; readonly request: number; readonly error: DirectoryError };
@@ -271,6 +281,12 @@ function writeOptionalAddress(w: BitWriter, a: PeerAddress | undefined): void {
   if (a !== undefined) writeAddress(w, a);
 }
 
+/** A mapping read off the wire, or undefined for an unknown one (which messages leave out). */
+function readKnownMapping(r: BitReader): NatMapping | undefined {
+  const m = readMapping(r);
+  return m.kind === 'unknown' ? undefined : m;
+}
+
 function readOptionalAddress(r: BitReader): PeerAddress | undefined {
   return r.readBool() ? readAddress(r) : undefined;
 }
@@ -302,6 +318,7 @@ function writeSession(w: BitWriter, s: SessionInfo): void {
   writeAddress(w, s.host);
   writeCandidates(w, s.candidates);
   writeOptionalAddress(w, s.relayed);
+  writeMapping(w, s.nat ?? UNKNOWN_MAPPING);
 }
 
 function readSession(r: BitReader): SessionInfo {
@@ -313,7 +330,17 @@ function readSession(r: BitReader): SessionInfo {
   const host = readAddress(r);
   const candidates = readCandidates(r);
   const relayed = readOptionalAddress(r);
-  return { name, version, users, listed, host, candidates, ...(relayed ? { relayed } : {}) };
+  const nat = readKnownMapping(r);
+  return {
+    name,
+    version,
+    users,
+    listed,
+    host,
+    candidates,
+    ...(relayed ? { relayed } : {}),
+    ...(nat ? { nat } : {}),
+  };
 }
 
 export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
@@ -327,6 +354,8 @@ export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
       w.writeUint(m.request, 32);
       w.writeBytes(m.cookie);
       writeAddress(w, m.observed);
+      w.writeBool(m.reflector !== undefined);
+      if (m.reflector !== undefined) w.writeUint(m.reflector, 16);
       break;
     case 'register':
       w.writeUint(m.request, 32);
@@ -339,6 +368,7 @@ export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
       writeCandidates(w, m.candidates);
       writeOptionalAddress(w, m.relayed);
       w.writeBool(m.wantRelay === true);
+      writeMapping(w, m.nat ?? UNKNOWN_MAPPING);
       break;
     case 'registered':
       w.writeUint(m.request, 32);
@@ -384,6 +414,7 @@ export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
       writeName(w, m.name);
       w.writeBytes(m.nonce);
       writeCandidates(w, m.candidates);
+      writeMapping(w, m.nat ?? UNKNOWN_MAPPING);
       break;
     case 'intro':
       w.writeUint(m.request, 32);
@@ -396,6 +427,7 @@ export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
       writeName(w, m.name);
       writeAddress(w, m.observed);
       writeCandidates(w, m.candidates);
+      writeMapping(w, m.nat ?? UNKNOWN_MAPPING);
       break;
     case 'punch':
       w.writeBytes(m.nonce);
@@ -439,13 +471,14 @@ function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage 
   switch (type) {
     case 'probe':
       return { type, request: r.readUint(32) };
-    case 'cookie':
-      return {
-        type,
-        request: r.readUint(32),
-        cookie: fixed(r, DIRECTORY_COOKIE_SIZE),
-        observed: readAddress(r),
-      };
+    case 'cookie': {
+      const request = r.readUint(32);
+      const cookie = fixed(r, DIRECTORY_COOKIE_SIZE);
+      const observed = readAddress(r);
+      const reflector = r.readBool() ? r.readUint(16) : undefined;
+      if (reflector === 0) throw new DecodeError('range', 'reflector port');
+      return { type, request, cookie, observed, ...(reflector ? { reflector } : {}) };
+    }
     case 'register': {
       const request = r.readUint(32);
       const cookie = fixed(r, DIRECTORY_COOKIE_SIZE);
@@ -458,6 +491,7 @@ function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage 
       const candidates = readCandidates(r);
       const relayed = readOptionalAddress(r);
       const wantRelay = r.readBool();
+      const nat = readKnownMapping(r);
       return {
         type,
         request,
@@ -470,6 +504,7 @@ function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage 
         candidates,
         ...(relayed ? { relayed } : {}),
         ...(wantRelay ? { wantRelay } : {}),
+        ...(nat ? { nat } : {}),
       };
     }
     case 'registered': {
@@ -518,15 +553,15 @@ function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage 
       }
       return { type, request, entries, next: r.readVarUint() };
     }
-    case 'introduce':
-      return {
-        type,
-        request: r.readUint(32),
-        cookie: fixed(r, DIRECTORY_COOKIE_SIZE),
-        name: readName(r),
-        nonce: fixed(r, INTRO_NONCE_SIZE),
-        candidates: readCandidates(r),
-      };
+    case 'introduce': {
+      const request = r.readUint(32);
+      const cookie = fixed(r, DIRECTORY_COOKIE_SIZE);
+      const name = readName(r);
+      const nonce = fixed(r, INTRO_NONCE_SIZE);
+      const candidates = readCandidates(r);
+      const nat = readKnownMapping(r);
+      return { type, request, cookie, name, nonce, candidates, ...(nat ? { nat } : {}) };
+    }
     case 'intro': {
       const request = r.readUint(32);
       const nonce = fixed(r, INTRO_NONCE_SIZE);
@@ -534,14 +569,14 @@ function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage 
       const relay = readGrant(r);
       return { type, request, nonce, session, ...(relay ? { relay } : {}) };
     }
-    case 'peer':
-      return {
-        type,
-        nonce: fixed(r, INTRO_NONCE_SIZE),
-        name: readName(r),
-        observed: readAddress(r),
-        candidates: readCandidates(r),
-      };
+    case 'peer': {
+      const nonce = fixed(r, INTRO_NONCE_SIZE);
+      const name = readName(r);
+      const observed = readAddress(r);
+      const candidates = readCandidates(r);
+      const nat = readKnownMapping(r);
+      return { type, nonce, name, observed, candidates, ...(nat ? { nat } : {}) };
+    }
     case 'punch':
       return { type, nonce: fixed(r, INTRO_NONCE_SIZE) };
     case 'error': {

@@ -22,6 +22,8 @@ export function monotonicNow(): number {
 const MAX_IDLE_IMMEDIATES = 4;
 /** Linux's default unicast TTL, restored after a priming datagram. */
 const DEFAULT_TTL = 64;
+/** Extra local ports a core may send from (a hard NAT's fan, net/nat-traversal.ts), at most. */
+const MAX_EXTRA_PORTS = 256;
 
 /** What a transport drives: an endpoint, or any other sans-IO datagram core (a directory). */
 export type DatagramCore = DatagramTenant;
@@ -43,25 +45,54 @@ export class UdpTransport<C extends DatagramCore> {
   private impair: Bottleneck | undefined;
   private readonly impairRng = new Rng(Math.floor(Math.random() * 2 ** 32));
   private readonly delayed = new Set<NodeJS.Timeout>();
+  /** Extra ports by number (1..MAX_EXTRA_PORTS), opened on the first datagram the core sends from one. */
+  private readonly extra = new Map<number, dgram.Socket>();
+  private bindAddress = '';
 
   private constructor(
     readonly endpoint: C,
-    family: 'udp4' | 'udp6',
+    private readonly family: 'udp4' | 'udp6',
   ) {
-    this.socket = dgram.createSocket({ type: family, reuseAddr: false });
-    this.socket.on('message', (msg, rinfo) => {
+    this.socket = this.createSocket(0);
+  }
+
+  /** A socket whose datagrams reach the core tagged with its port number (0 the main one). */
+  private createSocket(via: number): dgram.Socket {
+    const socket = dgram.createSocket({ type: this.family, reuseAddr: false });
+    socket.on('message', (msg, rinfo) => {
       this.guard(() => {
         this.endpoint.handleDatagram(
           monotonicNow(),
           { address: rinfo.address, port: rinfo.port },
           msg,
+          via,
         );
       });
     });
-    this.socket.on('error', (err) => {
+    socket.on('error', (err) => {
       this.errors++;
       this.lastError = err;
     });
+    return socket;
+  }
+
+  /** The socket to send from: the main one, or extra port `via`, opened (bound like the main one) on first use. */
+  private socketFor(via: number | undefined): dgram.Socket | undefined {
+    if (via === undefined || via === 0) return this.socket;
+    if (!Number.isInteger(via) || via < 0 || via > MAX_EXTRA_PORTS) return undefined;
+    let socket = this.extra.get(via);
+    if (socket === undefined) {
+      socket = this.createSocket(via);
+      // Sends queue until the bind completes (node:dgram); a failed bind is an 'error', counted.
+      socket.bind(0, this.bindAddress);
+      this.extra.set(via, socket);
+    }
+    return socket;
+  }
+
+  /** Extra ports open now. */
+  get extraPorts(): number {
+    return this.extra.size;
   }
 
   /** Binds a socket (port 0 picks a free one) and starts driving the endpoint. */
@@ -70,6 +101,7 @@ export class UdpTransport<C extends DatagramCore> {
     options: UdpTransportOptions,
   ): Promise<UdpTransport<C>> {
     const t = new UdpTransport(endpoint, options.bind.includes(':') ? 'udp6' : 'udp4');
+    t.bindAddress = options.bind;
     await new Promise<void>((resolve, reject) => {
       t.socket.once('error', reject);
       t.socket.bind(options.port, options.bind, () => {
@@ -91,8 +123,10 @@ export class UdpTransport<C extends DatagramCore> {
     if (this.closed) return;
     for (let t = this.endpoint.pollTransmit(); t !== undefined; t = this.endpoint.pollTransmit()) {
       this.idleImmediates = 0;
-      if (t.ttl === undefined) this.impaired(t.bytes, t.to);
-      else this.sendWithTtl(t.bytes, t.to, t.ttl);
+      const socket = this.socketFor(t.via);
+      if (socket === undefined) continue;
+      if (t.ttl === undefined) this.impaired(t.bytes, t.to, socket);
+      else this.sendWithTtl(t.bytes, t.to, t.ttl, socket);
     }
     this.onActivity?.();
     this.arm();
@@ -106,10 +140,10 @@ export class UdpTransport<C extends DatagramCore> {
     this.impair = c === undefined ? undefined : { conditions: c, busyUntil: 0 };
   }
 
-  private impaired(bytes: Uint8Array, to: PeerAddress): void {
+  private impaired(bytes: Uint8Array, to: PeerAddress, socket: dgram.Socket): void {
     const impair = this.impair;
     if (impair === undefined) {
-      this.sendNow(bytes, to);
+      this.sendNow(bytes, to, socket);
       return;
     }
     const now = monotonicNow();
@@ -117,12 +151,12 @@ export class UdpTransport<C extends DatagramCore> {
     if (verdict.kind !== 'deliver') return;
     for (const at of verdict.at) {
       if (at <= now) {
-        this.sendNow(bytes, to);
+        this.sendNow(bytes, to, socket);
         continue;
       }
       const timer = setTimeout(() => {
         this.delayed.delete(timer);
-        if (!this.closed) this.sendNow(bytes, to);
+        if (!this.closed) this.sendNow(bytes, to, socket);
       }, at - now);
       this.delayed.add(timer);
     }
@@ -134,24 +168,24 @@ export class UdpTransport<C extends DatagramCore> {
    * node:dgram resolves even an IP literal on a later tick (in order) before it sends, so the socket's TTL is set
    * and restored on ticks queued around this one send, not around the call. The self-impairment is not applied.
    */
-  private sendWithTtl(bytes: Uint8Array, to: PeerAddress, ttl: number): void {
+  private sendWithTtl(bytes: Uint8Array, to: PeerAddress, ttl: number, socket: dgram.Socket): void {
     const set = (value: number) => () => {
       try {
-        if (!this.closed) this.socket.setTTL(value);
+        if (!this.closed) socket.setTTL(value);
       } catch (e) {
         this.errors++;
         this.lastError = e;
       }
     };
     process.nextTick(set(ttl));
-    this.socket.send(bytes, to.port, to.address);
+    socket.send(bytes, to.port, to.address);
     process.nextTick(set(DEFAULT_TTL));
   }
 
-  private sendNow(bytes: Uint8Array, to: PeerAddress): void {
+  private sendNow(bytes: Uint8Array, to: PeerAddress, socket: dgram.Socket): void {
     // No callback: a failed send is emitted as the socket's 'error' event, counted there (a callback per
     // datagram costs a closure and a completion call on a host sending thousands a second).
-    this.socket.send(bytes, to.port, to.address);
+    socket.send(bytes, to.port, to.address);
   }
 
   private arm(): void {
@@ -210,8 +244,10 @@ export class UdpTransport<C extends DatagramCore> {
     if (this.closed) return;
     for (let t = this.endpoint.pollTransmit(); t !== undefined; t = this.endpoint.pollTransmit()) {
       const { bytes, to } = t;
+      const socket = this.socketFor(t.via);
+      if (socket === undefined) continue;
       await new Promise<void>((resolve) => {
-        this.socket.send(bytes, to.port, to.address, () => {
+        socket.send(bytes, to.port, to.address, () => {
           resolve();
         });
       });
@@ -223,10 +259,22 @@ export class UdpTransport<C extends DatagramCore> {
     this.disarm();
     for (const t of this.delayed) clearTimeout(t);
     this.delayed.clear();
-    await new Promise<void>((resolve) => {
-      this.socket.close(() => {
-        resolve();
-      });
-    });
+    const sockets = [this.socket, ...this.extra.values()];
+    this.extra.clear();
+    await Promise.all(
+      sockets.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            try {
+              socket.close(() => {
+                resolve();
+              });
+            } catch {
+              // An extra port whose bind failed is already closed.
+              resolve();
+            }
+          }),
+      ),
+    );
   }
 }

@@ -216,7 +216,8 @@ export class SessionRunner {
             session.connect(monotonicNow(), plan);
             runner.transport.pump();
           }, PRIME_LEAD_MS);
-        } else if (e.type === 'intro-failed')
+        } else if (e.type === 'opened') runner.openedDirect(e.address, session);
+        else if (e.type === 'intro-failed')
           session.fail(
             e.reason === 'not-found' ? 'not-found' : 'unreachable',
             e.reason === 'not-found'
@@ -309,19 +310,42 @@ export class SessionRunner {
    * the session never notices.
    */
   private probeDirect(conn: Connection<PacketRecord>): void {
-    const direct = [...this.pathOf.entries()].filter(([, kind]) => kind !== 'relayed');
-    if (direct.length === 0) return;
     let left = PROBE_ROUNDS;
     this.probes = setInterval(() => {
       if (this.closed || --left < 0 || !conn.isOpen) {
         clearInterval(this.probes);
         return;
       }
-      const now = monotonicNow();
-      for (const [key] of direct) this.transport.endpoint.probe(now, conn, peerAddressOf(key));
-      this.transport.pump();
+      this.probeNow(conn);
     }, PROBE_EVERY_MS);
     this.probes.unref();
+  }
+
+  private probeNow(conn: Connection<PacketRecord>): void {
+    const now = monotonicNow();
+    for (const [key, kind] of this.pathOf)
+      if (kind !== 'relayed') this.transport.endpoint.probe(now, conn, peerAddressOf(key));
+    this.transport.pump();
+  }
+
+  /**
+   * Joining: a direct path opened through a hard NAT (nat-traversal.ts). A new address of the host joins the dial
+   * in progress; over a relay, it is probed at once, so the connection moves to it without waiting for a round.
+   */
+  private openedDirect(address: PeerAddress, session: PeerSession): void {
+    if (this.closed) return;
+    const key = addressKey(address);
+    const known = this.pathOf.has(key);
+    if (!known) this.pathOf.set(key, 'direct');
+    const conn = this.controls.role === 'peer' ? this.controls.links()[0]?.link.conn : undefined;
+    if (conn?.isOpen === true) {
+      if (this.pathOf.get(conn.peer) === 'relayed') this.probeNow(conn);
+      return;
+    }
+    if (!known && this.dialed !== undefined) {
+      session.connect(monotonicNow(), [address], this.dialed);
+      this.transport.pump();
+    }
   }
 
   /** The path to a connection, by its address key: through our relay, within our networks, or direct. */
@@ -394,9 +418,10 @@ export class SessionRunner {
       if (conn?.isOpen === true) {
         this.pathReported = true;
         this.pathKey = conn.peer;
-        // The other addresses' punches are no longer needed: the handshake's packets keep this path open.
-        client?.stopPunching();
         const path = this.pathOf.get(conn.peer) ?? 'direct';
+        // The other addresses' punches are no longer needed: the handshake's packets keep this path open. Over a
+        // relay, a hard NAT's spray or fan goes on: the direct path it may open takes the connection over.
+        client?.stopPunching(path !== 'relayed');
         // A joiner that got a direct path gives its relay allocation back (the relay's capacity is shared).
         if (path !== 'relayed') this.turn?.close(now);
         else this.probeDirect(conn);
