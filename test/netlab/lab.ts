@@ -320,7 +320,12 @@ export class Lab {
 
   /** Replaces a NAT router's rules and forgets its connection-tracking state so the new rules apply to all. */
   async setNatRules(site: NatSite, rules: NatRules): Promise<void> {
-    await inNs(site.router.ns, 'nft', ['-f', '-'], natRuleset(rules));
+    await inNs(
+      site.router.ns,
+      'nft',
+      ['-f', '-'],
+      natRuleset({ ...rules, wanAddress: site.router.address }),
+    );
     await this.flushConntrack(site.router.ns);
   }
 

@@ -38,6 +38,7 @@ describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
   let coneB: NatSite;
   /** symmetric, drops unsolicited */
   let sym: NatSite;
+  let seq: NatSite;
   /** cones that let unsolicited datagrams into their connection tracking (the harsher routers) */
   let lax: NatSite;
   let lax2: NatSite;
@@ -61,6 +62,7 @@ describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
     coneA = await lab.addNatSite({ kind: 'cone', dropUnsolicited: true, clients: 2 });
     coneB = await lab.addNatSite({ kind: 'cone', dropUnsolicited: true });
     sym = await lab.addNatSite({ kind: 'symmetric', dropUnsolicited: true });
+    seq = await lab.addNatSite({ kind: 'sequential', dropUnsolicited: true });
     lax = await lab.addNatSite({ kind: 'cone' });
     lax2 = await lab.addNatSite({ kind: 'cone' });
     blocked = await lab.addNatSite({
@@ -154,6 +156,17 @@ describe.skipIf(!support.ok)('network lab (namespaces, nftables NAT)', () => {
     // Ports are drawn at random, so two of three could coincide by chance (about 1 in 20,000); all three cannot
     // plausibly, so more than one distinct port shows the mapping depends on the destination.
     expect(new Set(addrs.map(portOf)).size).toBeGreaterThan(1);
+  });
+
+  it('a sequential NAT maps one socket to the next public port up for each new destination', async () => {
+    await serve(pub, [ALLOWED, OTHER, THIRD]);
+    const targets = [ALLOWED, OTHER, THIRD].map((p) => `${pub.address}:${p}`);
+    const seen = await ask(client(seq), targets);
+    const ports = targets.map((t) => portOf(seen.get(t) ?? ''));
+    expect(new Set([...seen.values()].map(hostOf))).toEqual(new Set([seq.router.address]));
+    // The probe asks in order, one socket: each destination is a new flow and takes the next port.
+    expect(ports[1]).toBe((ports[0] ?? 0) + 1);
+    expect(ports[2]).toBe((ports[0] ?? 0) + 2);
   });
 
   it('a router that drops unsolicited datagrams drops one sent to its public address; a lax one lets it in', async () => {
@@ -273,6 +286,12 @@ describe('network lab, pure parts', () => {
     expect(lines(natRuleset({ kind: 'symmetric' }))).toContain(
       'oifname "wan" masquerade fully-random',
     );
+    const seqRules = lines(natRuleset({ kind: 'sequential', wanAddress: '100.64.9.2' }));
+    const snat = seqRules.find((l) => l.includes('snat'));
+    expect(snat).toMatch(
+      /^oifname "wan" meta l4proto udp snat ip to 100\.64\.9\.2 : numgen inc mod 512 map \{ 0 : 30000, 1 : 30001, /,
+    );
+    expect(() => natRuleset({ kind: 'sequential' })).toThrow(/WAN/);
     const home = lines(natRuleset({ kind: 'cone', dropUnsolicited: true }));
     const drops = home.flatMap((l, i) => (l === 'iifname "wan" ct state new drop' ? [i] : []));
     expect(drops).toHaveLength(2); // forward and input

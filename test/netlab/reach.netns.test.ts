@@ -1,8 +1,9 @@
 // Reach across NATs, as users meet them: a directory on a public host, a host behind a home router, and joiners
 // behind their own routers (or the host's), all `ghostboard` processes in network namespaces holding only the
 // invite link. Each cell must end in a working session over the path the NATs allow; this file covers the cells a
-// direct path opens (cone routers with and without the unsolicited-drop rule, two users behind one NAT). Needs
-// root and namespaces; skips with one line otherwise.
+// direct path opens (cone routers with and without the unsolicited-drop rule, two users behind one NAT, one hard
+// NAT on either side, opened by spray and fan), the relayed ones, and a relayed path that turns direct. Needs root
+// and namespaces; skips with one line otherwise.
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Host, LabEvent, LabProcess, NatSite } from './lab';
@@ -33,9 +34,11 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
   let lax: NatSite;
   /** The relay's public host (coturn). */
   let relayHost: Host;
-  /** A host and joiners behind symmetric NATs (a new public port per destination: no direct path opens). */
+  /** A host and joiners behind symmetric NATs (a new random public port per destination). */
   let symHome: NatSite;
   let sym: NatSite;
+  /** A joiner behind a NAT that gives each destination the next port up (predictable). */
+  let seq: NatSite;
   /** A joiner on a network that lets UDP out only to the directory and the relay. */
   let blocked: NatSite;
   /** Another such network, whose firewall later opens (a relayed connection then moves to a direct path). */
@@ -62,6 +65,7 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
     relayHost = await lab.addPublicHost();
     symHome = await lab.addNatSite({ kind: 'symmetric', dropUnsolicited: true });
     sym = await lab.addNatSite({ kind: 'symmetric', dropUnsolicited: true });
+    seq = await lab.addNatSite({ kind: 'sequential', dropUnsolicited: true });
     blocked = await lab.addNatSite({
       kind: 'cone',
       dropUnsolicited: true,
@@ -123,21 +127,33 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
   async function join(
     hostProc: LabProcess,
     link: string,
-    joiners: readonly { name: string; at: Host; path: string }[],
+    joiners: readonly { name: string; at: Host; path: string | readonly string[] }[],
   ): Promise<LabProcess[]> {
     const procs: LabProcess[] = [];
     for (const j of joiners) {
       const p = ghostboard(j.at, j.name, ['join', link, '--name', j.name, '--script']);
       procs.push(p);
       const r = await p.waitFor(isEv('ready'), WAIT_MS);
-      expect(r.path, `${j.name}'s path`).toBe(j.path);
+      const paths = typeof j.path === 'string' ? [j.path] : j.path;
+      expect(paths, `${j.name}'s path`).toContain(r.path);
       const joined = await hostProc.waitFor(
         isEv('joined', (e) => e.name === j.name),
         WAIT_MS,
       );
-      expect(joined.path, `the host's path to ${j.name}`).toBe(j.path === 'lan' ? 'lan' : j.path);
+      expect(joined.path, `the host's path to ${j.name}`).toBe(r.path);
     }
     return procs;
+  }
+
+  /** A joiner ends on a direct path: at once, or by moving off the relay when the spray or fan opens one. */
+  async function endsDirect(p: LabProcess): Promise<void> {
+    const ready = p.events.find(isEv('ready'));
+    if (ready?.path === 'direct') return;
+    const moved = await p.waitFor(
+      isEv('path', (e) => e.path === 'direct'),
+      WAIT_MS,
+    );
+    expect(moved.path).toBe('direct');
   }
 
   /** The usual guarantees: chat everyone to everyone, an edit everywhere with equal boards, a live pointer. */
@@ -186,7 +202,39 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
     expect(dir.events.filter((e) => e.ev === 'introduced')).toHaveLength(3);
   });
 
-  it('relayed cells: symmetric to symmetric, cone to symmetric, and a joiner whose UDP only reaches the relay', async () => {
+  it('hard NAT cells, no relay: a symmetric host with cone joiners (strict and lax), a cone host with symmetric and sequential joiners', async () => {
+    const dir = await directory(DIRECTORY_PORT + 2);
+    const hard = await host(client(symHome), DIRECTORY_PORT + 2);
+    const hardNat = await hard.proc.waitFor(isEv('nat'), WAIT_MS);
+    expect(hardNat.mapping).toBe('dependent');
+    const toHard = await join(hard.proc, hard.link, [
+      { name: 'Con', at: client(cone), path: 'direct' },
+      { name: 'Lax', at: client(lax), path: 'direct' },
+    ]);
+    for (const j of toHard) {
+      expect(j.events.find(isEv('nat'))?.mapping).toBe('independent');
+      // The host answered from one of its fan ports: a public port the directory never saw.
+      const opened = await j.waitFor(isEv('opened'), WAIT_MS);
+      expect(String(opened.address)).not.toBe(String(hard.listed.public));
+    }
+    await works([hard.proc, ...toHard]);
+    await theLab().stopProcesses();
+
+    await directory(DIRECTORY_PORT + 2);
+    const easy = await host(client(home), DIRECTORY_PORT + 2);
+    const toEasy = await join(easy.proc, easy.link, [
+      { name: 'Sam', at: client(sym), path: 'direct' },
+      { name: 'Seq', at: client(seq), path: 'direct' },
+    ]);
+    const [sam, sq] = toEasy;
+    expect(sam?.events.find(isEv('nat'))?.mapping).toBe('dependent');
+    // The sequential NAT measured a step of one port, so the host's first sprayed ports were the right ones.
+    expect(sq?.events.find(isEv('nat'))).toMatchObject({ mapping: 'dependent', step: 1 });
+    await works([easy.proc, ...toEasy]);
+    expect(dir.events.filter((e) => e.ev === 'introduced').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('relayed cells: symmetric to symmetric, a cone joiner racing relay and spray to a symmetric host (it ends direct), and a joiner whose UDP only reaches the relay', async () => {
     await theLab().startTurn(relayHost, { secret: TURN_SECRET, port: TURN_PORT });
     await directory(DIRECTORY_PORT + 1, relayHost);
     const h = await host(client(symHome), DIRECTORY_PORT + 1);
@@ -195,10 +243,14 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
     expect(String(relay.relayed).startsWith(`${relayHost.address}:`)).toBe(true);
     const procs = await join(h.proc, h.link, [
       { name: 'Sam', at: client(sym), path: 'relayed' },
-      { name: 'Con', at: client(cone), path: 'relayed' },
+      // One hard NAT: the relay and the spray race; a relayed start moves to the direct path the spray opens.
+      { name: 'Con', at: client(cone), path: ['relayed', 'direct'] },
       { name: 'Bo', at: client(blocked), path: 'relayed' },
     ]);
     await works([h.proc, ...procs]);
+    const con = procs[1];
+    if (con === undefined) throw new Error('no Con');
+    await endsDirect(con);
     // A relayed joiner's goodbye goes through the relay too: the host sees it leave, not time out.
     const bo = procs[2];
     if (bo === undefined) throw new Error('no Bo');
