@@ -8,7 +8,7 @@ import { uint } from '../src-main/net/stream/params';
 import { RATE_PRESETS } from '../src-main/net/stream/rate';
 import type { RpcDef } from '../src-main/net/stream/rpc';
 import { RpcRegistry } from '../src-main/net/stream/rpc';
-import { makeStreamPair } from '../src-main/net/stream/sim-stream-pair';
+import { makeStreamPair } from '../src-main/net/testing/stream-pair';
 
 const params = { id: uint(20), x: uint(12), y: uint(12) };
 type Def = RpcDef<typeof params>;

@@ -7,7 +7,7 @@
 // (seeded); the times are this machine's, so each size runs GB_HOSTCPU_RUNS times (3) and reports the median.
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import { UDP_IPV4_OVERHEAD } from '../src-main/net/stats';
-import type { SimEndpoint } from '../src-main/net/sim/harness';
+import type { SimEndpoint } from '../src-main/net/testing/harness';
 import { makeSimSession } from '../src-main/session/sim-session';
 import { home, nearest } from './scale/layout';
 import { percentile, round1 } from './compare/figures';

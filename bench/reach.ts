@@ -21,9 +21,9 @@ import {
 } from '../src-main/net/rendezvous';
 import { PRIME_LEAD_MS, RendezvousClient } from '../src-main/net/rendezvous-client';
 import { Rng } from '../src-main/net/rng';
-import { SimHarness } from '../src-main/net/sim/harness';
+import { SimHarness } from '../src-main/net/testing/harness';
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
-import { SimNetwork } from '../src-main/net/sim/link';
+import { SimNetwork } from '../src-main/net/testing/network';
 import { Directory } from '../src-main/directory/directory';
 import { HostSession } from '../src-main/session/host';
 import { PeerSession } from '../src-main/session/peer';

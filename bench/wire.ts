@@ -2,8 +2,8 @@
 // adds to each packet (notify header, sealing) and what an empty packet costs on the wire.
 import { SEAL_OVERHEAD } from '../src-main/net/crypto';
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
-import { makePair } from '../src-main/net/sim/pair';
-import type { Pair } from '../src-main/net/sim/pair';
+import { makePair } from '../src-main/net/testing/pair';
+import type { Pair } from '../src-main/net/testing/pair';
 import { UDP_IPV4_OVERHEAD } from '../src-main/net/stats';
 
 const SECONDS = 120;

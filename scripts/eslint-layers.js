@@ -117,11 +117,12 @@ const allowedImports = {
 
       if (spec.startsWith('.')) {
         const to = toPosix(relative(options.root, resolve(dirname(context.filename), spec)));
+        if (excepted(to)) return;
         if (isTestingPath(to) && !isTestCode && !isTestTool) {
           report('testing');
           return;
         }
-        if (fromLayer === undefined || excepted(to)) return;
+        if (fromLayer === undefined) return;
         const toLayer = layerOf(to, options.layers);
         if (toLayer === undefined) report('outside', { why: fromLayer.why });
         else if (toLayer !== fromLayer && !fromLayer.allow.includes(toLayer.name))

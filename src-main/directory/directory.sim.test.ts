@@ -16,9 +16,9 @@ import {
 import type { RendezvousEvent } from '../net/rendezvous-client';
 import { RendezvousClient } from '../net/rendezvous-client';
 import { Rng } from '../net/rng';
-import { SimHarness } from '../net/sim/harness';
+import { SimHarness } from '../net/testing/harness';
 import { NO_IMPAIRMENT } from '../net/impairment';
-import { SimNetwork } from '../net/sim/link';
+import { SimNetwork } from '../net/testing/network';
 import type { DirectoryEvent } from './directory';
 import { Directory } from './directory';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PeerAddress } from './address';
 import { addressKey } from './address';
 import { Rng } from './rng';
-import { makePair, SIM_CLIENT, SIM_HOST } from './sim/pair';
+import { makePair, SIM_CLIENT, SIM_HOST } from './testing/pair';
 
 const DATAGRAMS = Number(process.env.GB_FUZZ_DATAGRAMS ?? 100_000);
 

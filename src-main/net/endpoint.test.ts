@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { encodeHandshake, HELLO_SIZE } from './handshake';
 import { NO_IMPAIRMENT } from './impairment';
-import { makePair, SIM_CLIENT, SIM_HOST } from './sim/pair';
+import { makePair, SIM_CLIENT, SIM_HOST } from './testing/pair';
 import type { EndpointEvent } from './endpoint';
 import { Endpoint } from './endpoint';
-import { SIM_VERSION } from './sim/pair';
+import { SIM_VERSION } from './testing/pair';
 
 function events<R>(poll: () => EndpointEvent<R> | undefined): EndpointEvent<R>[] {
   const out: EndpointEvent<R>[] = [];

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Bottleneck, Impairment } from './impairment';
 import { shapeDatagram } from './impairment';
 import { Rng } from './rng';
-import { SimNetwork } from './sim/link';
+import { SimNetwork } from './testing/network';
 import { UDP_IPV4_OVERHEAD } from './stats';
 
 const ROUGH: Impairment = {

@@ -8,9 +8,9 @@ import type { Connection } from './connection';
 import type { DatagramRelay, EndpointOptions, Transmit } from './endpoint';
 import { Endpoint } from './endpoint';
 import { Rng } from './rng';
-import { SimHarness } from './sim/harness';
+import { SimHarness } from './testing/harness';
 import { NO_IMPAIRMENT } from './impairment';
-import { SimNetwork } from './sim/link';
+import { SimNetwork } from './testing/network';
 
 const CODE = 'MIGRA-TION1';
 const HOST: PeerAddress = { address: '198.51.100.10', port: 7350 };

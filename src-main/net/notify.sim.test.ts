@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Impairment } from './impairment';
 import { NO_IMPAIRMENT } from './impairment';
-import type { Pair, Side } from './sim/pair';
-import { makePair } from './sim/pair';
+import type { Pair, Side } from './testing/pair';
+import { makePair } from './testing/pair';
 import { Rng } from './rng';
 
 const SEEDS = Number(process.env.GB_SIM_SEEDS ?? 1000);

@@ -2,10 +2,10 @@
 // every event they report recorded. Knows nothing of the CLI or the UI.
 import type { PeerAddress } from '../net/address';
 import { Rng } from '../net/rng';
-import { SimHarness } from '../net/sim/harness';
+import { SimHarness } from '../net/testing/harness';
 import type { Impairment } from '../net/impairment';
 import { NO_IMPAIRMENT } from '../net/impairment';
-import { SimNetwork } from '../net/sim/link';
+import { SimNetwork } from '../net/testing/network';
 import type { Board } from './board';
 import { HostSession } from './host';
 import { PeerSession } from './peer';

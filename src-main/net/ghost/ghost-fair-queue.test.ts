@@ -2,7 +2,7 @@
 // a doubled priority, starvation and keep-in-line. Records are real; no bits are written.
 import { describe, expect, it, vi } from 'vitest';
 import { Rng } from '../rng';
-import { blankShape, SHAPE, testRegistry } from './fixture-classes';
+import { blankShape, SHAPE, testRegistry } from '../testing/ghost-classes';
 import { FairQueue } from './ghost-fair-queue';
 import type { GhostState, RecordOwner } from './ghost-record';
 import { GhostRecord } from './ghost-record';

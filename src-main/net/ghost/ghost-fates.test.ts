@@ -1,7 +1,7 @@
 // Packet fates alone: which entries reach their records, in what order, and when a delivery cancels a tail repeat.
 // Records are real; the packet records are built by hand.
 import { describe, expect, it, vi } from 'vitest';
-import { POINTER, SHAPE, testRegistry } from './fixture-classes';
+import { POINTER, SHAPE, testRegistry } from '../testing/ghost-classes';
 import { notifyFates } from './ghost-fates';
 import type { GhostState, GhostTx, RecordOwner } from './ghost-record';
 import { GhostRecord } from './ghost-record';

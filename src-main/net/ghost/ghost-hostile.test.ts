@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { BitWriter } from '../bitstream';
-import { POINTER } from './fixture-classes';
-import type { GhostPair } from './fixture-pair';
-import { makeGhostPair } from './fixture-pair';
+import { POINTER } from '../testing/ghost-classes';
+import type { GhostPair } from '../testing/ghost-pair';
+import { makeGhostPair } from '../testing/ghost-pair';
 import { writeEntryHead, writeSectionEnd, writeSectionHeader } from './ghost-wire';
 
 /** Connects a pair, has the client send one hand-made ghost section, and returns the pair afterwards. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BitReader } from '../bitstream';
-import { GhostLoop, POINTER } from './fixture-classes';
-import type { Shape } from './fixture-classes';
-import { SHAPE } from './fixture-classes';
+import { GhostLoop, POINTER } from '../testing/ghost-classes';
+import type { Shape } from '../testing/ghost-classes';
+import { SHAPE } from '../testing/ghost-classes';
 import { ID_WIDTH_FIELD_BITS } from './ghost-wire';
 
 const POS = SHAPE.maskOf('position');

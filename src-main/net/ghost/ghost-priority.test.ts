@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { GhostSource } from './ghost-source';
-import type { Shape } from './fixture-classes';
-import { GhostLoop, SHAPE } from './fixture-classes';
+import type { Shape } from '../testing/ghost-classes';
+import { GhostLoop, SHAPE } from '../testing/ghost-classes';
 
 const POS = SHAPE.maskOf('position');
 const N = 100;

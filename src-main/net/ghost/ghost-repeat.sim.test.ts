@@ -1,11 +1,11 @@
 // Tail repeats: once a pointer stops, its last position is written once more (the packet carrying it may be
 // lost), unless the packets could not keep up with that pointer, whose next turn always brings newer state.
 import { describe, expect, it } from 'vitest';
-import { PERFECT_LINK } from '../sim/link';
-import type { Pointer } from './fixture-classes';
-import { POINTER } from './fixture-classes';
+import { NO_IMPAIRMENT } from '../impairment';
+import type { Pointer } from '../testing/ghost-classes';
+import { POINTER } from '../testing/ghost-classes';
 import type { GhostSource } from './ghost-source';
-import { makeGhostPair } from './fixture-pair';
+import { makeGhostPair } from '../testing/ghost-pair';
 
 const POINTERS = 6;
 const MOVE_MS = 2_000;
@@ -18,7 +18,7 @@ function run(seed: number, budgetBits: number): { repeats: number; updates: numb
   const pair = makeGhostPair({
     seed,
     // An 80 ms round trip: no ack can cancel a repeat due 30 ms after the write.
-    conditions: { ...PERFECT_LINK, delayMs: 40 },
+    conditions: { ...NO_IMPAIRMENT, delayMs: 40 },
     tickMs: 20,
     budgetBits,
     onTick: (now) => {

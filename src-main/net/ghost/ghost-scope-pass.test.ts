@@ -1,8 +1,8 @@
 // The scope pass alone: when it runs, the records it makes and lets go of, and the priorities it hands the line.
 // Records are real; the line is a recording fake; time is a number.
 import { describe, expect, it } from 'vitest';
-import type { Shape } from './fixture-classes';
-import { blankShape, SHAPE, testRegistry } from './fixture-classes';
+import type { Shape } from '../testing/ghost-classes';
+import { blankShape, SHAPE, testRegistry } from '../testing/ghost-classes';
 import { GhostIdPool } from './ghost-ids';
 import type { GhostRecord, RecordOwner } from './ghost-record';
 import type { GhostScopeFn, ScopeLine } from './ghost-scope-pass';

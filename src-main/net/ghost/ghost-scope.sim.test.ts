@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Shape } from './fixture-classes';
-import { blankShape, SHAPE } from './fixture-classes';
-import { makeGhostPair } from './fixture-pair';
+import type { Shape } from '../testing/ghost-classes';
+import { blankShape, SHAPE } from '../testing/ghost-classes';
+import { makeGhostPair } from '../testing/ghost-pair';
 import type { GhostScope } from './ghost-sender';
 import type { GhostSource } from './ghost-source';
 

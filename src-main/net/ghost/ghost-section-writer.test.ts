@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { BitReader, BitWriter } from '../bitstream';
 import { Rng } from '../rng';
-import { blankShape, POINTER, SHAPE, testRegistry } from './fixture-classes';
+import { blankShape, POINTER, SHAPE, testRegistry } from '../testing/ghost-classes';
 import type { AnyGhostClass } from './ghost-class';
 import type { GhostState, GhostTx, RecordOwner } from './ghost-record';
 import { GhostRecord } from './ghost-record';

@@ -2,7 +2,7 @@
 // what dispose() lets go of. The jobs it joins have their own tests.
 import { describe, expect, it } from 'vitest';
 import { BitWriter } from '../bitstream';
-import { blankShape, POINTER, SHAPE, testRegistry } from './fixture-classes';
+import { blankShape, POINTER, SHAPE, testRegistry } from '../testing/ghost-classes';
 import { GhostSender, TAIL_REPEAT_MS } from './ghost-sender';
 import { GhostDomain } from './ghost-source';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blankShape, SHAPE, testRegistry } from './fixture-classes';
+import { blankShape, SHAPE, testRegistry } from '../testing/ghost-classes';
 import type { GhostLink } from './ghost-source';
 import { GhostDomain } from './ghost-source';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { LinkConditions } from '../sim/link';
-import { PERFECT_LINK } from '../sim/link';
-import type { Pointer } from './fixture-classes';
-import { POINTER } from './fixture-classes';
+import type { Impairment } from '../impairment';
+import { NO_IMPAIRMENT } from '../impairment';
+import type { Pointer } from '../testing/ghost-classes';
+import { POINTER } from '../testing/ghost-classes';
 import type { GhostSource } from './ghost-source';
-import { makeGhostPair } from './fixture-pair';
+import { makeGhostPair } from '../testing/ghost-pair';
 
 const RUN_MS = 20_000;
 const POSITION = POINTER.maskOf('position');
@@ -12,7 +12,7 @@ const POSITION = POINTER.maskOf('position');
 /** A pointer moving every 20 ms tick for RUN_MS; returns the pointer's ghost bits and the TRIBES counters. */
 function run(
   seed: number,
-  conditions: LinkConditions,
+  conditions: Impairment,
 ): { bits: number; restored: number; skipped: number } {
   const pointer: Pointer = { x: 0, y: 0, tool: 0 };
   const ref: { src?: GhostSource<Pointer> } = {};
@@ -40,7 +40,7 @@ function run(
 describe('most recent state', () => {
   it('never resends stale positions: 20 % loss costs the same ghost bits as no loss', () => {
     for (const seed of [1, 2, 3]) {
-      const base = { ...PERFECT_LINK, delayMs: 40, jitterMs: 5 };
+      const base = { ...NO_IMPAIRMENT, delayMs: 40, jitterMs: 5 };
       const clean = run(seed, base);
       const lossy = run(seed, { ...base, loss: 0.2 });
       const ratio = lossy.bits / clean.bits;

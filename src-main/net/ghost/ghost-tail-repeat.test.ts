@@ -1,7 +1,7 @@
 // Tail repeats alone: when a stopped pointer's last write is repeated, that it is repeated once, and what cancels
 // or skips it. Records are real, time is a number; no bits are written.
 import { describe, expect, it } from 'vitest';
-import { POINTER, testRegistry } from './fixture-classes';
+import { POINTER, testRegistry } from '../testing/ghost-classes';
 import type { GhostTx, RecordOwner } from './ghost-record';
 import { GhostRecord } from './ghost-record';
 import { GhostDomain } from './ghost-source';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BitReader, BitWriter, DecodeError } from '../bitstream';
 import { Rng } from '../rng';
 import { ProtocolError } from '../stream/manager';
-import { testRegistry } from './fixture-classes';
+import { testRegistry } from '../testing/ghost-classes';
 import { GhostReceiver } from './ghost-receiver';
 import type { EntryHead, EntryKind } from './ghost-wire';
 import {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../rng';
-import type { LinkConditions } from '../sim/link';
-import { PERFECT_LINK } from '../sim/link';
-import type { Pointer, Shape } from './fixture-classes';
-import { COORD_MAX, COORD_MIN, POINTER, SHAPE } from './fixture-classes';
-import type { GhostPair } from './fixture-pair';
-import { makeGhostPair } from './fixture-pair';
+import type { Impairment } from '../impairment';
+import { NO_IMPAIRMENT } from '../impairment';
+import type { Pointer, Shape } from '../testing/ghost-classes';
+import { COORD_MAX, COORD_MIN, POINTER, SHAPE } from '../testing/ghost-classes';
+import type { GhostPair } from '../testing/ghost-pair';
+import { makeGhostPair } from '../testing/ghost-pair';
 import type { GhostScope } from './ghost-sender';
 import type { GhostSource } from './ghost-source';
 
@@ -14,7 +14,7 @@ const LOSSY_MS = 4_000;
 /** After the link heals, every ghost matches its source within this many ghost packets delivered. */
 const HEAL_PACKET_BOUND = 20;
 
-function randomConditions(rng: Rng): LinkConditions {
+function randomConditions(rng: Rng): Impairment {
   return {
     loss: rng.next() * 0.3,
     delayMs: rng.range(0, 100),
@@ -171,7 +171,7 @@ function runSeed(seed: number): { healPackets: number; pair: GhostPair } {
   for (let i = 0; i < rng.range(10, 60); i++) board.add();
   pair.sim.runUntil(LOSSY_MS);
   editing = false;
-  pair.net.setDefaults(PERFECT_LINK);
+  pair.net.setDefaults(NO_IMPAIRMENT);
   const readAtHeal = pair.client.sectionsRead;
   const converged = (): boolean => {
     const hostPointer = [...pair.host.pointers];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCapTracking } from './cap-tracking';
+import { runCapTracking } from '../testing/cap-tracking';
 import { fairShares, RateController } from './congestion';
 
 const rtt = (latestMs: number, min = 40) => ({

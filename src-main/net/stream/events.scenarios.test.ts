@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Notification } from '../notify';
 import { NO_IMPAIRMENT } from '../impairment';
-import { SIM_CLIENT, SIM_HOST } from '../sim/pair';
+import { SIM_CLIENT, SIM_HOST } from '../testing/pair';
 import { string, uint } from './params';
 import { RATE_PRESETS } from './rate';
 import { RpcRegistry } from './rpc';
 import type { PacketRecord } from './scheduler';
-import type { StreamPair } from './sim-stream-pair';
-import { makeStreamPair } from './sim-stream-pair';
+import type { StreamPair } from '../testing/stream-pair';
+import { makeStreamPair } from '../testing/stream-pair';
 
 const p = { id: uint(20) };
 

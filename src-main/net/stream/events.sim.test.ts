@@ -8,8 +8,8 @@ import { ranged, string, tableString, uint } from './params';
 import { RATE_PRESETS } from './rate';
 import type { RpcDef } from './rpc';
 import { RpcRegistry } from './rpc';
-import type { StreamSide } from './sim-stream-pair';
-import { makeStreamPair } from './sim-stream-pair';
+import type { StreamSide } from '../testing/stream-pair';
+import { makeStreamPair } from '../testing/stream-pair';
 
 const SEEDS = Number(process.env.GB_SIM_SEEDS ?? 1000);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BitWriter } from '../bitstream';
 import { ranged, tableString, uint } from './params';
 import { RpcRegistry } from './rpc';
-import { makeStreamPair } from './sim-stream-pair';
+import { makeStreamPair } from '../testing/stream-pair';
 
 function defs() {
   const registry = new RpcRegistry();

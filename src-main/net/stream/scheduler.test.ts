@@ -9,7 +9,7 @@ import { PACKET_OVERHEAD_BYTES, RATE_PRESETS, readRateField, SendCredit } from '
 import { RpcRegistry } from './rpc';
 import type { PacketRecord } from './scheduler';
 import { StreamConnection } from './scheduler';
-import { makeStreamPair } from './sim-stream-pair';
+import { makeStreamPair } from '../testing/stream-pair';
 
 /** A manager that writes `pending` 8-bit values when asked and records fates. */
 class Counter implements StreamManager<number[]> {

@@ -4,8 +4,8 @@ import { Rng } from '../rng';
 import { NO_IMPAIRMENT } from '../impairment';
 import { string, uint } from './params';
 import { RpcRegistry } from './rpc';
-import type { StreamPair } from './sim-stream-pair';
-import { makeStreamPair } from './sim-stream-pair';
+import type { StreamPair } from '../testing/stream-pair';
+import { makeStreamPair } from '../testing/stream-pair';
 
 // A peer that keeps sending but never reads what it is sent holds the sender's window and, behind it, every
 // event queued its way. These check that such a peer is let go (stalled, or its queue overflowed), that the

@@ -2,11 +2,11 @@
 // reports what got through and what was lost in the second half of each phase. Knows nothing of sessions.
 import { addressKey } from '../address';
 import { NO_IMPAIRMENT } from '../impairment';
-import { SIM_CLIENT, SIM_HOST } from '../sim/pair';
-import { string } from './params';
-import { RATE_PRESETS } from './rate';
-import { RpcRegistry } from './rpc';
-import { makeStreamPair } from './sim-stream-pair';
+import { SIM_CLIENT, SIM_HOST } from './pair';
+import { string } from '../stream/params';
+import { RATE_PRESETS } from '../stream/rate';
+import { RpcRegistry } from '../stream/rpc';
+import { makeStreamPair } from './stream-pair';
 
 export interface CapPhase {
   readonly capKbps: number;

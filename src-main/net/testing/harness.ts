@@ -3,7 +3,7 @@
 import type { PeerAddress } from '../address';
 import { addressKey } from '../address';
 import type { Transmit } from '../endpoint';
-import type { SimNetwork } from './link';
+import type { SimNetwork } from './network';
 import { DueHeap } from '../due-heap';
 
 /** The sans-IO surface of an endpoint that the harness drives. */

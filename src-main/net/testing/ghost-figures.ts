@@ -1,13 +1,13 @@
 // Figures for the benchmark report: the wire cost of one pointer-sized ghost update and the CPU cost of
 // scoping and selecting a large board per packet. Knows nothing of sockets, sessions or the scheduler.
 import { BitReader, BitWriter } from '../bitstream';
-import type { GhostClass } from './ghost-class';
-import { defineGhostClass, GhostRegistry } from './ghost-class';
-import { GhostManager } from './ghost-manager';
-import type { GhostScope } from './ghost-sender';
-import type { GhostSource } from './ghost-source';
-import { GhostDomain } from './ghost-source';
-import { SECTION_OVERHEAD_BITS } from './ghost-wire';
+import type { GhostClass } from '../ghost/ghost-class';
+import { defineGhostClass, GhostRegistry } from '../ghost/ghost-class';
+import { GhostManager } from '../ghost/ghost-manager';
+import type { GhostScope } from '../ghost/ghost-sender';
+import type { GhostSource } from '../ghost/ghost-source';
+import { GhostDomain } from '../ghost/ghost-source';
+import { SECTION_OVERHEAD_BITS } from '../ghost/ghost-wire';
 
 /** Board units: the coordinate range the whiteboard uses. */
 const COORD = 1_000_000;

@@ -1,6 +1,6 @@
-// A deterministic simulated network for tests and benchmarks: each direction of each path impaired (loss, delay,
-// jitter, reordering, duplication, a bandwidth cap), driven by one seeded RNG and a virtual clock. Knows nothing
-// of protocols.
+// Test kit: a deterministic simulated network for tests and benchmarks, each direction of each path impaired
+// (loss, delay, jitter, reordering, duplication, a bandwidth cap), driven by one seeded RNG and a virtual clock.
+// Knows nothing of protocols.
 import type { PeerAddress } from '../address';
 import { addressKey } from '../address';
 import type { Rng } from '../rng';
@@ -8,11 +8,6 @@ import { UDP_IPV4_OVERHEAD } from '../stats';
 import type { Bottleneck, Impairment } from '../impairment';
 import { NO_IMPAIRMENT, shapeDatagram } from '../impairment';
 import { DueHeap } from '../due-heap';
-
-/** @deprecated Issue 18's old name of Impairment, kept only until net/ghost/ (edited by others) moves over. */
-export type LinkConditions = Impairment;
-/** @deprecated Issue 18's old name of NO_IMPAIRMENT, kept only until net/ghost/ (edited by others) moves over. */
-export const PERFECT_LINK = NO_IMPAIRMENT;
 
 export interface Datagram {
   readonly from: PeerAddress;

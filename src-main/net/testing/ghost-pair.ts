@@ -1,20 +1,18 @@
-// Test fixture: a host and a client endpoint over a SimNetwork, each connection driven by a test-only "one
-// manager per packet" handler that carries only the ghost section. Knows nothing of sessions or the scheduler.
+// Test kit: the simulated pair (pair.ts) with each connection driven by a test-only "one manager per packet"
+// handler that carries only the ghost section. Knows nothing of sessions or the scheduler.
 import type { CloseInfo } from '../close-reason';
 import type { Connection } from '../connection';
-import { DEFAULT_CONNECTION_OPTIONS } from '../connection';
-import { Endpoint } from '../endpoint';
-import { Rng } from '../rng';
-import { SimHarness } from '../sim/harness';
-import type { LinkConditions } from '../sim/link';
-import { PERFECT_LINK, SimNetwork } from '../sim/link';
-import { SIM_CLIENT, SIM_HOST, SIM_VERSION } from '../sim/pair';
-import type { Pointer, Shape } from './fixture-classes';
-import { testRegistry } from './fixture-classes';
-import type { GhostRegistry } from './ghost-class';
-import { GhostManager } from './ghost-manager';
-import type { GhostPacketRecord, GhostScopeFn } from './ghost-sender';
-import { GhostDomain } from './ghost-source';
+import type { Impairment } from '../impairment';
+import type { Rng } from '../rng';
+import type { SimHarness } from './harness';
+import type { SimNetwork } from './network';
+import { makeSimPair } from './pair';
+import type { Pointer, Shape } from './ghost-classes';
+import { testRegistry } from './ghost-classes';
+import type { GhostRegistry } from '../ghost/ghost-class';
+import { GhostManager } from '../ghost/ghost-manager';
+import type { GhostPacketRecord, GhostScopeFn } from '../ghost/ghost-sender';
+import { GhostDomain } from '../ghost/ghost-source';
 
 /** One side: its objects, its ghost manager, and the peer's ghosts it has received. */
 export class GhostPeer {
@@ -59,7 +57,7 @@ export class GhostPeer {
 
 export interface GhostPairOptions {
   readonly seed: number;
-  readonly conditions?: LinkConditions;
+  readonly conditions?: Impairment;
   /** Application tick: each side sends at most one ghost packet per tick. Default 20 ms. */
   readonly tickMs?: number;
   /** Cap on the ghost section, bits (default: the whole packet). */
@@ -79,44 +77,37 @@ export interface GhostPair {
   readonly client: GhostPeer;
 }
 
-function endpoint(role: 'host' | 'client', peer: GhostPeer): Endpoint<GhostPacketRecord> {
-  const options = { joinCode: 'GHOST-TEST1', protocolVersion: SIM_VERSION };
-  return new Endpoint<GhostPacketRecord>(
-    role,
-    { ...options, connection: DEFAULT_CONNECTION_OPTIONS },
-    (conn) => {
-      peer.conn = conn;
-      return {
-        onPayload: (now, r) => {
-          peer.sectionsRead++;
-          peer.ghosts.read(now, r);
-        },
-        onNotify: (now, record, delivered) => {
-          peer.ghosts.notify(now, record, delivered);
-        },
-        onClosed: (_now, info) => {
-          peer.closed = info;
-        },
-      };
-    },
-    0,
-  );
-}
-
 /** Builds the pair, starts the handshake and the send ticker; call `sim.runUntil` to move time. */
 export function makeGhostPair(o: GhostPairOptions): GhostPair {
-  const rng = new Rng(o.seed);
-  const net = new SimNetwork(rng, o.conditions ?? PERFECT_LINK);
-  net.logging = false;
-  const sim = new SimHarness(net);
   const registry = testRegistry();
   const host = new GhostPeer(registry, o.hostScope, o);
   const client = new GhostPeer(registry, undefined, o);
-  const hostEp = endpoint('host', host);
-  const clientEp = endpoint('client', client);
-  sim.add(SIM_HOST, hostEp);
-  sim.add(SIM_CLIENT, clientEp);
-  clientEp.connect(0, SIM_HOST);
+  const { rng, net, sim } = makeSimPair<GhostPacketRecord>(
+    {
+      seed: o.seed,
+      joinCode: 'GHOST-TEST1',
+      ...(o.conditions ? { conditions: o.conditions } : {}),
+    },
+    (role) => {
+      const peer = role === 'host' ? host : client;
+      return (conn) => {
+        peer.conn = conn;
+        return {
+          onPayload: (now, r) => {
+            peer.sectionsRead++;
+            peer.ghosts.read(now, r);
+          },
+          onNotify: (now, record, delivered) => {
+            peer.ghosts.notify(now, record, delivered);
+          },
+          onClosed: (_now, info) => {
+            peer.closed = info;
+          },
+        };
+      };
+    },
+  );
+  net.logging = false;
   const budget = o.budgetBits ?? Infinity;
   sim.every(o.tickMs ?? 20, (now) => {
     o.onTick?.(now);

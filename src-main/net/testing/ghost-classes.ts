@@ -1,13 +1,13 @@
 // Test fixture: test classes (four-group shape, pointer with an urgent position, one-group marker) and
 // a direct in-memory sender → receiver loop with scripted fates. Knows nothing of connections or the sim.
 import { BitReader, BitWriter } from '../bitstream';
-import type { GhostClass } from './ghost-class';
-import { defineGhostClass, GhostRegistry } from './ghost-class';
-import type { GhostManagerOptions } from './ghost-manager';
-import { GhostManager } from './ghost-manager';
-import type { GhostPacketRecord } from './ghost-sender';
-import type { GhostSource } from './ghost-source';
-import { GhostDomain } from './ghost-source';
+import type { GhostClass } from '../ghost/ghost-class';
+import { defineGhostClass, GhostRegistry } from '../ghost/ghost-class';
+import type { GhostManagerOptions } from '../ghost/ghost-manager';
+import { GhostManager } from '../ghost/ghost-manager';
+import type { GhostPacketRecord } from '../ghost/ghost-sender';
+import type { GhostSource } from '../ghost/ghost-source';
+import { GhostDomain } from '../ghost/ghost-source';
 
 /** Board coordinates, units. */
 export const COORD_MIN = -1_000_000;
