@@ -2,11 +2,13 @@
 // malformed input). Pure functions; no Node, no DOM.
 import type { ApiCommand, NetworkConditions, Tool, Viewport } from './api';
 import { TOOLS } from './api';
-import type { NewObject, ObjectPatch } from './board';
+import type { FieldSpec, FieldType, NewObject, ObjectPatch } from './board';
 import {
   MAX_OBJECT_ID,
   MAX_TEXT_BYTES,
-  OBJECT_KINDS,
+  NEW_OBJECT_FIELDS,
+  OBJECT_FIELDS,
+  PATCH_FIELDS,
   validateObjectFields,
   WORLD_EXTENT,
 } from './board';
@@ -44,44 +46,39 @@ function onlyKeys(o: Rec, keys: readonly string[]): boolean {
 const objectId = (v: unknown): v is number => int(v, 1, MAX_OBJECT_ID);
 const coord = (v: unknown): v is number => int(v, -WORLD_EXTENT, WORLD_EXTENT);
 
-function newObject(v: unknown): NewObject | undefined {
-  const keys = [
-    'kind',
-    'x',
-    'y',
-    'w',
-    'h',
-    'rotation',
-    'stroke',
-    'fill',
-    'strokeWidth',
-    'text',
-    'points',
-  ];
-  if (!isRec(v) || !onlyKeys(v, keys)) return undefined;
-  const { kind, text, points } = v;
-  if (typeof kind !== 'string' || !(OBJECT_KINDS as readonly string[]).includes(kind))
-    return undefined;
-  if (!str(text, MAX_TEXT_BYTES) || !Array.isArray(points)) return undefined;
-  const o = { ...v, points: [...(points as unknown[])] } as unknown as NewObject;
-  if (!keys.every((k) => k in v)) return undefined;
-  return validateObjectFields(o) === undefined && allNumbersOk(o) ? o : undefined;
-}
-
-function allNumbersOk(o: NewObject): boolean {
-  return [o.x, o.y, o.w, o.h, o.rotation, o.strokeWidth].every((n) => typeof n === 'number');
-}
-
-function patch(v: unknown): ObjectPatch | undefined {
-  const keys = ['x', 'y', 'w', 'h', 'rotation', 'stroke', 'fill', 'strokeWidth', 'text', 'points'];
-  if (!isRec(v) || !onlyKeys(v, keys)) return undefined;
-  for (const k of ['x', 'y', 'w', 'h', 'rotation', 'strokeWidth']) {
-    if (k in v && typeof v[k] !== 'number') return undefined;
+/** A field's JSON shape by its type (validateObjectFields then checks its range). */
+function shapeOk(t: FieldType['type'], v: unknown): boolean {
+  switch (t) {
+    case 'int':
+    case 'z':
+      return typeof v === 'number';
+    case 'kind':
+    case 'text':
+      return typeof v === 'string';
+    case 'color':
+    case 'holder':
+      return v === null || typeof v === 'number';
+    case 'points':
+      return Array.isArray(v);
   }
-  if ('text' in v && typeof v.text !== 'string') return undefined;
-  if ('points' in v && !Array.isArray(v.points)) return undefined;
-  for (const k of ['stroke', 'fill'])
-    if (k in v && v[k] !== null && typeof v[k] !== 'number') return undefined;
+}
+
+const FIELDS: readonly FieldSpec[] = OBJECT_FIELDS;
+const NEW_FIELDS = FIELDS.filter((f) => (NEW_OBJECT_FIELDS as readonly string[]).includes(f.name));
+const PATCHABLE = FIELDS.filter((f) => (PATCH_FIELDS as readonly string[]).includes(f.name));
+
+/** A new object: every field an editor sets (NEW_OBJECT_FIELDS), no other. */
+function newObject(v: unknown): NewObject | undefined {
+  if (!isRec(v) || !onlyKeys(v, NEW_OBJECT_FIELDS)) return undefined;
+  if (!NEW_FIELDS.every((f) => f.name in v && shapeOk(f.codec.type, v[f.name]))) return undefined;
+  const o = { ...v, points: [...(v.points as unknown[])] } as unknown as NewObject;
+  return validateObjectFields(o) === undefined ? o : undefined;
+}
+
+/** A patch: some of PATCH_FIELDS, no other. */
+function patch(v: unknown): ObjectPatch | undefined {
+  if (!isRec(v) || !onlyKeys(v, PATCH_FIELDS)) return undefined;
+  if (!PATCHABLE.every((f) => !(f.name in v) || shapeOk(f.codec.type, v[f.name]))) return undefined;
   const p = v as ObjectPatch;
   return validateObjectFields(p) === undefined ? p : undefined;
 }

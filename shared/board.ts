@@ -63,97 +63,34 @@ export interface FieldSpec {
   readonly group: string;
   /** Why a value out of its range is refused (kind and points say more themselves). */
   readonly invalid: string;
+  /** Never changes once the object exists (its identity): no update carries it. */
+  readonly fixed?: true;
 }
 
 /**
  * Every field of a board object, in wire order: a create's params and each ghost group's fields are written in
  * this order, so a new field goes at the end of its group (and a new group at the end of the table).
  */
+// prettier-ignore
 export const OBJECT_FIELDS = [
-  {
-    name: 'id',
-    codec: { type: 'int', min: 1, max: MAX_OBJECT_ID },
-    set: 'host',
-    group: 'ident',
-    invalid: 'object id out of range',
-  },
-  { name: 'kind', codec: { type: 'kind' }, set: 'create', group: 'ident', invalid: 'unknown kind' },
-  {
-    name: 'x',
-    codec: { type: 'int', min: -WORLD_EXTENT, max: WORLD_EXTENT },
-    set: 'edit',
-    group: 'pos',
-    invalid: 'position outside the board',
-  },
-  {
-    name: 'y',
-    codec: { type: 'int', min: -WORLD_EXTENT, max: WORLD_EXTENT },
-    set: 'edit',
-    group: 'pos',
-    invalid: 'position outside the board',
-  },
-  {
-    name: 'w',
-    codec: { type: 'int', min: 0, max: MAX_SIZE },
-    set: 'edit',
-    group: 'size',
-    invalid: 'size out of range',
-  },
-  {
-    name: 'h',
-    codec: { type: 'int', min: 0, max: MAX_SIZE },
-    set: 'edit',
-    group: 'size',
-    invalid: 'size out of range',
-  },
-  /** Tenths of a degree. */
-  {
-    name: 'rotation',
-    codec: { type: 'int', min: 0, max: ROTATION_STEPS - 1 },
-    set: 'edit',
-    group: 'size',
-    invalid: 'rotation out of range',
-  },
+  { name: 'id', codec: { type: 'int', min: 1, max: MAX_OBJECT_ID }, set: 'host', group: 'ident', fixed: true, invalid: 'object id out of range' },
+  { name: 'kind', codec: { type: 'kind' }, set: 'create', group: 'ident', fixed: true, invalid: 'unknown kind' },
+  { name: 'x', codec: { type: 'int', min: -WORLD_EXTENT, max: WORLD_EXTENT }, set: 'edit', group: 'pos', invalid: 'position outside the board' },
+  { name: 'y', codec: { type: 'int', min: -WORLD_EXTENT, max: WORLD_EXTENT }, set: 'edit', group: 'pos', invalid: 'position outside the board' },
+  { name: 'w', codec: { type: 'int', min: 0, max: MAX_SIZE }, set: 'edit', group: 'size', invalid: 'size out of range' },
+  { name: 'h', codec: { type: 'int', min: 0, max: MAX_SIZE }, set: 'edit', group: 'size', invalid: 'size out of range' },
+  // Tenths of a degree.
+  { name: 'rotation', codec: { type: 'int', min: 0, max: ROTATION_STEPS - 1 }, set: 'edit', group: 'size', invalid: 'rotation out of range' },
   { name: 'stroke', codec: { type: 'color' }, set: 'edit', group: 'style', invalid: 'bad colour' },
   { name: 'fill', codec: { type: 'color' }, set: 'edit', group: 'style', invalid: 'bad colour' },
-  {
-    name: 'strokeWidth',
-    codec: { type: 'int', min: 0, max: MAX_STROKE_WIDTH },
-    set: 'edit',
-    group: 'style',
-    invalid: 'stroke width out of range',
-  },
-  {
-    name: 'text',
-    codec: { type: 'text' },
-    set: 'content',
-    group: 'text',
-    invalid: 'text too long',
-  },
-  /** Relative to (x, y), for line, arrow and stroke. */
-  {
-    name: 'points',
-    codec: { type: 'points' },
-    set: 'content',
-    group: 'points',
-    invalid: 'bad points',
-  },
-  /** Stacking order; higher draws on top. Unique per board. */
-  {
-    name: 'z',
-    codec: { type: 'z' },
-    set: 'host',
-    group: 'z',
-    invalid: 'stacking order (z) out of range',
-  },
-  /** The peer holding the object's lock (grabbed / being dragged), or null. */
-  {
-    name: 'lockedBy',
-    codec: { type: 'holder' },
-    set: 'host',
-    group: 'lock',
-    invalid: 'bad lock holder',
-  },
+  { name: 'strokeWidth', codec: { type: 'int', min: 0, max: MAX_STROKE_WIDTH }, set: 'edit', group: 'style', invalid: 'stroke width out of range' },
+  { name: 'text', codec: { type: 'text' }, set: 'content', group: 'text', invalid: 'text too long' },
+  // Relative to (x, y), for line, arrow and stroke.
+  { name: 'points', codec: { type: 'points' }, set: 'content', group: 'points', invalid: 'bad points' },
+  // Stacking order; higher draws on top. Unique per board.
+  { name: 'z', codec: { type: 'z' }, set: 'host', group: 'z', invalid: 'stacking order (z) out of range' },
+  // The peer holding the object's lock (grabbed / being dragged), or null.
+  { name: 'lockedBy', codec: { type: 'holder' }, set: 'host', group: 'lock', invalid: 'bad lock holder' },
 ] as const satisfies readonly FieldSpec[];
 
 type Field = (typeof OBJECT_FIELDS)[number];
@@ -173,17 +110,15 @@ type ValueOf<T extends FieldType> = T extends { type: 'int' | 'z' }
 export type BoardObject = { readonly [F in Field as F['name']]: ValueOf<F['codec']> };
 export type FieldName = Field['name'];
 
+type Named<S extends FieldSetter> = Extract<Field, { readonly set: S }>['name'];
+/** Fields set only at creation or later by an edit call's mask. */
+export type EditField = Named<'edit'>;
+
 /** The fields an editor may set when creating an object (the host assigns id, z and the lock). */
-export type NewObject = {
-  readonly [F in Field as F['set'] extends 'host' ? never : F['name']]: ValueOf<F['codec']>;
-};
+export type NewObject = Pick<BoardObject, Named<'create' | 'edit' | 'content'>>;
 
 /** The fields an edit may change. */
-export type ObjectPatch = {
-  readonly [F in Field as F['set'] extends 'edit' | 'content' ? F['name'] : never]?: ValueOf<
-    F['codec']
-  >;
-};
+export type ObjectPatch = Partial<Pick<BoardObject, Named<'edit' | 'content'>>>;
 
 const names = (keep: (f: FieldSpec) => boolean): readonly string[] =>
   (OBJECT_FIELDS as readonly FieldSpec[]).filter(keep).map((f) => f.name);
@@ -195,10 +130,14 @@ export const PATCH_FIELDS = names(
   (f) => f.set === 'edit' || f.set === 'content',
 ) as readonly (keyof ObjectPatch)[];
 /** The fields an edit call carries under its mask (bit i = i-th of them); text and points have calls of their own. */
-export const EDIT_FIELDS = names((f) => f.set === 'edit') as readonly Exclude<
-  keyof ObjectPatch,
-  'text' | 'points'
->[];
+export const EDIT_FIELDS = names((f) => f.set === 'edit') as readonly EditField[];
+
+/** A field's row of OBJECT_FIELDS. */
+export function fieldSpec(name: FieldName): FieldSpec {
+  const f = (OBJECT_FIELDS as readonly FieldSpec[]).find((x) => x.name === name);
+  if (f === undefined) throw new RangeError(`no object field ${name}`);
+  return f;
+}
 
 /** '#rrggbb' for a colour, 'none' for null. */
 export function colorToCss(c: Color): string {

@@ -1,19 +1,12 @@
 // The whiteboard's replicated classes: a participant's presence (pointer, tool, live drag) and a board object,
-// each split into state groups so only what changed is sent. Knows nothing of connections or scoping.
-import type { BoardObject } from '../../shared/board';
-import { MAX_TEXT_BYTES, WORLD_EXTENT } from '../../shared/board';
+// each split into state groups so only what changed is sent (a board object's groups are those of the field
+// table, shared/board.ts's OBJECT_FIELDS). Knows nothing of connections or scoping.
+import type { BoardObject, FieldSpec, FieldType } from '../../shared/board';
+import { MAX_OBJECT_ID, OBJECT_FIELDS, OBJECT_KINDS, WORLD_EXTENT } from '../../shared/board';
 import type { BitReader, BitWriter } from '../net/bitstream';
 import { defineGhostClass, GhostRegistry } from '../net/ghost/ghost-class';
-import {
-  readColor,
-  readKind,
-  readPoints,
-  writeColor,
-  writeKind,
-  writePoints,
-  MAX_PEER_ID,
-} from './fields';
-import { MAX_OBJECT_ID, MAX_SIZE, MAX_STROKE_WIDTH, ROTATION_STEPS } from '../../shared/board';
+import type { Field } from '../net/stream/params';
+import { fieldCodec, MAX_PEER_ID, NO_TABLE } from './fields';
 import { TOOLS } from '../../shared/api';
 
 const writeCoord = (w: BitWriter, v: number): void => {
@@ -123,117 +116,94 @@ export interface BoardHolder {
 /** What a peer holds of a board object while its groups arrive. */
 export type BoardGhost = { -readonly [K in keyof BoardObject]: BoardObject[K] };
 
+/** A field as its group writes it. */
+interface GroupField {
+  readonly name: keyof BoardObject;
+  readonly codec: Field<unknown>;
+  /** Never changes once the object exists: no update looks at it. */
+  readonly fixed: boolean;
+  /** Whether two values differ (points compare by content). */
+  readonly differs: (a: unknown, b: unknown) => boolean;
+}
+
+const samePoints = (a: readonly number[], b: readonly number[]): boolean =>
+  a === b || a.join() === b.join();
+
+/** The table's fields by ghost group, groups in the order they first appear (bit i = i-th group). */
+const BOARD_GROUPS: readonly { readonly name: string; readonly fields: readonly GroupField[] }[] =
+  (() => {
+    const groups: { name: string; fields: GroupField[] }[] = [];
+    for (const f of OBJECT_FIELDS as readonly FieldSpec[]) {
+      let g = groups.find((x) => x.name === f.group);
+      if (g === undefined) groups.push((g = { name: f.group, fields: [] }));
+      g.fields.push({
+        fixed: f.fixed === true,
+        name: f.name as keyof BoardObject,
+        codec: fieldCodec(f.codec),
+        differs:
+          f.codec.type === 'points'
+            ? (a, b) => !samePoints(a as readonly number[], b as readonly number[])
+            : (a, b) => a !== b,
+      });
+    }
+    return groups;
+  })();
+
+/** A blank of each type: what a ghost holds before its create's groups are read. */
+function blankValue(t: FieldType): unknown {
+  switch (t.type) {
+    case 'int':
+    case 'z':
+      return 0;
+    case 'kind':
+      return OBJECT_KINDS[0];
+    case 'color':
+    case 'holder':
+      return null;
+    case 'text':
+      return '';
+    case 'points':
+      return [];
+  }
+}
+
 function blankObject(): BoardGhost {
-  return {
-    id: 0,
-    kind: 'rect',
-    x: 0,
-    y: 0,
-    w: 0,
-    h: 0,
-    rotation: 0,
-    stroke: null,
-    fill: null,
-    strokeWidth: 0,
-    text: '',
-    points: [],
-    z: 0,
-    lockedBy: null,
-  };
+  const g: Record<string, unknown> = {};
+  for (const f of OBJECT_FIELDS as readonly FieldSpec[]) g[f.name] = blankValue(f.codec);
+  return g as BoardGhost;
 }
 
 export const BoardItem = defineGhostClass<BoardHolder, BoardGhost>({
   name: 'object',
   createGhost: blankObject,
-  groups: [
-    {
-      name: 'ident',
-      pack: (w, s) => {
-        w.writeRanged(s.o.id, 1, MAX_OBJECT_ID);
-        writeKind(w, s.o.kind);
-      },
-      unpack: (r, g) => {
-        g.id = r.readRanged(1, MAX_OBJECT_ID);
-        g.kind = readKind(r);
-      },
+  groups: BOARD_GROUPS.map(({ name, fields }) => ({
+    name,
+    pack: (w: BitWriter, s: BoardHolder) => {
+      for (const f of fields) f.codec.write(w, s.o[f.name], NO_TABLE);
     },
-    {
-      name: 'pos',
-      pack: (w, s) => {
-        writeCoord(w, s.o.x);
-        writeCoord(w, s.o.y);
-      },
-      unpack: (r, g) => {
-        g.x = readCoord(r);
-        g.y = readCoord(r);
-      },
+    unpack: (r: BitReader, g: BoardGhost) => {
+      const out = g as Record<keyof BoardObject, unknown>;
+      for (const f of fields) out[f.name] = f.codec.read(r, NO_TABLE);
     },
-    {
-      name: 'size',
-      pack: (w, s) => {
-        w.writeRanged(s.o.w, 0, MAX_SIZE);
-        w.writeRanged(s.o.h, 0, MAX_SIZE);
-        w.writeRanged(s.o.rotation, 0, ROTATION_STEPS - 1);
-      },
-      unpack: (r, g) => {
-        g.w = r.readRanged(0, MAX_SIZE);
-        g.h = r.readRanged(0, MAX_SIZE);
-        g.rotation = r.readRanged(0, ROTATION_STEPS - 1);
-      },
-    },
-    {
-      name: 'style',
-      pack: (w, s) => {
-        writeColor(w, s.o.stroke);
-        writeColor(w, s.o.fill);
-        w.writeRanged(s.o.strokeWidth, 0, MAX_STROKE_WIDTH);
-      },
-      unpack: (r, g) => {
-        g.stroke = readColor(r);
-        g.fill = readColor(r);
-        g.strokeWidth = r.readRanged(0, MAX_STROKE_WIDTH);
-      },
-    },
-    {
-      name: 'text',
-      pack: (w, s) => w.writeString(s.o.text),
-      unpack: (r, g) => void (g.text = r.readString(MAX_TEXT_BYTES)),
-    },
-    {
-      name: 'points',
-      pack: (w, s) => writePoints(w, s.o.points),
-      unpack: (r, g) => void (g.points = readPoints(r)),
-    },
-    {
-      name: 'z',
-      pack: (w, s) => w.writeVarInt(s.o.z),
-      unpack: (r, g) => void (g.z = r.readVarInt()),
-    },
-    {
-      name: 'lock',
-      pack: (w, s) => {
-        w.writeBool(s.o.lockedBy !== null);
-        if (s.o.lockedBy !== null) w.writeRanged(s.o.lockedBy, 0, MAX_PEER_ID);
-      },
-      unpack: (r, g) => void (g.lockedBy = r.readBool() ? r.readRanged(0, MAX_PEER_ID) : null),
-    },
-  ],
+  })),
 });
+
+/** Each group's bit, by group index. */
+const GROUP_BITS = BOARD_GROUPS.map((g) => BoardItem.maskOf(g.name));
 
 export const PRESENCE_REGISTRY = new GhostRegistry([Presence]);
 export const BOARD_REGISTRY = new GhostRegistry([BoardItem]);
 
 /** Which state groups differ between two versions of an object (what an update must carry). */
 export function changedGroups(a: BoardObject, b: BoardObject): number {
-  const m = (...names: string[]): number => BoardItem.maskOf(...names);
   let mask = 0;
-  if (a.x !== b.x || a.y !== b.y) mask |= m('pos');
-  if (a.w !== b.w || a.h !== b.h || a.rotation !== b.rotation) mask |= m('size');
-  if (a.stroke !== b.stroke || a.fill !== b.fill || a.strokeWidth !== b.strokeWidth)
-    mask |= m('style');
-  if (a.text !== b.text) mask |= m('text');
-  if (a.points !== b.points && a.points.join() !== b.points.join()) mask |= m('points');
-  if (a.z !== b.z) mask |= m('z');
-  if (a.lockedBy !== b.lockedBy) mask |= m('lock');
+  BOARD_GROUPS.forEach((g, i) => {
+    for (const f of g.fields) {
+      if (!f.fixed && f.differs(a[f.name], b[f.name])) {
+        mask |= GROUP_BITS[i] ?? 0;
+        return;
+      }
+    }
+  });
   return mask;
 }

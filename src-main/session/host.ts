@@ -24,7 +24,7 @@ import type { SessionRate } from './link';
 import { buildLink, SESSION_RATES } from './link';
 import { HostRules } from './host-rules';
 import type { Protocol, RefusableCommand, Role } from './protocol';
-import { buildRegistry, LEAVE_REASONS, REFUSABLE } from './protocol';
+import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
@@ -854,23 +854,4 @@ function info(m: Member): ParticipantInfo {
 
 function joinedParams(p: ParticipantInfo) {
   return { peer: p.peer, name: p.name, color: p.color, viewer: p.role === 'viewer' };
-}
-
-function editPatch(a: {
-  mask: number;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  rotation: number;
-  stroke: number | null;
-  fill: number | null;
-  strokeWidth: number;
-}): ObjectPatch {
-  const out: Record<string, unknown> = {};
-  const fields = ['x', 'y', 'w', 'h', 'rotation', 'stroke', 'fill', 'strokeWidth'] as const;
-  fields.forEach((f, i) => {
-    if ((a.mask >> i) & 1) out[f] = a[f];
-  });
-  return out;
 }

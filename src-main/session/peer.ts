@@ -19,7 +19,7 @@ import type { SessionRate } from './link';
 import { buildLink, SESSION_RATES } from './link';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
 import type { Protocol, Role } from './protocol';
-import { buildRegistry, EDIT_FIELDS, LEAVE_REASONS, REFUSABLE } from './protocol';
+import { buildRegistry, editCall, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 
 export interface PeerSessionOptions {
@@ -272,13 +272,8 @@ export class PeerSession {
     const rpc = this.rpc;
     if (rpc === undefined) return;
     const cur = this.board.get(id);
-    let mask = 0;
-    EDIT_FIELDS.forEach((f, i) => {
-      if (patch[f] !== undefined) mask |= 1 << i;
-    });
-    if (mask !== 0 && cur !== undefined) {
-      rpc.send(this.proto.edit, { id, mask, ...pick(cur), ...stripUndefined(patch) });
-    }
+    const call = cur === undefined ? undefined : editCall(id, cur, patch);
+    if (call !== undefined) rpc.send(this.proto.edit, call);
     if (patch.points !== undefined)
       rpc.send(this.proto.setPoints, { id, points: [...patch.points] });
     if (patch.text !== undefined && cur !== undefined) {
@@ -330,34 +325,6 @@ export class PeerSession {
       this.endpoint.touch(this.link.conn);
     }
   }
-}
-
-function pick(o: {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  rotation: number;
-  stroke: number | null;
-  fill: number | null;
-  strokeWidth: number;
-}) {
-  return {
-    x: o.x,
-    y: o.y,
-    w: o.w,
-    h: o.h,
-    rotation: o.rotation,
-    stroke: o.stroke,
-    fill: o.fill,
-    strokeWidth: o.strokeWidth,
-  };
-}
-
-function stripUndefined(p: ObjectPatch): Partial<ReturnType<typeof pick>> {
-  const out: Record<string, unknown> = {};
-  for (const f of EDIT_FIELDS) if (p[f] !== undefined) out[f] = p[f];
-  return out;
 }
 
 /**

@@ -1,20 +1,14 @@
 // The whiteboard's RPCs (DESIGN.md §5, after Table 1 of the groupware paper): each message's delivery policy,
 // channel and priority, and its bit-packed params. Both ends build the registry the same way. Knows nothing of
 // sockets or of how the host or a peer reacts to a call.
-import { MAX_TEXT_BYTES } from '../../shared/board';
+import type { BoardObject, EditField, ObjectId, ObjectPatch } from '../../shared/board';
+import { EDIT_FIELDS, MAX_TEXT_BYTES, NEW_OBJECT_FIELDS } from '../../shared/board';
+import type { ParamsOf } from '../net/stream/params';
 import { bool, ranged, string, tableString, uint, varUint } from '../net/stream/params';
 import { RpcRegistry } from '../net/stream/rpc';
-import {
-  color,
-  kind,
-  objectId,
-  peerId,
-  points,
-  rotation,
-  size,
-  strokeWidth,
-  worldCoord,
-} from './fields';
+import { objectId, objectParams, peerId, size, worldCoord } from './fields';
+
+export { EDIT_FIELDS } from '../../shared/board';
 
 /** Independent ordered channels: a lost chat line never holds up a drop. */
 export const Channel = { session: 0, drawing: 1, text: 2, chat: 3 } as const;
@@ -41,31 +35,42 @@ export type Role = (typeof ROLES)[number];
 export const LEAVE_REASONS = ['left', 'timeout', 'kicked', 'error'] as const;
 export type LeaveReason = (typeof LEAVE_REASONS)[number];
 
-const objectFields = {
-  kind: kind(),
-  x: worldCoord(),
-  y: worldCoord(),
-  w: size(),
-  h: size(),
-  rotation: rotation(),
-  stroke: color(),
-  fill: color(),
-  strokeWidth: strokeWidth(),
-  text: string(MAX_TEXT_BYTES),
-  points: points(),
+/** An edit call's params: every EDIT_FIELDS field, the mask saying which of them the edit changes. */
+const editParams = {
+  id: objectId(),
+  mask: uint(EDIT_FIELDS.length),
+  ...objectParams(EDIT_FIELDS),
 };
+export type EditParams = ParamsOf<typeof editParams>;
 
-/** Which fields an edit carries (bit i = i-th of EDIT_FIELDS). */
-export const EDIT_FIELDS = [
-  'x',
-  'y',
-  'w',
-  'h',
-  'rotation',
-  'stroke',
-  'fill',
-  'strokeWidth',
-] as const;
+/**
+ * The edit call for a patch of the object as it is now (fields the patch leaves are sent as they are, unmasked), or
+ * undefined when the patch changes none of EDIT_FIELDS.
+ */
+export function editCall(
+  id: ObjectId,
+  current: BoardObject,
+  patch: ObjectPatch,
+): EditParams | undefined {
+  const out: Record<string, unknown> = { id, mask: 0 };
+  let mask = 0;
+  EDIT_FIELDS.forEach((f, i) => {
+    const v = patch[f];
+    if (v !== undefined) mask |= 1 << i;
+    out[f] = v !== undefined ? v : current[f];
+  });
+  out.mask = mask;
+  return mask === 0 ? undefined : (out as EditParams);
+}
+
+/** The patch an edit call carries: the fields its mask names. */
+export function editPatch(a: EditParams): Pick<ObjectPatch, EditField> {
+  const out: Record<string, unknown> = {};
+  EDIT_FIELDS.forEach((f, i) => {
+    if ((a.mask >> i) & 1) out[f] = a[f];
+  });
+  return out;
+}
 
 export function buildRegistry() {
   const r = new RpcRegistry();
@@ -123,7 +128,7 @@ export function buildRegistry() {
       policy: 'reliableOrdered',
       channel: Channel.drawing,
       priority: 4,
-      params: { req: uint(16), ...objectFields },
+      params: { req: uint(16), ...objectParams(NEW_OBJECT_FIELDS) },
     }),
     created: r.register('created', {
       policy: 'reliableOrdered',
@@ -135,18 +140,7 @@ export function buildRegistry() {
       policy: 'reliableOrdered',
       channel: Channel.drawing,
       priority: 4,
-      params: {
-        id: objectId(),
-        mask: uint(EDIT_FIELDS.length),
-        x: worldCoord(),
-        y: worldCoord(),
-        w: size(),
-        h: size(),
-        rotation: rotation(),
-        stroke: color(),
-        fill: color(),
-        strokeWidth: strokeWidth(),
-      },
+      params: editParams,
     }),
     remove: r.register('remove', {
       policy: 'reliableOrdered',
@@ -164,7 +158,7 @@ export function buildRegistry() {
       policy: 'reliableOrdered',
       channel: Channel.drawing,
       priority: 4,
-      params: { id: objectId(), points: points() },
+      params: { id: objectId(), ...objectParams(['points']) },
     }),
     // Text channel: typing, one event per edit (a splice), in order; each in two packets (a keystroke is small,
     // and a lost one would hold up every later one for a loss detection).
