@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from './api-validate';
+import { newRect } from './testing/rect';
 
-const rect = {
-  kind: 'rect',
-  x: 0,
-  y: 0,
-  w: 10,
-  h: 10,
-  rotation: 0,
-  stroke: 0,
-  fill: null,
-  strokeWidth: 2,
-  text: '',
-  points: [],
-};
+const rect = newRect({ w: 10, h: 10, stroke: 0 });
 
 describe('parseCommand', () => {
   it('accepts well-formed commands', () => {

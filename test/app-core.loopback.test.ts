@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../shared/api';
+import { newRect } from '../shared/testing/rect';
 import type { AppCore } from '../src-main/app/core-api';
 import { createAppCore } from '../src-main/app/core';
 import { DirectoryRunner } from '../src-main/directory/runner';
@@ -36,19 +37,7 @@ async function until(cond: () => boolean, ms = 8000): Promise<void> {
   }
 }
 
-const rect = {
-  kind: 'rect',
-  x: 10,
-  y: 20,
-  w: 100,
-  h: 50,
-  rotation: 0,
-  stroke: 0,
-  fill: null,
-  strokeWidth: 2,
-  text: '',
-  points: [],
-} as const;
+const rect = newRect({ x: 10, y: 20, h: 50, stroke: 0 });
 
 describe('app core', () => {
   it('hosts and joins over loopback: board, pointers, chat, drags, stats', async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, SessionStatus } from '../../shared/api';
 import { parseCommand } from '../../shared/api-validate';
+import { newRect } from '../../shared/testing/rect';
 import { NO_IMPAIRMENT } from '../net/impairment';
 import { createAppCore, directoriesFromArgs, directoriesFromEnv } from './core';
 import type { AppCore } from './core-api';
@@ -51,19 +52,7 @@ function last<P extends SessionStatus['phase']>(
 const phaseIs = (c: TestCore, phase: SessionStatus['phase']) => (): boolean =>
   c.events.some((e) => e.type === 'status' && e.status.phase === phase);
 
-const rect = {
-  kind: 'rect',
-  x: 10,
-  y: 20,
-  w: 100,
-  h: 50,
-  rotation: 0,
-  stroke: 0,
-  fill: null,
-  strokeWidth: 2,
-  text: '',
-  points: [],
-} as const;
+const rect = newRect({ x: 10, y: 20, h: 50, stroke: 0 });
 
 describe('app core (simulated sessions)', () => {
   it('hosts and joins: board, pointers, chat, drags, stats', async () => {
