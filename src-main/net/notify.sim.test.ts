@@ -19,7 +19,7 @@ function randomConditions(rng: Rng): Impairment {
   };
 }
 
-/** Runs a pair through random traffic, then heals the link and lets every notification come back. */
+/** Runs a pair through random traffic, then heals the path and lets every notification come back. */
 function runSeed(seed: number): Pair {
   const rng = new Rng(seed ^ 0x5eed);
   const conditions = randomConditions(rng);
@@ -55,7 +55,7 @@ function checkSide(seed: number, me: Side, peer: Side): void {
   }
 }
 
-describe('notify protocol over a simulated link', () => {
+describe('notify protocol over a simulated path', () => {
   // Seeds run in chunks so each test stays short on a loaded machine; together they cover SEEDS seeds.
   const CHUNK = 100;
   for (let first = 1; first <= SEEDS; first += CHUNK) {
@@ -83,7 +83,7 @@ describe('notify protocol over a simulated link', () => {
     });
   }
 
-  it('crosses many wraps of the 8-bit wire sequence on a clean link without a false drop', () => {
+  it('crosses many wraps of the 8-bit wire sequence on a clean path without a false drop', () => {
     const pair = makePair({ seed: 7, connection: { initialSeq: 2 ** 32 - 5 } });
     pair.sim.every(10, (now) => {
       pair.hostSide.sendOne(now);

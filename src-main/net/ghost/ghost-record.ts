@@ -1,7 +1,7 @@
 // One connection's ghost record of one object and its lifecycle (create, update, delete, each guaranteed as the
 // TRIBES ghost manager does), including what a dropped packet means for it. Knows nothing of bits or scoping.
 import type { EntryKind } from './ghost-wire';
-import type { GhostLink, GhostSource } from './ghost-source';
+import type { GhostObserver, GhostSource } from './ghost-source';
 import type { GhostSendCounters } from './ghost-stats';
 import { popcount } from './ghost-stats';
 
@@ -40,7 +40,7 @@ export interface GhostTx {
   repeats: boolean;
 }
 
-export class GhostRecord implements GhostLink {
+export class GhostRecord implements GhostObserver {
   state: GhostState = 'create';
   /** See `mask`: the dirty groups as of the source's change numbered `seen`. */
   private dirty = 0;
@@ -71,7 +71,7 @@ export class GhostRecord implements GhostLink {
   order = 0;
   /** How many sections the sender had written when this was queued. */
   queuedAt = 0;
-  linkIndex = -1;
+  observerIndex = -1;
   /**
    * Its latest entry, to chain the next one to. The sender does not pass on a delivered update that set no repeat
    * (it changes nothing here), so this may be such an entry, already notified: chaining a later one to it is

@@ -159,7 +159,7 @@ describe('ScopePass', () => {
       ['prioritize', 1, MIN_PRIORITY],
     ]);
     expect(recordOf(s, a).id).toBe(0);
-    expect(a.linkCount).toBe(1); // the source tells the record of changes
+    expect(a.observerCount).toBe(1); // the source tells the record of changes
     expect(s.ids.live).toBe(2);
   });
 
@@ -176,7 +176,7 @@ describe('ScopePass', () => {
     s.pass.maybeRun(1);
     expect(recordOf(s, live).state).toBe('delete');
     expect(s.pass.recordOf(unsent)).toBeUndefined();
-    expect(unsent.linkCount).toBe(0);
+    expect(unsent.observerCount).toBe(0);
     expect(s.ids.live).toBe(1);
   });
 
@@ -224,6 +224,6 @@ describe('ScopePass', () => {
     s.pass.maybeRun(0);
     s.pass.clear();
     expect(s.pass.recordOf(a)).toBeUndefined();
-    expect(a.linkCount).toBe(0);
+    expect(a.observerCount).toBe(0);
   });
 });

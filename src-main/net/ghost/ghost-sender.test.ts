@@ -66,9 +66,9 @@ describe('GhostSender', () => {
     const { sender: s, domain } = sender();
     const shape = domain.add(SHAPE, { ...blankShape(), key: 1 }, { always: true });
     s.demand(0);
-    expect(shape.linkCount).toBe(1);
+    expect(shape.observerCount).toBe(1);
     s.dispose();
-    expect(shape.linkCount).toBe(0);
+    expect(shape.observerCount).toBe(0);
     expect(s.recordOf(shape)).toBeUndefined();
     expect(s.demand(1)).toBe('none');
   });

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { blankShape, SHAPE, testRegistry } from '../testing/ghost-classes';
-import type { GhostLink } from './ghost-source';
+import type { GhostObserver } from './ghost-source';
 import { GhostDomain } from './ghost-source';
 
 const POS = SHAPE.maskOf('position');
 const SIZE = SHAPE.maskOf('size');
 
-/** A link that records every change it is told of and holds what it was told (like a queued record). */
-class FakeLink implements GhostLink {
-  linkIndex = -1;
+/** An observer that records every change it is told of and holds what it was told (like a queued record). */
+class FakeObserver implements GhostObserver {
+  observerIndex = -1;
   told: number[] = [];
   private mask = 0;
 
@@ -31,9 +31,9 @@ function source(): ReturnType<GhostDomain['add']> {
 }
 
 describe('ghost source change fan-out', () => {
-  it('skips a link for the groups it holds until it lets go of them', () => {
+  it('skips an observer for the groups it holds until it lets go of them', () => {
     const s = source();
-    const [a, b] = [new FakeLink(), new FakeLink()];
+    const [a, b] = [new FakeObserver(), new FakeObserver()];
     s.attach(a);
     s.attach(b);
     s.markDirty(POS);
@@ -48,11 +48,11 @@ describe('ghost source change fan-out', () => {
     expect(b.told).toEqual([POS, POS | SIZE]);
   });
 
-  it('keeps each link’s held groups with it when another link leaves', () => {
+  it('keeps each observer’s held groups with it when another observer leaves', () => {
     const s = source();
-    const links = [new FakeLink(), new FakeLink(), new FakeLink()];
-    for (const l of links) s.attach(l);
-    const [a, b, c] = links as [FakeLink, FakeLink, FakeLink];
+    const observers = [new FakeObserver(), new FakeObserver(), new FakeObserver()];
+    for (const l of observers) s.attach(l);
+    const [a, b, c] = observers as [FakeObserver, FakeObserver, FakeObserver];
     s.markDirty(POS);
     c.sent();
     s.unhold(c);
@@ -64,15 +64,15 @@ describe('ghost source change fan-out', () => {
     s.unhold(a); // detached: no effect on whoever took its place
     s.markDirty(POS);
     expect(b.told).toEqual([POS]);
-    expect(s.linkCount).toBe(2);
+    expect(s.observerCount).toBe(2);
   });
 
   it('grows past its first slots', () => {
     const s = source();
-    const links = Array.from({ length: 40 }, () => new FakeLink());
-    for (const l of links) s.attach(l);
+    const observers = Array.from({ length: 40 }, () => new FakeObserver());
+    for (const l of observers) s.attach(l);
     s.markDirty(POS);
     s.markDirty(POS);
-    expect(links.every((l) => l.told.length === 1)).toBe(true);
+    expect(observers.every((l) => l.told.length === 1)).toBe(true);
   });
 });

@@ -3,15 +3,15 @@
 import type { GhostClass, GhostRegistry } from './ghost-class';
 
 /** One connection's ghost record of a source; the source tells it of every change (TRIBES Ghost Record). */
-export interface GhostLink {
+export interface GhostObserver {
   /**
    * Returns the groups marking again would change nothing for (dirty, queued to send, not a repeat): the source
-   * skips this link for those until the link calls `unhold`. 0 is always correct.
+   * skips this observer for those until the observer calls `unhold`. 0 is always correct.
    */
   onDirty(mask: number): number;
   onDestroyed(): void;
-  /** Its place in the source's links, kept by the source (attach / detach). */
-  linkIndex: number;
+  /** Its place in the source's observers, kept by the source (attach / detach). */
+  observerIndex: number;
 }
 
 export interface GhostSourceOptions {
@@ -25,9 +25,9 @@ export interface GhostSourceOptions {
 export class GhostSource<S = unknown> {
   readonly always: boolean;
   readonly alwaysPriority: number;
-  private readonly links: GhostLink[] = [];
+  private readonly observers: GhostObserver[] = [];
   /**
-   * Per link, at the same index: the groups it said marking again would not change (see GhostLink.onDirty). A
+   * Per observer, at the same index: the groups it said marking again would not change (see GhostObserver.onDirty). A
    * change then skips the connections already waiting to send it without touching their records: on a busy host
    * most records of a moving pointer are, and each touch of a record was a likely cache miss.
    */
@@ -71,8 +71,8 @@ export class GhostSource<S = unknown> {
   }
 
   /** Connections ghosting this object now. */
-  get linkCount(): number {
-    return this.links.length;
+  get observerCount(): number {
+    return this.observers.length;
   }
 
   /** The object changed the state of these groups: every connection ghosting it will send their current state. */
@@ -85,24 +85,25 @@ export class GhostSource<S = unknown> {
     if (m === 0) return;
     const c = ++this.changeCount;
     for (let g = 0, b = m; b !== 0; g++, b >>>= 1) if ((b & 1) !== 0) this.changedAt[g] = c;
-    const links = this.links;
+    const observers = this.observers;
     const held = this.held;
-    for (let i = 0; i < links.length; i++) {
-      if (((held[i] as number) & m) !== m) held[i] = (links[i] as GhostLink).onDirty(m);
+    for (let i = 0; i < observers.length; i++) {
+      if (((held[i] as number) & m) !== m) held[i] = (observers[i] as GhostObserver).onDirty(m);
     }
   }
 
-  /** The link's next change must reach it again (its record sent, or changed state). */
-  unhold(link: GhostLink): void {
-    if (this.links[link.linkIndex] === link) this.held[link.linkIndex] = 0;
+  /** The observer's next change must reach it again (its record sent, or changed state). */
+  unhold(observer: GhostObserver): void {
+    if (this.observers[observer.observerIndex] === observer) this.held[observer.observerIndex] = 0;
   }
 
   /**
-   * Changes to these groups skip the link until it calls `unhold`: it reads them from `changedSince` when it
-   * next looks (see GhostLink.onDirty for the other way a link comes to be skipped).
+   * Changes to these groups skip the observer until it calls `unhold`: it reads them from `changedSince` when it
+   * next looks (see GhostObserver.onDirty for the other way an observer comes to be skipped).
    */
-  hold(link: GhostLink, mask: number): void {
-    if (this.links[link.linkIndex] === link) this.held[link.linkIndex] = mask;
+  hold(observer: GhostObserver, mask: number): void {
+    if (this.observers[observer.observerIndex] === observer)
+      this.held[observer.observerIndex] = mask;
   }
 
   /** Removes the object: its ghost is deleted on every connection. */
@@ -110,35 +111,35 @@ export class GhostSource<S = unknown> {
     if (this.isDestroyed) return;
     this.isDestroyed = true;
     this.domain.remove(this);
-    // A record never sent lets go of its link at once, so walk a copy.
-    for (const link of this.links.slice()) link.onDestroyed();
-    this.links.length = 0;
+    // A record never sent lets go of its observer at once, so walk a copy.
+    for (const observer of this.observers.slice()) observer.onDestroyed();
+    this.observers.length = 0;
   }
 
   /** For ghost managers: start / stop telling this record of changes. */
-  attach(link: GhostLink): void {
-    const i = this.links.length;
+  attach(observer: GhostObserver): void {
+    const i = this.observers.length;
     if (i === this.held.length) {
       const grown = new Uint32Array(i * 2);
       grown.set(this.held);
       this.held = grown;
     }
-    link.linkIndex = i;
-    this.links.push(link);
+    observer.observerIndex = i;
+    this.observers.push(observer);
     this.held[i] = 0;
   }
 
-  detach(link: GhostLink): void {
-    const i = link.linkIndex;
-    if (this.links[i] !== link) return;
-    const last = this.links.length - 1;
-    const moved = this.links[last] as GhostLink;
-    this.links[i] = moved;
+  detach(observer: GhostObserver): void {
+    const i = observer.observerIndex;
+    if (this.observers[i] !== observer) return;
+    const last = this.observers.length - 1;
+    const moved = this.observers[last] as GhostObserver;
+    this.observers[i] = moved;
     this.held[i] = this.held[last] as number;
-    moved.linkIndex = i;
-    this.links.pop();
+    moved.observerIndex = i;
+    this.observers.pop();
     this.held[last] = 0;
-    link.linkIndex = -1;
+    observer.observerIndex = -1;
   }
 }
 

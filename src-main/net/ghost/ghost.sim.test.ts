@@ -11,7 +11,7 @@ import type { GhostSource } from './ghost-source';
 
 const SEEDS = Number(process.env.GB_SIM_SEEDS ?? 500);
 const LOSSY_MS = 4_000;
-/** After the link heals, every ghost matches its source within this many ghost packets delivered. */
+/** After the path heals, every ghost matches its source within this many ghost packets delivered. */
 const HEAL_PACKET_BOUND = 20;
 
 function randomConditions(rng: Rng): Impairment {
@@ -191,8 +191,8 @@ function runSeed(seed: number): { healPackets: number; pair: GhostPair } {
   return { healPackets: pair.client.sectionsRead - readAtHeal, pair };
 }
 
-describe('ghosts over a lossy simulated link', () => {
-  it(`converge to the latest state once the link heals (${SEEDS} seeds)`, () => {
+describe('ghosts over a lossy simulated path', () => {
+  it(`converge to the latest state once the path heals (${SEEDS} seeds)`, () => {
     let worst = 0;
     let restored = 0;
     let skipped = 0;

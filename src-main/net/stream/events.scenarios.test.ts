@@ -258,7 +258,7 @@ describe('event manager scenarios', () => {
     expect(r.register('ok', { policy: 'reliableOrdered', copies: 3, params: p }).copies).toBe(3);
   });
 
-  it('urgent events leave at once on a clean link; others wait for the tick', () => {
+  it('urgent events leave at once on a clean path; others wait for the tick', () => {
     const defs = registry();
     const { pair, got } = pairWithLog(defs, 2, { conditions: { ...NO_IMPAIRMENT, delayMs: 20 } });
     const { sim } = pair;

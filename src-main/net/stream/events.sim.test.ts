@@ -122,7 +122,7 @@ function checkDelivery(seed: number, sent: Sent[], got: Delivery[]): void {
   }
 }
 
-/** One seed: random link, rates and traffic both ways for 1 s, then a healed link until reliable data is in. */
+/** One seed: a random impairment, rates and traffic both ways for 1 s, then a healed path until reliable data is in. */
 function runSeed(seed: number, totals: Record<string, number>): void {
   const rng = new Rng(seed ^ 0x5eed);
   const { registry, defs } = makeRegistry();
@@ -238,7 +238,7 @@ function checkOrder(seed: number, sent: Sent[], deliveredIds: number[]): void {
   }
 }
 
-describe('event manager over a simulated link', () => {
+describe('event manager over a simulated path', () => {
   it(`delivers by policy: reliable exactly once, ordered in order, sequenced never backwards (${SEEDS} seeds)`, () => {
     const totals: Record<string, number> = {};
     for (let seed = 1; seed <= SEEDS; seed++) runSeed(seed, totals);

@@ -9,7 +9,7 @@ import { makeStreamPair } from '../testing/stream-pair';
 
 // A peer that keeps sending but never reads what it is sent holds the sender's window and, behind it, every
 // event queued its way. These check that such a peer is let go (stalled, or its queue overflowed), that the
-// sender's memory stays bounded meanwhile, and that slow or lossy but working links are never mistaken for it.
+// sender's memory stays bounded meanwhile, and that slow or lossy but working paths are never mistaken for it.
 
 function registry(): { registry: RpcRegistry; chat: ReturnType<RpcRegistry['register']> } {
   const r = new RpcRegistry();
@@ -124,7 +124,7 @@ describe('a peer that never acknowledges', () => {
   });
 });
 
-describe('working links are never taken for stalled ones', () => {
+describe('working paths are never taken for stalled ones', () => {
   it('20 % loss both ways for 60 simulated seconds of traffic keeps every connection open', () => {
     for (const seed of [11, 12, 13, 14, 15]) {
       const { p, chat, closed } = pair(seed);
