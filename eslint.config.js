@@ -112,7 +112,7 @@ const LAYERS = [
     dirs: ['src-main/cli'],
     // More than a shell's app + shared, on purpose: the headless CLI has no UI state for app/ to keep, so it
     // drives a SessionRunner (session/), a DirectoryRunner (directory/) and LAN adverts (lan/) itself, and
-    // `link-demo` drives a bare net/ Endpoint to show the connection layer alone.
+    // `connection-demo` drives a bare net/ Endpoint to show the connection layer alone.
     allow: ['app', 'session', 'directory', 'lan', 'net', 'shared'],
     packages: ['node:dns', 'node:os', 'node:perf_hooks', 'node:readline', 'node:util'],
     why: 'cli/ is the headless shell (DESIGN.md §2).',

@@ -1,5 +1,5 @@
 // The `ghostboard` command line: a headless host or peer (with the --script JSON-lines contract) and a loopback
-// demo of the bare link. Knows nothing of Electron.
+// demo of the bare connection layer. Knows nothing of Electron.
 import { lookup } from 'node:dns/promises';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
@@ -16,7 +16,7 @@ import { parseSessionRate } from '../session/link';
 import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
 import { SessionRunner } from '../session/runner';
 import { emitLine, runScript, sessionEventLine, statsEvent } from './script';
-import { LinkPeer } from './link-demo';
+import { ConnectionPeer } from './connection-demo';
 import { monotonicNow } from '../net/transport';
 
 const USAGE = `usage:
@@ -350,10 +350,10 @@ async function serve(runner: SessionRunner, script: boolean): Promise<void> {
 
 async function demo(seconds: number): Promise<void> {
   const code = generateJoinCode();
-  const hostPeer = await LinkPeer.open('host', code, '127.0.0.1', 0, (l) =>
+  const hostPeer = await ConnectionPeer.open('host', code, '127.0.0.1', 0, (l) =>
     emitLine({ side: 'host', ...l }),
   );
-  const clientPeer = await LinkPeer.open('client', code, '127.0.0.1', 0, (l) =>
+  const clientPeer = await ConnectionPeer.open('client', code, '127.0.0.1', 0, (l) =>
     emitLine({ side: 'client', ...l }),
   );
   emitLine({ ev: 'ready', address: hostPeer.address.address, port: hostPeer.address.port, code });

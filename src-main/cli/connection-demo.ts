@@ -11,7 +11,7 @@ import { PROTOCOL_VERSION } from '../../shared/version';
 export type Print = (line: Record<string, unknown>) => void;
 
 /** A peer that sends a small numbered packet at `rateHz` on every open connection and reports each second. */
-export class LinkPeer {
+export class ConnectionPeer {
   private readonly conns = new Set<Connection<number>>();
   private nextId = 1;
   private tick: NodeJS.Timeout | undefined;
@@ -28,7 +28,7 @@ export class LinkPeer {
     bind: string,
     port: number,
     print: Print,
-  ): Promise<LinkPeer> {
+  ): Promise<ConnectionPeer> {
     const endpoint = new Endpoint<number>(
       role,
       { joinCode, protocolVersion: PROTOCOL_VERSION },
@@ -36,7 +36,7 @@ export class LinkPeer {
       monotonicNow(),
     );
     const transport = await UdpTransport.open(endpoint, { port, bind });
-    const peer = new LinkPeer(transport, print);
+    const peer = new ConnectionPeer(transport, print);
     transport.onActivity = () => {
       for (let e = endpoint.pollEvent(); e !== undefined; e = endpoint.pollEvent()) peer.onEvent(e);
     };
