@@ -138,11 +138,6 @@ const LAYER_EXCEPTIONS = [
     to: 'src-main/files/',
     why: 'session/runner.ts autosaves through Board.toFile and session/board-file.ts until the app owns saving.',
   },
-  {
-    from: ['src-main/session/sim-session.ts'],
-    to: 'src-main/net/testing/',
-    why: 'a session test kit that moves to session/testing/ once session/ is no longer being edited (issue 18.3).',
-  },
 ];
 
 /** Modules only named files may import, whatever their layer allows. */

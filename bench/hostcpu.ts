@@ -8,7 +8,7 @@
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import { UDP_IPV4_OVERHEAD } from '../src-main/net/stats';
 import type { SimEndpoint } from '../src-main/net/testing/harness';
-import { makeSimSession } from '../src-main/session/sim-session';
+import { makeSimSession } from '../src-main/session/testing/sim-session';
 import { home, nearest } from './scale/layout';
 import { percentile, round1 } from './compare/figures';
 

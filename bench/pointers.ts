@@ -10,7 +10,7 @@ import type { Impairment } from '../src-main/net/impairment';
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import type { SessionRate } from '../src-main/session/link';
 import { parseSessionRate } from '../src-main/session/link';
-import { makeSimSession, SIM_HOST_ADDRESS } from '../src-main/session/sim-session';
+import { makeSimSession, SIM_HOST_ADDRESS } from '../src-main/session/testing/sim-session';
 
 const USERS = 4;
 const MOUSE_HZ = 60;

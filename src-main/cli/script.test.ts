@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hostControls, peerControls } from '../session/controls';
-import { makeSimSession } from '../session/sim-session';
+import { makeSimSession } from '../session/testing/sim-session';
 import { runCommand, sessionEventLine } from './script';
 
 describe('script commands for the host’s powers', () => {

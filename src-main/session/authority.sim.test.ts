@@ -1,25 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { NewObject } from '../../shared/board';
+import { newRect } from '../../shared/testing/rect';
 import { isRefusal } from './board';
 import type { RefusableCommand } from './protocol';
 import type { RawPeer } from './raw-peer';
 import type { SessionEvent } from './session-events';
 import { defaultMaxPerAddress } from './host';
-import { makeSimSession } from './sim-session';
+import { makeSimSession } from './testing/sim-session';
 
-const rect = (x: number, y: number): NewObject => ({
-  kind: 'rect',
-  x,
-  y,
-  w: 100,
-  h: 60,
-  rotation: 0,
-  stroke: 0x222222,
-  fill: null,
-  strokeWidth: 2,
-  text: '',
-  points: [],
-});
+const rect = (x: number, y: number): NewObject => newRect({ x, y });
 
 const EFFECTS = new Set<SessionEvent['type']>([
   'chat',

@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { NewObject } from '../../shared/board';
+import { newRect } from '../../shared/testing/rect';
 import { parseColor, colorToCss, WORLD_EXTENT } from '../../shared/board';
 import { Board, isRefusal } from './board';
 import { Rng } from '../net/rng';
 
-const rect = (x: number, y: number): NewObject => ({
-  kind: 'rect',
-  x,
-  y,
-  w: 100,
-  h: 50,
-  rotation: 0,
-  stroke: 0x222222,
-  fill: null,
-  strokeWidth: 2,
-  text: '',
-  points: [],
-});
+const rect = (x: number, y: number): NewObject => newRect({ x, y, h: 50 });
 
 describe('Board', () => {
   it('creates objects with fresh ids on top, edits and deletes them, announcing each change', () => {

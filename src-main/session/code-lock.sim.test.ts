@@ -1,7 +1,7 @@
 // A short code locks after too many failed joins: the host is told (to offer a new code), joiners are told why,
 // and a new code lets people in again. Seeded simulation.
 import { describe, expect, it } from 'vitest';
-import { makeSimSession } from './sim-session';
+import { makeSimSession } from './testing/sim-session';
 
 describe('code lock', () => {
   it('locks a spoken code after 30 wrong guesses from 30 addresses, and a new code unlocks it', () => {

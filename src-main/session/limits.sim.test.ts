@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { NewObject } from '../../shared/board';
+import { newRect } from '../../shared/testing/rect';
 import { isRefusal } from './board';
 import type { SessionEvent } from './session-events';
-import { makeSimSession } from './sim-session';
+import { makeSimSession } from './testing/sim-session';
 
-const rect = (x: number, text = ''): NewObject => ({
-  kind: text === '' ? 'rect' : 'note',
-  x,
-  y: 0,
-  w: 100,
-  h: 60,
-  rotation: 0,
-  stroke: 0x222222,
-  fill: null,
-  strokeWidth: 2,
-  text,
-  points: [],
-});
+const rect = (x: number, text = ''): NewObject =>
+  newRect({ kind: text === '' ? 'rect' : 'note', x, text });
 
 const refusals = (events: SessionEvent[] | undefined) =>
   (events ?? []).flatMap((e) => (e.type === 'refused' ? [`${e.cmd}: ${e.reason}`] : []));

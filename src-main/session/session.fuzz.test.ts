@@ -4,8 +4,8 @@ import { MAX_OBJECT_ID, OBJECT_KINDS } from '../../shared/board';
 import type { Rng } from '../net/rng';
 import { isRefusal } from './board';
 import type { RawPeer } from './raw-peer';
-import type { SimSession } from './sim-session';
-import { makeSimSession } from './sim-session';
+import type { SimSession } from './testing/sim-session';
+import { makeSimSession } from './testing/sim-session';
 
 // Random RPCs from bare connections, before and after they say hello, mixed with two ordinary peers and the
 // host's own edits. The host must not fail (a handler that threw would close the sender with

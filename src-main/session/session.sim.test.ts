@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { NewObject } from '../../shared/board';
+import { newRect } from '../../shared/testing/rect';
 import { NO_IMPAIRMENT } from '../net/impairment';
 import { isRefusal } from './board';
 import type { SessionEvent } from './session-events';
-import { makeSimSession, SIM_HOST_ADDRESS } from './sim-session';
+import { makeSimSession, SIM_HOST_ADDRESS } from './testing/sim-session';
 
-const rect = (x: number, y: number): NewObject => ({
-  kind: 'rect',
-  x,
-  y,
-  w: 100,
-  h: 60,
-  rotation: 0,
-  stroke: 0x222222,
-  fill: null,
-  strokeWidth: 2,
-  text: '',
-  points: [],
-});
+const rect = (x: number, y: number): NewObject => newRect({ x, y });
 
 const lossy = { ...NO_IMPAIRMENT, loss: 0.1, delayMs: 40, jitterMs: 10 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hostControls } from './controls';
-import { makeSimSession } from './sim-session';
+import { makeSimSession } from './testing/sim-session';
 
 // A participant whose app stops reading (hung, or hostile) while its socket keeps sending: the host must not
 // spin on a full window (the harness fails a timer that stays due), must not keep what it queues for it

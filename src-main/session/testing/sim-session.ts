@@ -1,19 +1,19 @@
-// Test and benchmark fixture: a host and peers running whiteboard sessions over the simulated network, with
+// Test kit: a host and peers running whiteboard sessions over the simulated network, with
 // every event they report recorded. Knows nothing of the CLI or the UI.
-import type { PeerAddress } from '../net/address';
-import { Rng } from '../net/rng';
-import { SimHarness } from '../net/testing/harness';
-import type { Impairment } from '../net/impairment';
-import { NO_IMPAIRMENT } from '../net/impairment';
-import { SimNetwork } from '../net/testing/network';
-import type { Board } from './board';
-import { HostSession } from './host';
-import { PeerSession } from './peer';
-import { RawPeer } from './raw-peer';
-import type { SessionEvent } from './session-events';
-import type { SessionRate } from './link';
-import type { Role } from './protocol';
-import type { BoardLimits, PeerLimits } from './peer-limits';
+import type { PeerAddress } from '../../net/address';
+import { Rng } from '../../net/rng';
+import { SimHarness } from '../../net/testing/harness';
+import type { Impairment } from '../../net/impairment';
+import { NO_IMPAIRMENT } from '../../net/impairment';
+import { SimNetwork } from '../../net/testing/network';
+import type { Board } from '../board';
+import { HostSession } from '../host';
+import { PeerSession } from '../peer';
+import { RawPeer } from '../raw-peer';
+import type { SessionEvent } from '../session-events';
+import type { SessionRate } from '../link';
+import type { Role } from '../protocol';
+import type { BoardLimits, PeerLimits } from '../peer-limits';
 
 export const SIM_HOST_ADDRESS: PeerAddress = { address: '127.0.0.1', port: 7350 };
 export const SIM_CODE = 'SIMUL-ATION1';
