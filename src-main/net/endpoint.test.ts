@@ -356,3 +356,58 @@ describe('extra ports (a hard NAT fan)', () => {
     expect(reply?.via).toBe(3);
   });
 });
+
+describe('extra ports: handshakes', () => {
+  const routedTenant = (routes: Map<string, number>) => ({
+    get hasRoutes() {
+      return routes.size > 0;
+    },
+    routeOf: (to: { address: string; port: number }) => routes.get(`${to.address}:${to.port}`),
+    handleDatagram: () => undefined,
+    handleTimeout: () => undefined,
+    nextTimeout: () => Infinity,
+    pollTransmit: () => undefined,
+  });
+
+  it('answer a HELLO from the port it came in on, whatever the peer is routed through', () => {
+    const host = new Endpoint<number>(
+      'host',
+      { joinCode: '7-orbit-lantern', protocolVersion: SIM_VERSION },
+      () => ({ onPayload: () => undefined, onNotify: () => undefined }),
+      0,
+    );
+    host.tenant = routedTenant(new Map([[`${SIM_CLIENT.address}:${SIM_CLIENT.port}`, 7]]));
+    const hello = encodeHandshake({
+      type: 'hello',
+      version: SIM_VERSION,
+      clientNonce: new Uint8Array(16),
+    });
+    host.handleDatagram(0, SIM_CLIENT, hello, 7);
+    expect(host.pollTransmit()?.via).toBe(7);
+    // The same peer reaching our main port is answered there (it dialled what its spray found there).
+    host.handleDatagram(0, SIM_CLIENT, hello, 0);
+    expect(host.pollTransmit()?.via).toBeUndefined();
+  });
+
+  it('start a dial over from its new port when the host becomes routed through a fan port', () => {
+    const client = new Endpoint<number>(
+      'client',
+      { joinCode: '7-orbit-lantern', protocolVersion: SIM_VERSION },
+      () => ({ onPayload: () => undefined, onNotify: () => undefined }),
+      0,
+    );
+    const routes = new Map<string, number>();
+    client.tenant = routedTenant(routes);
+    client.connect(0, SIM_HOST);
+    const first = client.pollTransmit();
+    expect(first?.via).toBeUndefined();
+    routes.set(`${SIM_HOST.address}:${SIM_HOST.port}`, 5);
+    client.handleTimeout(client.nextTimeout());
+    const again = client.pollTransmit();
+    expect(again?.via).toBe(5);
+    // A fresh HELLO (a new nonce): the host's cookie will name the address it sees us at from that port.
+    expect(again?.bytes[0]).toBe(first?.bytes[0]);
+    expect(again?.bytes.length).toBe(HELLO_SIZE);
+    expect(again?.bytes).not.toEqual(first?.bytes);
+  });
+});

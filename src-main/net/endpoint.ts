@@ -55,6 +55,8 @@ interface Entry<R> {
   readonly attemptFrom?: string;
   opened: boolean;
   announced: boolean;
+  /** The local port its peer reaches us on (0 the main one; a fan port through a hard NAT): we answer from it. */
+  via: number;
   /** Bumped whenever its cached deadline is replaced or taken: older heap items for it are dead. */
   version: number;
 }
@@ -69,7 +71,9 @@ interface DeadlineItem<R> {
 
 interface Dialing {
   readonly peer: PeerAddress;
-  readonly handshake: ClientHandshake;
+  handshake: ClientHandshake;
+  /** The local port the handshake speaks from (0 the main one; a fan port once the tenant routes the host there). */
+  via: number;
   /** Dials to other addresses of the same host: the first to connect cancels the rest. */
   readonly group: Set<string>;
 }
@@ -130,6 +134,8 @@ export class Endpoint<R> {
   readonly options: EndpointOptions;
   /** Rendezvous on the same socket, if any (datagrams from 0xE0 up); unrendezvoused endpoints count and drop them. */
   tenant: DatagramTenant | undefined;
+  /** The local port of the datagram being handled: replies to it leave from there. */
+  private arrivedOn = 0;
   /** A TURN relay on the same socket, if any. */
   relay: DatagramRelay | undefined;
   /** Old addresses of connections moved to a new path, kept for packets still on their way. */
@@ -218,17 +224,8 @@ export class Endpoint<R> {
     for (const peer of targets) {
       const key = addressKey(peer);
       if (this.dialing.has(key) || this.entries.has(key) || group.has(key)) continue;
-      const handshake = new ClientHandshake(
-        {
-          joinCode: this.options.joinCode,
-          version: this.options.protocolVersion,
-          retryMs: this.options.handshakeRetryMs,
-          timeoutMs: this.options.handshakeTimeoutMs,
-        },
-        now,
-      );
       group.add(key);
-      fresh.push([key, { peer, handshake, group }]);
+      fresh.push([key, { peer, handshake: this.clientHandshake(now), group, via: 0 }]);
     }
     for (const [key, d] of fresh) this.dialing.set(key, d);
     for (const [key, d] of fresh) this.drainHandshake(now, key, d);
@@ -238,7 +235,12 @@ export class Endpoint<R> {
   handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array, via = 0): void {
     this.lastNow = Math.max(this.lastNow, now);
     if (via !== 0) {
-      this.fromExtraPort(now, from, bytes, via);
+      this.arrivedOn = via;
+      try {
+        this.fromExtraPort(now, from, bytes, via);
+      } finally {
+        this.arrivedOn = 0;
+      }
       return;
     }
     const relay = this.relay;
@@ -295,6 +297,9 @@ export class Endpoint<R> {
       this.counters.unknownSource++;
       return;
     }
+    if (entry.via !== this.arrivedOn && entry.conn.authenticates(bytes))
+      // Its peer reaches us on another of our ports now (its side of a hard NAT's path moved): answer there.
+      entry.via = this.arrivedOn;
     entry.conn.handleDatagram(now, bytes);
     this.afterActivity(entry.conn.peer, entry);
   }
@@ -320,6 +325,7 @@ export class Endpoint<R> {
       entry.peer = from;
       entry.ip = from.address;
       entry.conn.peer = key;
+      entry.via = this.arrivedOn;
       this.entries.set(key, entry);
       if (this.withOutput.delete(old)) this.withOutput.add(key);
       this.aliases.set(old, { entry, until: now + ALIAS_MS });
@@ -357,8 +363,9 @@ export class Endpoint<R> {
     if (entry?.conn !== conn || !conn.isOpen) return;
     this.collect(conn.peer, entry);
     conn.ping(now);
+    const via = this.routeVia(to);
     for (let b = conn.pollTransmit(); b !== undefined; b = conn.pollTransmit())
-      this.outbox.push({ to, bytes: b });
+      this.outbox.push(withVia({ to, bytes: b }, via));
     this.withOutput.delete(conn.peer);
     this.stale.add(entry);
   }
@@ -477,6 +484,7 @@ export class Endpoint<R> {
       attemptFrom: this.failureKey(from),
       opened: false,
       announced: false,
+      via: this.arrivedOn,
       version: 0,
     };
     this.adopt(key, entry);
@@ -560,9 +568,29 @@ export class Endpoint<R> {
     );
   }
 
+  private clientHandshake(now: number): ClientHandshake {
+    return new ClientHandshake(
+      {
+        joinCode: this.options.joinCode,
+        version: this.options.protocolVersion,
+        retryMs: this.options.handshakeRetryMs,
+        timeoutMs: this.options.handshakeTimeoutMs,
+      },
+      now,
+    );
+  }
+
   private drainHandshake(now: number, key: string, d: Dialing): void {
+    const via = this.routeVia(d.peer);
+    if (via !== d.via && d.handshake.result === undefined) {
+      // The host now reaches us on another of our ports (a fan port, through a hard NAT), so its NAT sees us at
+      // another address: a CHALLENGE's cookie names the address it went to, so the handshake starts over there.
+      d.via = via;
+      d.handshake = this.clientHandshake(now);
+    }
     for (let b = d.handshake.pollTransmit(); b !== undefined; b = d.handshake.pollTransmit())
-      this.send(d.peer, b);
+      if (this.outbox.length < MAX_QUEUED_REPLIES)
+        this.outbox.push(withVia({ to: d.peer, bytes: b }, d.via));
     const result = d.handshake.result;
     if (result === undefined) return;
     this.dialing.delete(key);
@@ -593,6 +621,7 @@ export class Endpoint<R> {
       ip: d.peer.address,
       opened: true,
       announced: false,
+      via: d.via,
       version: 0,
     });
     const entry = this.entries.get(key);
@@ -639,14 +668,22 @@ export class Endpoint<R> {
 
   private collect(key: string, entry: Entry<R>): void {
     for (let b = entry.conn.pollTransmit(); b !== undefined; b = entry.conn.pollTransmit()) {
-      this.outbox.push({ to: entry.peer, bytes: b });
+      this.outbox.push(withVia({ to: entry.peer, bytes: b }, entry.via));
     }
     this.withOutput.delete(key);
   }
 
+  /** A reply to the datagram being handled, from the port it came in on. */
   private send(to: PeerAddress, bytes: Uint8Array): void {
     // Handshake replies are one per request and drained after every datagram; the cap only guards a caller that never polls.
-    if (this.outbox.length < MAX_QUEUED_REPLIES) this.outbox.push({ to, bytes });
+    if (this.outbox.length < MAX_QUEUED_REPLIES)
+      this.outbox.push(withVia({ to, bytes }, this.arrivedOn));
+  }
+
+  /** The local port we reach `to` from when we speak first: the fan port the tenant routes it through, or 0. */
+  private routeVia(to: PeerAddress): number {
+    const tenant = this.tenant;
+    return tenant?.hasRoutes === true ? (tenant.routeOf?.(to) ?? 0) : 0;
   }
 
   handleTimeout(now: number): void {
@@ -783,13 +820,7 @@ export class Endpoint<R> {
       const entry = this.entries.get(key);
       if (entry !== undefined) this.collect(key, entry);
     }
-    let t = this.outbox.shift() ?? this.tenant?.pollTransmit();
-    const tenant = this.tenant;
-    if (t !== undefined && t.via === undefined && tenant?.hasRoutes === true) {
-      // A peer that opened through one of our fan ports is answered from that port (our NAT's mapping there).
-      const via = tenant.routeOf?.(t.to);
-      if (via !== undefined) t = { ...t, via };
-    }
+    const t = this.outbox.shift() ?? this.tenant?.pollTransmit();
     const relay = this.relay;
     if (relay === undefined) return t;
     if (t === undefined) return relay.pollTransmit();
@@ -800,4 +831,9 @@ export class Endpoint<R> {
   pollEvent(): EndpointEvent<R> | undefined {
     return this.events.shift();
   }
+}
+
+/** A transmit from local port `via` (0, the main one, is left implicit). */
+function withVia(t: Transmit, via: number): Transmit {
+  return via === 0 ? t : { ...t, via };
 }

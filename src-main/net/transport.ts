@@ -24,6 +24,8 @@ const MAX_IDLE_IMMEDIATES = 4;
 const DEFAULT_TTL = 64;
 /** Extra local ports a core may send from (a hard NAT's fan, net/nat-traversal.ts), at most. */
 const MAX_EXTRA_PORTS = 256;
+/** Datagrams an extra port holds while it binds (a fan primes each port twice). */
+const MAX_WAITING_SENDS = 64;
 
 /** What a transport drives: an endpoint, or any other sans-IO datagram core (a directory). */
 export type DatagramCore = DatagramTenant;
@@ -47,6 +49,11 @@ export class UdpTransport<C extends DatagramCore> {
   private readonly delayed = new Set<NodeJS.Timeout>();
   /** Extra ports by number (1..MAX_EXTRA_PORTS), opened on the first datagram the core sends from one. */
   private readonly extra = new Map<number, dgram.Socket>();
+  /**
+   * Sends waiting for an extra port's bind: a socket's TTL can only be set once it is bound, and a priming datagram
+   * sent with the default TTL would reach the other NAT and spoil the very mapping it opens (NETLAB.md).
+   */
+  private readonly unbound = new Map<dgram.Socket, (() => void)[]>();
   private bindAddress = '';
 
   private constructor(
@@ -82,12 +89,26 @@ export class UdpTransport<C extends DatagramCore> {
     if (!Number.isInteger(via) || via < 0 || via > MAX_EXTRA_PORTS) return undefined;
     let socket = this.extra.get(via);
     if (socket === undefined) {
-      socket = this.createSocket(via);
-      // Sends queue until the bind completes (node:dgram); a failed bind is an 'error', counted.
-      socket.bind(0, this.bindAddress);
-      this.extra.set(via, socket);
+      const created = this.createSocket(via);
+      this.unbound.set(created, []);
+      created.once('listening', () => {
+        const waiting = this.unbound.get(created) ?? [];
+        this.unbound.delete(created);
+        for (const send of waiting) send();
+      });
+      // A failed bind is an 'error', counted; what waits for it is dropped with the socket at close.
+      created.bind(0, this.bindAddress);
+      this.extra.set(via, created);
+      socket = created;
     }
     return socket;
+  }
+
+  /** Runs `send` now, or once `socket` is bound (in order, bounded). */
+  private whenBound(socket: dgram.Socket, send: () => void): void {
+    const waiting = this.unbound.get(socket);
+    if (waiting === undefined) send();
+    else if (waiting.length < MAX_WAITING_SENDS) waiting.push(send);
   }
 
   /** Extra ports open now. */
@@ -125,8 +146,9 @@ export class UdpTransport<C extends DatagramCore> {
       this.idleImmediates = 0;
       const socket = this.socketFor(t.via);
       if (socket === undefined) continue;
-      if (t.ttl === undefined) this.impaired(t.bytes, t.to, socket);
-      else this.sendWithTtl(t.bytes, t.to, t.ttl, socket);
+      const { bytes, to, ttl } = t;
+      if (ttl === undefined) this.whenBound(socket, () => this.impaired(bytes, to, socket));
+      else this.whenBound(socket, () => this.sendWithTtl(bytes, to, ttl, socket));
     }
     this.onActivity?.();
     this.arm();
@@ -261,6 +283,7 @@ export class UdpTransport<C extends DatagramCore> {
     this.delayed.clear();
     const sockets = [this.socket, ...this.extra.values()];
     this.extra.clear();
+    this.unbound.clear();
     await Promise.all(
       sockets.map(
         (socket) =>

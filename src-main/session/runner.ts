@@ -27,7 +27,7 @@ import type { Controls } from './controls';
 import { hostControls, peerControls } from './controls';
 import { HostSession } from './host';
 import { PeerSession } from './peer';
-import type { SessionRate } from './link';
+import type { SessionRate } from './connection-stack';
 import type { Role } from './protocol';
 
 const TICK_MS = 50;
@@ -113,6 +113,8 @@ export class SessionRunner {
   private probes: NodeJS.Timeout | undefined;
   /** Joining: the addresses of the dial in progress (a relayed path joins its race). */
   private dialed: readonly PeerAddress[] | undefined;
+  /** Joining: the addresses to dial once the priming lead is over (a path found before then joins them). */
+  private plan: PeerAddress[] | undefined;
 
   private constructor(
     readonly controls: Controls,
@@ -199,6 +201,7 @@ export class SessionRunner {
         if (e.type === 'intro') {
           // Our priming datagrams are out; the other side's go out now too. Dial once both NATs are open.
           const plan = runner.dialPlan(e.session);
+          runner.plan = plan;
           const hostRelayed = e.session.relayed;
           if (e.relay !== undefined && hostRelayed !== undefined) {
             // Meanwhile a relay allocation: its path joins the race when it is ready (a direct one usually wins).
@@ -342,7 +345,9 @@ export class SessionRunner {
       if (this.pathOf.get(conn.peer) === 'relayed') this.probeNow(conn);
       return;
     }
-    if (!known && this.dialed !== undefined) {
+    if (known) return;
+    if (this.dialed === undefined) this.plan?.push(address);
+    else {
       session.connect(monotonicNow(), [address], this.dialed);
       this.transport.pump();
     }

@@ -37,8 +37,9 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
   /** A host and joiners behind symmetric NATs (a new random public port per destination). */
   let symHome: NatSite;
   let sym: NatSite;
-  /** A joiner behind a NAT that gives each destination the next port up (predictable). */
+  /** A joiner and a host behind NATs that give each destination the next port up (predictable). */
   let seq: NatSite;
+  let seqHome: NatSite;
   /** A joiner on a network that lets UDP out only to the directory and the relay. */
   let blocked: NatSite;
   /** Another such network, whose firewall later opens (a relayed connection then moves to a direct path). */
@@ -66,6 +67,7 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
     symHome = await lab.addNatSite({ kind: 'symmetric', dropUnsolicited: true });
     sym = await lab.addNatSite({ kind: 'symmetric', dropUnsolicited: true });
     seq = await lab.addNatSite({ kind: 'sequential', dropUnsolicited: true });
+    seqHome = await lab.addNatSite({ kind: 'sequential', dropUnsolicited: true });
     blocked = await lab.addNatSite({
       kind: 'cone',
       dropUnsolicited: true,
@@ -232,6 +234,30 @@ describe.skipIf(!support.ok)('joining by link across NATs (namespaces)', () => {
     expect(sq?.events.find(isEv('nat'))).toMatchObject({ mapping: 'dependent', step: 1 });
     await works([easy.proc, ...toEasy]);
     expect(dir.events.filter((e) => e.ev === 'introduced').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('hard NAT cells, no relay: a lax cone host with a symmetric joiner, a sequential host with a cone joiner', async () => {
+    // The lax router takes a fan's datagrams into its connection tracking if any reach it, which would spoil the
+    // very ports the spray must find: the fan's primes must die first (TTL 2 from the first datagram of each port).
+    await directory(DIRECTORY_PORT + 2);
+    const laxHost = await host(client(lax), DIRECTORY_PORT + 2);
+    const [sam] = await join(laxHost.proc, laxHost.link, [
+      { name: 'Sam', at: client(sym), path: 'direct' },
+    ]);
+    if (sam === undefined) throw new Error('no Sam');
+    await works([laxHost.proc, sam]);
+    await theLab().stopProcesses();
+
+    // The joiner's spray finds the host's main port as well as its fan ports: the host answers each on the port it
+    // heard it on, and a handshake begun on one port is not finished on another.
+    await directory(DIRECTORY_PORT + 2);
+    const seqHost = await host(client(seqHome), DIRECTORY_PORT + 2);
+    expect((await seqHost.proc.waitFor(isEv('nat'), WAIT_MS)).step).toBe(1);
+    const joiners = await join(seqHost.proc, seqHost.link, [
+      { name: 'Con', at: client(cone), path: 'direct' },
+      { name: 'Cal', at: client(lax), path: 'direct' },
+    ]);
+    await works([seqHost.proc, ...joiners]);
   });
 
   it('relayed cells: symmetric to symmetric, a cone joiner racing relay and spray to a symmetric host (it ends direct), and a joiner whose UDP only reaches the relay', async () => {
