@@ -78,7 +78,8 @@ describe('fuzz: hostile datagrams at a host holding a live connection', () => {
         bytes = rng.bytes(rng.range(1, 200));
         bytes[0] = 0xc0 | rng.int(8);
       } else bytes = mutate(rng, rng.pick(captured));
-      host.handleDatagram(sim.now, from, bytes);
+      // Now and then on an extra local port (a fan's), where only routed peers may speak: this host has none.
+      host.handleDatagram(sim.now, from, bytes, rng.bool(0.1) ? rng.range(1, 256) : 0);
       // Anything the host says to a source without a connection is never larger than what it got.
       for (let t = host.pollTransmit(); t !== undefined; t = host.pollTransmit()) {
         if (addressKey(t.to) !== addressKey(SIM_CLIENT)) {
