@@ -21,6 +21,7 @@ import { NO_IMPAIRMENT } from '../net/impairment';
 import { SimNetwork } from '../net/testing/network';
 import type { DirectoryEvent } from './directory';
 import { Directory } from './directory';
+import { Reflector } from './reflector';
 
 const CODE = '7-orbit-lantern';
 const VERSION = 4;
@@ -40,13 +41,23 @@ interface Party {
   readonly endpointEvents: EndpointEvent<number>[];
 }
 
-function world(seed: number, directories: readonly PeerAddress[] = [DIR_A, DIR_B]) {
+/** `reflector`: each directory has one on its next port (`silent`: announced, but nothing answers there). */
+function world(
+  seed: number,
+  directories: readonly PeerAddress[] = [DIR_A, DIR_B],
+  reflector: 'none' | 'answering' | 'silent' = 'none',
+) {
   const rng = new Rng(seed);
   const net = new SimNetwork(rng, { ...NO_IMPAIRMENT, delayMs: 20 });
   const sim = new SimHarness(net);
   const dirs = directories.map((address) => {
-    const d = new Directory({ secret: randomFrom(rng)(32) });
+    const reflectorPort = address.port + 1;
+    const d = new Directory({
+      secret: randomFrom(rng)(32),
+      ...(reflector === 'none' ? {} : { reflectorPort }),
+    });
     sim.add(address, d);
+    if (reflector === 'answering') sim.add({ ...address, port: reflectorPort }, new Reflector());
     return { address, d, events: [] as DirectoryEvent[] };
   });
   const party = (role: 'host' | 'client', at: PeerAddress, code = CODE): Party => {
@@ -120,6 +131,49 @@ describe('directory', () => {
     expect(host.endpointEvents.filter((e) => e.type === 'connected')).toHaveLength(1);
     // Directories never saw a byte of the handshake.
     for (const x of w.dirs) expect(x.d.counters.malformed + x.d.counters.unexpected).toBe(0);
+  });
+
+  it("measures each party's NAT mapping against a reflector and passes it on with the introduction", () => {
+    const seed = 17;
+    const w = world(seed, [DIR_A], 'answering');
+    const host = w.add('host', HOST);
+    const joiner = w.add('client', JOINER);
+    host.client.register(w.sim.now, registration);
+    w.sim.runUntil(1_000);
+    // The simulated network has no NAT: both ports see the same address.
+    expect(host.client.mapping, `seed ${seed}`).toEqual({ kind: 'independent' });
+    expect(host.events).toContainEqual({ type: 'nat', mapping: { kind: 'independent' } });
+    expect(w.dirs[0]?.d.session('Design review')?.nat).toEqual({ kind: 'independent' });
+    const asked = w.sim.now;
+    joiner.client.introduce(asked, 'Design review', []);
+    w.sim.runUntil(asked + 1_000);
+    expect(joiner.client.mapping).toEqual({ kind: 'independent' });
+    const intro = joiner.events.find((e) => e.type === 'intro');
+    expect(intro?.type === 'intro' && intro.session.nat).toEqual({ kind: 'independent' });
+    // Plain punching between two easy NATs: no spray, no fan.
+    expect(host.client.traversal.counters.sprayed + joiner.client.traversal.counters.sprayed).toBe(
+      0,
+    );
+    expect(
+      host.client.traversal.counters.fanPrimes + joiner.client.traversal.counters.fanPrimes,
+    ).toBe(0);
+    for (const x of w.dirs) expect(x.d.counters.malformed + x.d.counters.unexpected).toBe(0);
+  });
+
+  it('introduces a joiner whose reflector never answers after a short wait, its mapping unknown', () => {
+    const seed = 18;
+    const w = world(seed, [DIR_A], 'silent');
+    const host = w.add('host', HOST);
+    const joiner = w.add('client', JOINER);
+    host.client.register(w.sim.now, registration);
+    w.sim.runUntil(1_000);
+    const asked = w.sim.now;
+    joiner.client.introduce(asked, 'Design review', []);
+    w.sim.runUntil(asked + 2_000);
+    expect(joiner.client.mapping, `seed ${seed}`).toEqual({ kind: 'unknown' });
+    const intro = joiner.events.find((e) => e.type === 'intro');
+    expect(intro?.type).toBe('intro');
+    expect(host.events.some((e) => e.type === 'peer')).toBe(true);
   });
 
   it('lets a path found later join a dial in progress, and none once the dial is over', () => {
