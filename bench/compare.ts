@@ -24,17 +24,17 @@ const ONE_WAY_MS = 40;
 
 export interface Condition {
   readonly name: string;
-  readonly link: Impairment;
+  readonly impairment: Impairment;
 }
 
 const lossy = (loss: number): Condition => ({
   name: `loss${loss * 100}`,
-  link: { ...NO_IMPAIRMENT, loss, delayMs: ONE_WAY_MS },
+  impairment: { ...NO_IMPAIRMENT, loss, delayMs: ONE_WAY_MS },
 });
 /** 64 kbit/s each way per client; a datagram that would queue past 500 ms (4 KB) is tail-dropped. */
 const CAP: Condition = {
   name: 'cap64',
-  link: { ...NO_IMPAIRMENT, delayMs: ONE_WAY_MS, bandwidthBps: 64_000, maxQueueMs: 500 },
+  impairment: { ...NO_IMPAIRMENT, delayMs: ONE_WAY_MS, bandwidthBps: 64_000, maxQueueMs: 500 },
 };
 export const CONDITIONS: readonly Condition[] = [
   lossy(0),
@@ -51,8 +51,8 @@ async function runOne(stack: StackName, c: Condition, seed: number): Promise<Run
   const windowMs = Number(process.env.GB_COMPARE_SECONDS ?? 20) * 1000;
   const bed = await Testbed.open({
     clients: USERS,
-    up: c.link,
-    down: c.link,
+    up: c.impairment,
+    down: c.impairment,
     seed,
     maxSeconds: windowMs / 1000 + 120,
   });
@@ -167,7 +167,7 @@ export async function run(): Promise<Record<string, unknown>> {
       users: USERS,
       oneWayMs: ONE_WAY_MS,
       windowSeconds: Number(process.env.GB_COMPARE_SECONDS ?? 20),
-      conditions: CONDITIONS.map((c) => ({ name: c.name, ...c.link })),
+      conditions: CONDITIONS.map((c) => ({ name: c.name, ...c.impairment })),
     },
     plots,
     runs: results,

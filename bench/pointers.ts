@@ -8,8 +8,8 @@ import type { PeerAddress } from '../src-main/net/address';
 import { addressKey } from '../src-main/net/address';
 import type { Impairment } from '../src-main/net/impairment';
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
-import type { SessionRate } from '../src-main/session/link';
-import { parseSessionRate } from '../src-main/session/link';
+import type { SessionRate } from '../src-main/session/connection-stack';
+import { parseSessionRate } from '../src-main/session/connection-stack';
 import { makeSimSession, SIM_HOST_ADDRESS } from '../src-main/session/testing/sim-session';
 
 const USERS = 4;

@@ -10,7 +10,7 @@ import type {
 } from '../../shared/api';
 import type { PeerId } from '../../shared/board';
 import type { Controls } from '../session/controls';
-import { linkFigures } from '../session/figures';
+import { connectionFigures } from '../session/figures';
 import { pathOfPeerKey } from '../session/path';
 import type { SessionEvent } from '../session/session-events';
 
@@ -123,7 +123,7 @@ export class EventTranslator {
   stats(at: number, conditions: NetworkConditions): StatsSnapshot {
     const now = this.clock();
     const peers = this.s.links().map(({ peer, name, link }) => ({
-      ...linkFigures(now, peer, name, link),
+      ...connectionFigures(now, peer, name, link),
       path: this.pathOf(link.conn.peer),
     }));
     const sum = (f: (p: (typeof peers)[number]) => number): number =>

@@ -6,7 +6,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { BoardObject, NewObject, ObjectKind } from '../../shared/board';
 import { parseColor } from '../../shared/board';
 import type { Controls } from '../session/controls';
-import { linkFigures } from '../session/figures';
+import { connectionFigures } from '../session/figures';
 import type { SessionEvent } from '../session/session-events';
 import { monotonicNow } from '../net/transport';
 
@@ -228,7 +228,7 @@ export async function runCommand(
         hash: s.board.hash(),
         objects: s.board.size,
         // Events sent over every link that the other side may still need (0: all this side's edits are in).
-        unsettled: s.links().reduce((n, l) => n + l.link.stack.rpc.events.unsettled, 0),
+        unsettled: s.links().reduce((n, l) => n + l.link.events.rpc.events.unsettled, 0),
       });
       return undefined;
     case 'quit':
@@ -264,7 +264,7 @@ export function statsEvent(s: Controls, now: number): Record<string, unknown> {
     ev: 'stats',
     loopDelayMs: loopDelayFigures(),
     connections: s.links().map(({ peer, name, link }) => {
-      const f = linkFigures(now, peer, name, link);
+      const f = connectionFigures(now, peer, name, link);
       const c = link.conn.stats(now);
       return {
         peer,

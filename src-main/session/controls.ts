@@ -5,7 +5,7 @@ import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../.
 import type { Board, Refusal } from './board';
 import { isRefusal } from './board';
 import type { HostSession } from './host';
-import type { Link } from './link';
+import type { ConnectionStack } from './connection-stack';
 import type { PeerSession } from './peer';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 
@@ -35,7 +35,7 @@ export interface Controls {
   /** Host only: a new join code for later joiners; returns it. */
   rotateCode?(now: number): string;
   /** Each connection's link with the participant at its other end. */
-  links(): { peer: PeerId; name: string; link: Link }[];
+  links(): { peer: PeerId; name: string; link: ConnectionStack }[];
   tick(now: number): void;
   afterIo(now: number): void;
   close(now: number): void;

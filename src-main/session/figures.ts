@@ -2,13 +2,18 @@
 // kind (headers + crypto, presence ghosts, events, board ghosts). Pure; knows nothing of the UI.
 import type { KindTraffic, LinkStats } from '../../shared/api';
 import type { PeerId } from '../../shared/board';
-import type { Link } from './link';
+import type { ConnectionStack } from './connection-stack';
 
 const r1 = (x: number): number => Math.round(x * 10) / 10;
 
-export function linkFigures(now: number, peer: PeerId, name: string, link: Link): LinkStats {
-  const c = link.conn.stats(now);
-  const s = link.stack.scheduler.stats(now);
+export function connectionFigures(
+  now: number,
+  peer: PeerId,
+  name: string,
+  stack: ConnectionStack,
+): LinkStats {
+  const c = stack.conn.stats(now);
+  const s = stack.events.scheduler.stats(now);
   const kinds = new Set([...Object.keys(s.sent), ...Object.keys(s.received)]);
   const byKind: KindTraffic[] = [...kinds].map((kind) => ({
     kind: kind === 'scheduler' ? 'stream overhead' : kind,

@@ -19,9 +19,9 @@ import { BoardReplica } from './board-replica';
 import { participantColor } from './colors';
 import type { PresenceState } from './ghost-classes';
 import { blankPresence, copyPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
-import type { Link } from './link';
-import type { SessionRate } from './link';
-import { buildLink, SESSION_RATES } from './link';
+import type { ConnectionStack } from './connection-stack';
+import type { SessionRate } from './connection-stack';
+import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { HostRules } from './host-rules';
 import type { Protocol, RefusableCommand, Role } from './protocol';
 import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
@@ -78,8 +78,8 @@ interface Member {
 }
 
 /** A connection as the host sees it: a participant only once it said hello. */
-interface PeerLink {
-  readonly link: Link;
+interface HostPeer {
+  readonly stack: ConnectionStack;
   /** Undefined until hello: until then the connection has no peer id and may do nothing but say hello. */
   member: Member | undefined;
   /** When its hello was refused (session full): it is closed a little later, once the refusal had time to go. */
@@ -144,7 +144,7 @@ export class HostSession {
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   private readonly self: GhostSource<PresenceState>;
   private readonly scratch: PresenceState = blankPresence();
-  private readonly links = new Map<Connection<PacketRecord>, PeerLink>();
+  private readonly peers = new Map<Connection<PacketRecord>, HostPeer>();
   /** The joined peers' relayed presence, in join order (what every peer's presence scope walks). */
   private readonly relays: GhostSource<PresenceState>[] = [];
   private readonly listeners = new Set<SessionListener>();
@@ -190,7 +190,7 @@ export class HostSession {
         maxConnectionsPerIp:
           options.maxConnectionsPerAddress ?? defaultMaxPerAddress(this.maxPeers),
       },
-      (conn) => this.adopt(conn).link.stack.scheduler,
+      (conn) => this.adopt(conn).stack.events.scheduler,
       now,
     );
   }
@@ -217,42 +217,42 @@ export class HostSession {
 
   private members(): Member[] {
     const out: Member[] = [];
-    for (const p of this.links.values()) if (p.member !== undefined) out.push(p.member);
+    for (const p of this.peers.values()) if (p.member !== undefined) out.push(p.member);
     return out;
   }
 
-  private linkOf(peer: PeerId): PeerLink | undefined {
-    for (const p of this.links.values()) if (p.member?.peerId === peer) return p;
+  private peerOf(peer: PeerId): HostPeer | undefined {
+    for (const p of this.peers.values()) if (p.member?.peerId === peer) return p;
     return undefined;
   }
 
-  /** Per-peer links (for stats). */
-  peerLinks(): { peer: PeerId; name: string; link: Link }[] {
-    const out: { peer: PeerId; name: string; link: Link }[] = [];
-    for (const p of this.links.values())
+  /** Each peer's connection stack (for stats; `link` is the Controls contract's name for it). */
+  peerLinks(): { peer: PeerId; name: string; link: ConnectionStack }[] {
+    const out: { peer: PeerId; name: string; link: ConnectionStack }[] = [];
+    for (const p of this.peers.values())
       if (p.member !== undefined)
-        out.push({ peer: p.member.peerId, name: p.member.name, link: p.link });
+        out.push({ peer: p.member.peerId, name: p.member.name, link: p.stack });
     return out;
   }
 
-  private adopt(conn: Connection<PacketRecord>): PeerLink {
-    // The link's callbacks need the peer's state, and the state holds the link: build the state first.
-    const state: Omit<PeerLink, 'link'> = {
+  private adopt(conn: Connection<PacketRecord>): HostPeer {
+    // The stack's callbacks need the peer's state, and the state holds the stack: build the state first.
+    const state: Omit<HostPeer, 'stack'> = {
       member: undefined,
       refusedAt: undefined,
       budget: new PeerBudget(this.limits, this.now),
       viewport: undefined,
       lastActiveAt: this.now,
     };
-    const p = state as PeerLink;
-    Object.assign(p, { link: this.linkFor(conn, p) });
-    this.links.set(conn, p);
+    const p = state as HostPeer;
+    Object.assign(p, { stack: this.stackFor(conn, p) });
+    this.peers.set(conn, p);
     this.register(p);
     return p;
   }
 
-  private linkFor(conn: Connection<PacketRecord>, p: PeerLink): Link {
-    return buildLink(conn, {
+  private stackFor(conn: Connection<PacketRecord>, p: HostPeer): ConnectionStack {
+    return buildConnectionStack(conn, {
       proto: this.proto,
       rate: (this.options.rate ?? SESSION_RATES.broadband).toHost,
       sendRate: (this.options.rate ?? SESSION_RATES.broadband).toPeers,
@@ -278,8 +278,8 @@ export class HostSession {
     });
   }
 
-  private register(p: PeerLink): void {
-    const rpc = p.link.stack.rpc;
+  private register(p: HostPeer): void {
+    const rpc = p.stack.events.rpc;
     const pr = this.proto;
     /**
      * Every call but hello and viewport is held to the sender's rates, and needs a participant: before hello it
@@ -310,7 +310,7 @@ export class HostSession {
     // Only scopes what this connection itself is sent (nothing before hello): harmless to keep early.
     rpc.on(pr.viewport, (a) => {
       p.viewport = { x: a.x, y: a.y, w: a.w, h: a.h };
-      p.link.board.invalidateScope();
+      p.stack.board.invalidateScope();
     });
     rpc.on(
       pr.create,
@@ -372,18 +372,18 @@ export class HostSession {
     );
   }
 
-  private guard(p: PeerLink, cmd: RefusableCommand, r: BoardObject | Refusal | boolean): void {
+  private guard(p: HostPeer, cmd: RefusableCommand, r: BoardObject | Refusal | boolean): void {
     if (typeof r === 'object' && isRefusal(r)) this.refuse(p, cmd, r.refused);
   }
 
-  private refuse(p: PeerLink, cmd: RefusableCommand, reason: string): void {
-    p.link.stack.rpc.send(this.proto.refused, {
+  private refuse(p: HostPeer, cmd: RefusableCommand, reason: string): void {
+    p.stack.events.rpc.send(this.proto.refused, {
       cmd: REFUSABLE.indexOf(cmd),
       reason: reason.slice(0, 160),
     });
   }
 
-  private onHello(p: PeerLink, name: string, viewer: boolean, now: number): void {
+  private onHello(p: HostPeer, name: string, viewer: boolean, now: number): void {
     if (p.member !== undefined || p.refusedAt !== undefined) return;
     const id = this.members().length < this.maxPeers ? this.allocatePeerId() : undefined;
     if (id === undefined) {
@@ -406,7 +406,7 @@ export class HostSession {
     p.member = m;
     p.lastActiveAt = now;
     this.relays.push(m.relay);
-    const rpc = p.link.stack.rpc;
+    const rpc = p.stack.events.rpc;
     rpc.send(this.proto.welcome, {
       you: id,
       objects: this.board.size,
@@ -418,7 +418,7 @@ export class HostSession {
     const me = info(m);
     rpc.send(this.proto.peerJoined, joinedParams(me));
     this.broadcast((r) => r.send(this.proto.peerJoined, joinedParams(me)), p);
-    for (const l of this.links.values()) l.link.presence.invalidateScope();
+    for (const l of this.peers.values()) l.stack.presence.invalidateScope();
     this.emit({ type: 'joined', participant: me });
   }
 
@@ -433,7 +433,7 @@ export class HostSession {
     return undefined;
   }
 
-  private onPresence(p: PeerLink, g: PresenceState, mask: number, now: number): void {
+  private onPresence(p: HostPeer, g: PresenceState, mask: number, now: number): void {
     const m = p.member;
     if (m === undefined) return;
     const relay = m.relay;
@@ -473,8 +473,8 @@ export class HostSession {
     return s;
   }
 
-  private onClosed(p: PeerLink, now: number, info: CloseInfo): void {
-    this.links.delete(p.link.conn);
+  private onClosed(p: HostPeer, now: number, info: CloseInfo): void {
+    this.peers.delete(p.stack.conn);
     const m = p.member;
     if (m === undefined) return;
     const i = this.relays.indexOf(m.relay);
@@ -500,9 +500,12 @@ export class HostSession {
     this.emit({ type: 'left', peer: m.peerId, reason, detail });
   }
 
-  private broadcast(send: (rpc: Link['stack']['rpc']) => void, except?: PeerLink): void {
-    for (const l of this.links.values())
-      if (l.member !== undefined && l !== except) send(l.link.stack.rpc);
+  private broadcast(
+    send: (rpc: ConnectionStack['events']['rpc']) => void,
+    except?: HostPeer,
+  ): void {
+    for (const l of this.peers.values())
+      if (l.member !== undefined && l !== except) send(l.stack.events.rpc);
   }
 
   private canEdit(actor: Actor): Refusal | undefined {
@@ -746,7 +749,7 @@ export class HostSession {
    * it closes). Whoever it got the code from can give it again, so the host is told to consider a new code.
    */
   kick(now: number, peer: PeerId, detail = 'removed by the host'): boolean {
-    const p = this.linkOf(peer);
+    const p = this.peerOf(peer);
     const m = p?.member;
     if (p === undefined || m === undefined) return false;
     const address = this.sourceOf(p);
@@ -765,7 +768,7 @@ export class HostSession {
 
   /** Sets a participant's role, and remembers it for its address for the session (see rolesByAddress). */
   setRole(peer: PeerId, role: Role): boolean {
-    const p = this.linkOf(peer);
+    const p = this.peerOf(peer);
     const m = p?.member;
     if (p === undefined || m === undefined) return false;
     this.rolesByAddress.set(this.sourceOf(p), role);
@@ -777,7 +780,7 @@ export class HostSession {
   }
 
   private readonly nameOf = (peer: PeerId): string =>
-    peer === HOST_PEER_ID ? this.options.name : (this.linkOf(peer)?.member?.name ?? `peer ${peer}`);
+    peer === HOST_PEER_ID ? this.options.name : (this.peerOf(peer)?.member?.name ?? `peer ${peer}`);
 
   /** Drains endpoint events (connection opened/closed); call after every batch of I/O. */
   afterIo(now: number): void {
@@ -790,23 +793,23 @@ export class HostSession {
 
   /** Objects came or went: every peer's board scope is stale (scoping is otherwise paced, not per change). */
   private rescopeBoards(): void {
-    for (const p of this.links.values()) {
-      p.link.board.invalidateScope();
-      p.link.stack.scheduler.touch(this.now);
+    for (const p of this.peers.values()) {
+      p.stack.board.invalidateScope();
+      p.stack.events.scheduler.touch(this.now);
     }
   }
 
   /** Periodic work: releases locks whose holders went quiet, and gives schedulers the time for paced scoping. */
   tick(now: number): void {
     this.now = now;
-    for (const p of this.links.values()) {
+    for (const p of this.peers.values()) {
       if (p.refusedAt !== undefined && now - p.refusedAt >= REFUSED_GRACE_MS) {
-        this.endpoint.kick(now, p.link.conn, 'the session is full');
+        this.endpoint.kick(now, p.stack.conn, 'the session is full');
         continue;
       }
       // The new time can bring a send forward (an urgent stream counts as lapsed): have the endpoint look again.
-      p.link.stack.scheduler.touch(now);
-      p.link.conn.wake();
+      p.stack.events.scheduler.touch(now);
+      p.stack.conn.wake();
     }
     this.shareUplink(now);
     for (const { id, peer } of this.rules.expire(now)) this.announceRelease(id, peer, now);
@@ -816,14 +819,16 @@ export class HostSession {
   private shareUplink(now: number): void {
     const total = this.options.uplinkBytesPerSecond;
     if (total === undefined) return;
-    const links = [...this.links.values()].map((p) => p.link.stack.scheduler);
-    const wants = links.map((s) => s.stats(now).adaptiveBytesPerSecond ?? total);
-    fairShares(total, wants).forEach((share, i) => links[i]?.setCeiling(now, Math.max(1, share)));
+    const schedulers = [...this.peers.values()].map((p) => p.stack.events.scheduler);
+    const wants = schedulers.map((s) => s.stats(now).adaptiveBytesPerSecond ?? total);
+    fairShares(total, wants).forEach((share, i) =>
+      schedulers[i]?.setCeiling(now, Math.max(1, share)),
+    );
   }
 
   /** Where a participant comes from, for bans and remembered roles (its IP, or its own address on our relay). */
-  private sourceOf(p: PeerLink): string {
-    return this.endpoint.sourceOfConnection(p.link.conn) ?? sourceIp(p);
+  private sourceOf(p: HostPeer): string {
+    return this.endpoint.sourceOfConnection(p.stack.conn) ?? sourceIp(p);
   }
 
   close(now: number): void {
@@ -839,8 +844,8 @@ export function defaultMaxPerAddress(maxPeers: number): number {
 }
 
 /** The IP a connection comes from (its key is "ip:port" or "[v6]:port"). */
-function sourceIp(p: PeerLink): string {
-  const key = p.link.conn.peer;
+function sourceIp(p: HostPeer): string {
+  const key = p.stack.conn.peer;
   return parseAddress(key)?.address ?? key;
 }
 

@@ -14,9 +14,9 @@ import { PROTOCOL_VERSION } from '../../shared/version';
 import { Board } from './board';
 import type { BoardGhost, PresenceState } from './ghost-classes';
 import { blankPresence, copyPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
-import type { Link } from './link';
-import type { SessionRate } from './link';
-import { buildLink, SESSION_RATES } from './link';
+import type { ConnectionStack } from './connection-stack';
+import type { SessionRate } from './connection-stack';
+import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
 import type { Protocol, Role } from './protocol';
 import { buildRegistry, editCall, LEAVE_REASONS, REFUSABLE } from './protocol';
@@ -35,7 +35,7 @@ export class PeerSession {
   readonly proto: Protocol = buildRegistry();
   readonly endpoint: Endpoint<PacketRecord>;
   readonly board = new Board();
-  private link: Link | undefined;
+  private stack: ConnectionStack | undefined;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   /** What each remote presence last showed, to tell a repeat from a move. */
   private readonly presenceSeen = new WeakMap<PresenceState, PresenceState>();
@@ -59,7 +59,7 @@ export class PeerSession {
     this.endpoint = new Endpoint<PacketRecord>(
       'client',
       { joinCode: options.joinCode, protocolVersion: PROTOCOL_VERSION },
-      (conn) => this.adopt(conn).stack.scheduler,
+      (conn) => this.adopt(conn).events.scheduler,
       now,
     );
   }
@@ -89,8 +89,8 @@ export class PeerSession {
     return { received: this.received, total: this.total };
   }
 
-  get connection(): Link | undefined {
-    return this.link;
+  get connection(): ConnectionStack | undefined {
+    return this.stack;
   }
 
   /** Starts the join: at one address, or at several of the host's at once (the first that answers wins). */
@@ -109,8 +109,8 @@ export class PeerSession {
     this.emit({ type: 'ended', reason, detail });
   }
 
-  private adopt(conn: Connection<PacketRecord>): Link {
-    const link = buildLink(conn, {
+  private adopt(conn: Connection<PacketRecord>): ConnectionStack {
+    const stack = buildConnectionStack(conn, {
       proto: this.proto,
       rate: (this.options.rate ?? SESSION_RATES.broadband).toPeers,
       sendRate: (this.options.rate ?? SESSION_RATES.broadband).toHost,
@@ -130,20 +130,20 @@ export class PeerSession {
       },
       onClosed: (now, info) => this.onClosed(now, info),
     });
-    this.link = link;
-    this.register(link);
+    this.stack = stack;
+    this.register(stack);
     if (this.options.uplinkBytesPerSecond !== undefined) {
-      link.stack.scheduler.setCeiling(0, this.options.uplinkBytesPerSecond);
+      stack.events.scheduler.setCeiling(0, this.options.uplinkBytesPerSecond);
     }
-    link.stack.rpc.send(this.proto.hello, {
+    stack.events.rpc.send(this.proto.hello, {
       name: this.options.name,
       viewer: this.options.viewer ?? false,
     });
-    return link;
+    return stack;
   }
 
-  private register(link: Link): void {
-    const rpc = link.stack.rpc;
+  private register(stack: ConnectionStack): void {
+    const rpc = stack.events.rpc;
     const pr = this.proto;
     rpc.on(pr.welcome, (a) => {
       this.you = a.you;
@@ -151,7 +151,7 @@ export class PeerSession {
       this.hostName = a.hostName;
       this.self.obj.peer = a.you;
       this.self.markDirty(Presence.maskOf('peer'));
-      const addr = link.conn.peer;
+      const addr = stack.conn.peer;
       this.emit({ type: 'ready', you: a.you, address: addr, port: 0 });
       this.emit({ type: 'progress', received: this.received, total: this.total });
     });
@@ -182,7 +182,7 @@ export class PeerSession {
       if (cmd === 'join' && this.you === undefined && !this.ended) {
         this.ended = true;
         this.emit({ type: 'ended', reason: 'full', detail: a.reason });
-        link.conn.close(now, 'closed', 'refused');
+        stack.conn.close(now, 'closed', 'refused');
       }
     });
     rpc.on(pr.created, (a) => this.emit({ type: 'created', req: a.req, id: a.id }));
@@ -227,7 +227,7 @@ export class PeerSession {
 
   /** Gives the scheduler the time (paced scoping); call every ~100 ms and after commands. */
   tick(now: number): void {
-    this.link?.stack.scheduler.touch(now);
+    this.stack?.events.scheduler.touch(now);
   }
 
   /** Drains endpoint events: a refused or failed join ends the session. */
@@ -240,8 +240,8 @@ export class PeerSession {
     }
   }
 
-  private get rpc(): Link['stack']['rpc'] | undefined {
-    return this.link?.conn.isOpen === true ? this.link.stack.rpc : undefined;
+  private get rpc(): ConnectionStack['events']['rpc'] | undefined {
+    return this.stack?.conn.isOpen === true ? this.stack.events.rpc : undefined;
   }
 
   // Commands.
@@ -320,16 +320,16 @@ export class PeerSession {
   leave(now: number): void {
     // Our own leaving is no 'ended' (that reports the host ending it, or a failure).
     this.ended = true;
-    if (this.link) {
-      this.link.conn.close(now, 'closed', 'left');
-      this.endpoint.touch(this.link.conn);
+    if (this.stack) {
+      this.stack.conn.close(now, 'closed', 'left');
+      this.endpoint.touch(this.stack.conn);
     }
   }
 }
 
 /**
  * What a closed connection means to the person who joined: the host leaving on purpose is 'host-left', silence is
- * 'timeout', and a close for cause (a stalled or overflowing link, a protocol error, a connection replaced) is an
+ * 'timeout', and a close for cause (a stalled or overflowing stack, a protocol error, a connection replaced) is an
  * 'error' that says which, never a host that left.
  */
 export function endOf(info: CloseInfo): { reason: string; detail: string } {

@@ -9,8 +9,8 @@ import type { PacketRecord } from '../net/stream/scheduler';
 import { PROTOCOL_VERSION } from '../../shared/version';
 import type { PresenceState } from './ghost-classes';
 import { blankPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
-import type { Link } from './link';
-import { buildLink, SESSION_RATES } from './link';
+import type { ConnectionStack } from './connection-stack';
+import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import type { Protocol, RefusableCommand } from './protocol';
 import { buildRegistry, REFUSABLE } from './protocol';
 
@@ -23,7 +23,7 @@ export class RawPeer {
   /** The id a welcome gave it, if any. */
   welcomedAs: number | undefined;
   closed: CloseInfo | undefined;
-  link: Link | undefined;
+  stack: ConnectionStack | undefined;
   private readonly domain = new GhostDomain(PRESENCE_REGISTRY);
 
   constructor(now: number, joinCode: string) {
@@ -35,7 +35,7 @@ export class RawPeer {
       'client',
       { joinCode, protocolVersion: PROTOCOL_VERSION },
       (conn) => {
-        const link = buildLink(conn, {
+        const stack = buildConnectionStack(conn, {
           proto: this.proto,
           rate: SESSION_RATES.broadband.toPeers,
           sendRate: SESSION_RATES.broadband.toHost,
@@ -46,23 +46,23 @@ export class RawPeer {
             this.closed = info;
           },
         });
-        link.stack.rpc.on(this.proto.refused, (a) => {
+        stack.events.rpc.on(this.proto.refused, (a) => {
           this.refusals.push({ cmd: REFUSABLE[a.cmd] ?? 'create', reason: a.reason });
         });
-        link.stack.rpc.on(this.proto.welcome, (a) => {
+        stack.events.rpc.on(this.proto.welcome, (a) => {
           this.welcomedAs = a.you;
         });
-        this.link = link;
-        return link.stack.scheduler;
+        this.stack = stack;
+        return stack.events.scheduler;
       },
       now,
     );
   }
 
   /** The connection's RPCs once the handshake is done (throws before: a test's mistake). */
-  get rpc(): Link['stack']['rpc'] {
-    if (this.link === undefined) throw new Error('raw peer not connected yet');
-    return this.link.stack.rpc;
+  get rpc(): ConnectionStack['events']['rpc'] {
+    if (this.stack === undefined) throw new Error('raw peer not connected yet');
+    return this.stack.events.rpc;
   }
 
   /** Sets its presence fields and marks them changed. */
@@ -72,7 +72,7 @@ export class RawPeer {
   }
 
   tick(now: number): void {
-    this.link?.stack.scheduler.touch(now);
+    this.stack?.events.scheduler.touch(now);
     while (this.endpoint.pollEvent() !== undefined) {
       // Nothing to do with endpoint events; drained so they do not pile up.
     }

@@ -155,9 +155,9 @@ describe('fuzz: random session RPCs before and after hello', () => {
         if (roll < 3 && s.raws.length < 12) s.addRaw();
         else if (roll < 5) {
           const r = rng.pick(s.raws);
-          if (r.link?.conn.isOpen === true) {
-            r.link.conn.close(s.sim.now, 'closed', 'fuzz');
-            r.endpoint.touch(r.link.conn);
+          if (r.stack?.conn.isOpen === true) {
+            r.stack.conn.close(s.sim.now, 'closed', 'fuzz');
+            r.endpoint.touch(r.stack.conn);
           }
         } else if (roll < 10) {
           hostActing = true;
@@ -170,7 +170,7 @@ describe('fuzz: random session RPCs before and after hello', () => {
           ana?.chat('hello from Ana');
         } else {
           const r = rng.pick(s.raws);
-          if (r.link?.conn.isOpen === true) randomCall(s, r);
+          if (r.stack?.conn.isOpen === true) randomCall(s, r);
         }
         s.sim.runUntil(s.sim.now + rng.range(1, 30));
         for (const b of invariantBreaks(s)) breaks.push(`step ${step}: ${b}`);

@@ -180,10 +180,10 @@ describe('whiteboard session over a simulated network', () => {
 });
 
 describe('a pointer that stops', () => {
-  const link = { ...NO_IMPAIRMENT, delayMs: 40 };
+  const impairment = { ...NO_IMPAIRMENT, delayMs: 40 };
   /** When B sees A's final position, if the one packet carrying it to B is lost (ms after A's last move). */
   function finalSeenAfter(lose: boolean): number {
-    const s = makeSimSession({ seed: 3, conditions: link });
+    const s = makeSimSession({ seed: 3, conditions: impairment });
     s.addPeer('Ana');
     s.addPeer('Ben');
     s.sim.runUntil(2_000);
@@ -198,8 +198,8 @@ describe('a pointer that stops', () => {
     // The host relays A's last move about 40 ms later; lose what it sends B around then.
     const toB = { address: '127.0.1.2', port: 9001 };
     if (lose) {
-      s.sim.after(35, () => s.net.setConditions(SIM_HOST_ADDRESS, toB, { ...link, loss: 1 }));
-      s.sim.after(50, () => s.net.setConditions(SIM_HOST_ADDRESS, toB, link));
+      s.sim.after(35, () => s.net.setConditions(SIM_HOST_ADDRESS, toB, { ...impairment, loss: 1 }));
+      s.sim.after(50, () => s.net.setConditions(SIM_HOST_ADDRESS, toB, impairment));
     }
     s.sim.runUntil(stoppedAt + 2_000);
     const final = seen.find((e) => e.x === 120);
@@ -217,7 +217,7 @@ describe('a pointer that stops', () => {
   });
 
   it('is never repeated while it moves, even at 30 Hz (a fixed short repeat would double its traffic)', () => {
-    const s = makeSimSession({ seed: 4, conditions: link });
+    const s = makeSimSession({ seed: 4, conditions: impairment });
     s.addPeer('Ana');
     s.addPeer('Ben');
     s.sim.runUntil(2_000);

@@ -11,7 +11,7 @@ import { HostSession } from '../host';
 import { PeerSession } from '../peer';
 import { RawPeer } from '../raw-peer';
 import type { SessionEvent } from '../session-events';
-import type { SessionRate } from '../link';
+import type { SessionRate } from '../connection-stack';
 import type { Role } from '../protocol';
 import type { BoardLimits, PeerLimits } from '../peer-limits';
 

@@ -69,7 +69,7 @@ export const SESSION_RATES = {
   lan: sessionRate(66, 120),
 } as const satisfies Record<string, SessionRate>;
 
-export interface LinkOptions {
+export interface ConnectionStackOptions {
   readonly proto: Protocol;
   /** What this side accepts. */
   readonly rate: RatePolicy;
@@ -85,14 +85,17 @@ export interface LinkOptions {
   readonly onClosed: (now: number, info: CloseInfo) => void;
 }
 
-export interface Link {
+export interface ConnectionStack {
   readonly conn: Connection<PacketRecord>;
-  readonly stack: EventStack;
+  readonly events: EventStack;
   readonly presence: GhostManager;
   readonly board: GhostManager;
 }
 
-export function buildLink(conn: Connection<PacketRecord>, o: LinkOptions): Link {
+export function buildConnectionStack(
+  conn: Connection<PacketRecord>,
+  o: ConnectionStackOptions,
+): ConnectionStack {
   const presence = new GhostManager({
     name: 'presence',
     registry: PRESENCE_REGISTRY,
@@ -132,5 +135,5 @@ export function buildLink(conn: Connection<PacketRecord>, o: LinkOptions): Link 
       o.onClosed(now, info);
     },
   });
-  return { conn, stack, presence, board };
+  return { conn, events: stack, presence, board };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSessionRate, SESSION_RATES, sessionRate } from './link';
+import { parseSessionRate, SESSION_RATES, sessionRate } from './connection-stack';
 
 describe('session rates', () => {
   it('parses presets and TO_HOST[:TO_PEERS] packet rates', () => {
