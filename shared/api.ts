@@ -119,10 +119,10 @@ export interface KindTraffic {
   readonly kbpsOut: number;
 }
 
-export interface LinkStats {
+export interface ConnectionStats {
   readonly peer: PeerId;
   readonly name: string;
-  /** The path this link's packets take. */
+  /** The path this connection's packets take. */
   readonly path?: PathKind;
   readonly rttMs: number;
   readonly lossPct: number;
@@ -157,7 +157,7 @@ export interface StatsSnapshot {
   readonly at: number;
   readonly totalKbpsIn: number;
   readonly totalKbpsOut: number;
-  readonly peers: readonly LinkStats[];
+  readonly peers: readonly ConnectionStats[];
   readonly conditions: NetworkConditions;
 }
 

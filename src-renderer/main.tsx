@@ -25,10 +25,10 @@ async function boot(): Promise<void> {
   const controller = new Controller(chosen.bridge, store);
   controller.attach();
   const tools = new Tools(controllerEditor(controller));
-  chosen.onLink?.((link) => {
-    store.dispatch({ type: 'link', link });
+  chosen.onBridgeState?.((bridge) => {
+    store.dispatch({ type: 'bridge', bridge });
     // After a reconnect the core may have moved on: ask for the whole state again.
-    if (link === 'open') controller.sync();
+    if (bridge === 'open') controller.sync();
   });
   createRoot(root).render(
     <StrictMode>

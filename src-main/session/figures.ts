@@ -1,6 +1,6 @@
 // A connection's traffic figures in the shape the UI and the CLI report: totals, rate in force, and kbit/s by
 // kind (headers + crypto, presence ghosts, events, board ghosts). Pure; knows nothing of the UI.
-import type { KindTraffic, LinkStats } from '../../shared/api';
+import type { KindTraffic, ConnectionStats } from '../../shared/api';
 import type { PeerId } from '../../shared/board';
 import type { ConnectionStack } from './connection-stack';
 
@@ -11,7 +11,7 @@ export function connectionFigures(
   peer: PeerId,
   name: string,
   stack: ConnectionStack,
-): LinkStats {
+): ConnectionStats {
   const c = stack.conn.stats(now);
   const s = stack.events.scheduler.stats(now);
   const kinds = new Set([...Object.keys(s.sent), ...Object.keys(s.received)]);

@@ -1,7 +1,7 @@
 // Picks the bridge to the app core: Electron's preload, else the web host's WebSocket, else (only with ?fake=1
 // and no real bridge) the dev fake. Knows nothing of React or the store.
 import type { GhostboardBridge } from '../../shared/api';
-import { apiProtocols, apiUrl, createWsBridge, type LinkState, takeToken } from './ws-bridge';
+import { apiProtocols, apiUrl, createWsBridge, type BridgeState, takeToken } from './ws-bridge';
 
 declare global {
   interface Window {
@@ -12,16 +12,16 @@ declare global {
 export interface ChosenBridge {
   readonly bridge: GhostboardBridge;
   readonly kind: 'electron' | 'web' | 'fake';
-  /** The link state now and on every change (web host only: IPC to the preload cannot be lost). */
-  readonly onLink: ((listener: (s: LinkState) => void) => () => void) | null;
+  /** The bridge state now and on every change (web host only: IPC to the preload cannot be lost). */
+  readonly onBridgeState: ((listener: (s: BridgeState) => void) => () => void) | null;
 }
 
 export async function selectBridge(): Promise<ChosenBridge> {
   const existing = window.ghostboard;
-  if (existing) return { bridge: existing, kind: 'electron', onLink: null };
+  if (existing) return { bridge: existing, kind: 'electron', onBridgeState: null };
   if (new URLSearchParams(location.search).get('fake') === '1') {
     const { createFakeBridge } = await import('../dev/fake-bridge');
-    return { bridge: createFakeBridge(), kind: 'fake', onLink: null };
+    return { bridge: createFakeBridge(), kind: 'fake', onBridgeState: null };
   }
   let storage: Storage | undefined;
   try {
@@ -32,9 +32,9 @@ export async function selectBridge(): Promise<ChosenBridge> {
   const token = takeToken({ location, history, storage });
   const ws = createWsBridge({ url: apiUrl(location), protocols: apiProtocols(token) });
   window.ghostboard = ws;
-  const onLink = (listener: (s: LinkState) => void): (() => void) => {
-    listener(ws.link());
-    return ws.onLink(listener);
+  const onBridgeState = (listener: (s: BridgeState) => void): (() => void) => {
+    listener(ws.bridgeState());
+    return ws.onBridgeState(listener);
   };
-  return { bridge: ws, kind: 'web', onLink };
+  return { bridge: ws, kind: 'web', onBridgeState };
 }

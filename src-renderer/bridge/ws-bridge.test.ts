@@ -153,12 +153,12 @@ describe('createWsBridge reconnect', () => {
   it('fails pending commands, reports the loss and reconnects with growing backoff', async () => {
     const { bridge, sockets, timers, last } = setup();
     const states: string[] = [];
-    bridge.onLink((s) => states.push(s));
+    bridge.onBridgeState((s) => states.push(s));
     last().open();
     const p = bridge.invoke({ cmd: 'sync' });
     last().drop();
     expect(await p).toEqual({ ok: false, reason: LOST_REASON });
-    expect(bridge.link()).toBe('lost');
+    expect(bridge.bridgeState()).toBe('lost');
     for (let i = 0; i < 4; i++) {
       timers.shift()?.fn();
       last().drop();
@@ -175,10 +175,10 @@ describe('createWsBridge reconnect', () => {
   it('stays "connecting" (not "lost") until it has been open once', () => {
     const { bridge, timers, last } = setup();
     last().drop();
-    expect(bridge.link()).toBe('connecting');
+    expect(bridge.bridgeState()).toBe('connecting');
     timers.shift()?.fn();
     last().open();
-    expect(bridge.link()).toBe('open');
+    expect(bridge.bridgeState()).toBe('open');
   });
 
   it('stops reconnecting once closed', () => {

@@ -1,12 +1,12 @@
 // The web host's bridge: `window.ghostboard` over the local WebSocket (JSON text frames), with reconnect and
-// a link state for the "connection lost" banner. Knows the wire protocol only; nothing of React or the store.
+// a bridge state for the "connection lost" banner. Knows the wire protocol only; nothing of React or the store.
 //   client → server  {"id": number, "command": ApiCommand}
 //   server → client  {"id": number, "reply": ApiReply}  |  {"event": ApiEvent}
 import type { ApiCommand, ApiEvent, ApiReply, GhostboardBridge } from '../../shared/api';
 import { WS_PATH } from '../../shared/api';
 import { tokenFromHash, tokenProtocols } from '../../shared/web-auth';
 
-export type LinkState = 'connecting' | 'open' | 'lost';
+export type BridgeState = 'connecting' | 'open' | 'lost';
 
 /** What this module needs of a WebSocket (the browser's, or a fake in tests). */
 export interface SocketLike {
@@ -30,9 +30,9 @@ export interface WsBridgeOptions {
 }
 
 export interface WsBridge extends GhostboardBridge {
-  link(): LinkState;
-  /** Called on every link change; returns the unsubscribe function. */
-  onLink(listener: (state: LinkState) => void): () => void;
+  bridgeState(): BridgeState;
+  /** Called on every change of the bridge state; returns the unsubscribe function. */
+  onBridgeState(listener: (state: BridgeState) => void): () => void;
   close(): void;
 }
 
@@ -88,9 +88,9 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 class WsBridgeImpl implements WsBridge {
   private readonly listeners = new Set<(e: ApiEvent) => void>();
-  private readonly linkListeners = new Set<(s: LinkState) => void>();
+  private readonly stateListeners = new Set<(s: BridgeState) => void>();
   private readonly pending = new Map<number, (r: ApiReply) => void>();
-  private state: LinkState = 'connecting';
+  private state: BridgeState = 'connecting';
   private socket: SocketLike | null = null;
   private nextId = 1;
   private backoff: number;
@@ -120,14 +120,14 @@ class WsBridgeImpl implements WsBridge {
     };
   }
 
-  link(): LinkState {
+  bridgeState(): BridgeState {
     return this.state;
   }
 
-  onLink(listener: (s: LinkState) => void): () => void {
-    this.linkListeners.add(listener);
+  onBridgeState(listener: (s: BridgeState) => void): () => void {
+    this.stateListeners.add(listener);
     return () => {
-      this.linkListeners.delete(listener);
+      this.stateListeners.delete(listener);
     };
   }
 
@@ -136,10 +136,10 @@ class WsBridgeImpl implements WsBridge {
     this.socket?.close();
   }
 
-  private setState(s: LinkState): void {
+  private setState(s: BridgeState): void {
     if (s === this.state) return;
     this.state = s;
-    for (const l of this.linkListeners) l(s);
+    for (const l of this.stateListeners) l(s);
   }
 
   private connect(): void {

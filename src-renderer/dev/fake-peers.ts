@@ -1,6 +1,11 @@
 // Dev only (?fake=1): moves the simulated participants' pointers (20 Hz, with jitter), drags an object now and
 // then, and makes up link statistics. Never used by the real app path.
-import type { LinkStats, NetworkConditions, RemotePointer, StatsSnapshot } from '../../shared/api';
+import type {
+  ConnectionStats,
+  NetworkConditions,
+  RemotePointer,
+  StatsSnapshot,
+} from '../../shared/api';
 import type { BoardObject } from '../../shared/board';
 import { ADA, LINUS } from './fake-seed';
 
@@ -50,8 +55,8 @@ function link(
   t: number,
   c: NetworkConditions,
   baseRtt: number,
-  path: LinkStats['path'],
-): LinkStats {
+  path: ConnectionStats['path'],
+): ConnectionStats {
   const wobble = (k: number): number => 1 + 0.25 * Math.sin(t * k + peer);
   const capped = (k: number): number => (c.kbps > 0 ? Math.min(k, c.kbps) : k);
   const ghostsIn = capped(14 * wobble(1.1));

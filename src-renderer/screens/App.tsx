@@ -3,7 +3,7 @@ import { type ReactElement, useEffect } from 'react';
 import { BoardScreen } from './BoardScreen';
 import { useAppState } from '../view/context';
 import { StartScreen } from '../ui/StartScreen';
-import { LinkBanner, Toasts } from '../ui/Toasts';
+import { BridgeBanner, Toasts } from '../ui/Toasts';
 import { recentSessions } from '../ui/use-recent';
 
 /** A join that got in is remembered among the recent sessions, under the host's name. */
@@ -20,7 +20,7 @@ export function App(): ReactElement {
   const onBoard = phase === 'hosting' || phase === 'joined';
   return (
     <>
-      <LinkBanner />
+      <BridgeBanner />
       {onBoard ? <BoardScreen /> : <StartScreen />}
       <Toasts />
     </>

@@ -71,12 +71,12 @@ function reduceStatus(s: AppState, status: SessionStatus): AppState {
 }
 
 /**
- * Keeps what belongs to this user (tool, style, toasts, settings), the core link and the LAN list, and
+ * Keeps what belongs to this user (tool, style, toasts, settings), the bridge to the core and the LAN list, and
  * forgets the last session's data.
  */
 function freshSession(s: AppState): AppState {
-  const { tool, style, toasts, nextToastId, link, lan, settings } = s;
-  return { ...INITIAL_STATE, tool, style, toasts, nextToastId, link, lan, settings };
+  const { tool, style, toasts, nextToastId, bridge, lan, settings } = s;
+  return { ...INITIAL_STATE, tool, style, toasts, nextToastId, bridge, lan, settings };
 }
 
 /**

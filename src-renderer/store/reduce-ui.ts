@@ -60,8 +60,8 @@ export function reduce(s: AppState, a: Action): AppState {
       return { ...s, editing: a.id, selection: a.id === null ? s.selection : [a.id] };
     case 'ghosted':
       return sameSet(s.ghosted, a.ids) ? s : { ...s, ghosted: a.ids };
-    case 'link':
-      return s.link === a.link ? s : { ...s, link: a.link };
+    case 'bridge':
+      return s.bridge === a.bridge ? s : { ...s, bridge: a.bridge };
     case 'openLinkTaken':
       return s.openLink === null ? s : { ...s, openLink: null };
   }

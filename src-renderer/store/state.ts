@@ -16,7 +16,7 @@ import type { Style } from '../board/shapes';
 import { EMPTY_HISTORY, type StatsHistory } from './stats-history';
 
 export type Panel = 'chat' | 'bandwidth' | 'share' | 'presence';
-export type LinkState = 'connecting' | 'open' | 'lost';
+export type BridgeState = 'connecting' | 'open' | 'lost';
 export type ToastLevel = 'info' | 'warn' | 'error';
 
 export interface Toast {
@@ -63,8 +63,8 @@ export interface AppState {
   readonly editing: ObjectId | null;
   /** Objects others are dragging right now: the live layer draws them, the board hides the original. */
   readonly ghosted: ReadonlySet<ObjectId>;
-  /** The link to the app core (only the web host's WebSocket can be lost). */
-  readonly link: LinkState;
+  /** The bridge to the app core (only the web host's WebSocket can be lost). */
+  readonly bridge: BridgeState;
   /** Sessions other hosts announce on this network (the start screen lists them). */
   readonly lan: readonly LanSessionInfo[];
   /** The settings in force, as the core last said. */
@@ -92,7 +92,7 @@ export type Action =
   | { readonly type: 'preview'; readonly object: NewObject | null }
   | { readonly type: 'editing'; readonly id: ObjectId | null }
   | { readonly type: 'ghosted'; readonly ids: ReadonlySet<ObjectId> }
-  | { readonly type: 'link'; readonly link: LinkState }
+  | { readonly type: 'bridge'; readonly bridge: BridgeState }
   /** The start screen put the opened link in its join form. */
   | { readonly type: 'openLinkTaken' };
 
@@ -119,7 +119,7 @@ export const INITIAL_STATE: AppState = {
   preview: null,
   editing: null,
   ghosted: new Set(),
-  link: 'open',
+  bridge: 'open',
   lan: [],
   settings: { directories: [] },
   openLink: null,

@@ -245,10 +245,10 @@ describe('ui', () => {
     const store = new Store();
     let calls = 0;
     const off = store.subscribe(() => calls++);
-    store.dispatch({ type: 'link', link: 'open' });
-    store.dispatch({ type: 'link', link: 'lost' });
+    store.dispatch({ type: 'bridge', bridge: 'open' });
+    store.dispatch({ type: 'bridge', bridge: 'lost' });
     off();
-    store.dispatch({ type: 'link', link: 'open' });
+    store.dispatch({ type: 'bridge', bridge: 'open' });
     expect(calls).toBe(1);
   });
 

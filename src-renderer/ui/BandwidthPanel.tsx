@@ -1,4 +1,4 @@
-// The docked bandwidth panel: totals, the 60-second chart, each peer's link, and the network-conditions control.
+// The docked bandwidth panel: totals, the 60-second chart, each peer's connection, and the network-conditions control.
 // Renders the store's latest 'stats'; knows nothing of Konva.
 import type { ReactElement } from 'react';
 import { BandwidthChart } from './BandwidthChart';
@@ -51,11 +51,11 @@ export function BandwidthPanel(): ReactElement {
         <h3 className="section-title">Peers · {stats?.peers.length ?? 0}</h3>
         {stats === null && <p className="muted small">Waiting for the first measurement…</p>}
         {stats?.peers.length === 0 && <p className="muted small">Nobody connected yet.</p>}
-        {stats?.peers.map((link) => (
+        {stats?.peers.map((peer) => (
           <PeerStats
-            key={link.peer}
-            link={link}
-            who={participants.find((p) => p.id === link.peer) ?? null}
+            key={peer.peer}
+            stats={peer}
+            who={participants.find((p) => p.id === peer.peer) ?? null}
           />
         ))}
         <ConditionsControl />

@@ -1,7 +1,7 @@
-// One peer's link in the bandwidth panel: rates, RTT, loss, window, packet shaping and traffic by kind.
-// Renders a LinkStats; knows nothing of the store or the bridge.
+// One peer's connection in the bandwidth panel: rates, RTT, loss, window, packet shaping and traffic by kind.
+// Renders a ConnectionStats; knows nothing of the store or the bridge.
 import type { ReactElement } from 'react';
-import type { LinkStats } from '../../shared/api';
+import type { ConnectionStats } from '../../shared/api';
 import type { Participant } from '../../shared/api';
 import { pathBadge, pathTip } from '../store/reach-text';
 import { cssColor } from '../view/context';
@@ -28,8 +28,8 @@ function Metric({
   );
 }
 
-function KindBars({ link }: { link: LinkStats }): ReactElement {
-  const max = Math.max(1, ...link.byKind.flatMap((k) => [k.kbpsIn, k.kbpsOut]));
+function KindBars({ stats }: { stats: ConnectionStats }): ReactElement {
+  const max = Math.max(1, ...stats.byKind.flatMap((k) => [k.kbpsIn, k.kbpsOut]));
   return (
     <table className="kinds">
       <thead>
@@ -40,7 +40,7 @@ function KindBars({ link }: { link: LinkStats }): ReactElement {
         </tr>
       </thead>
       <tbody>
-        {link.byKind.map((k) => (
+        {stats.byKind.map((k) => (
           <tr key={k.kind}>
             <th scope="row">{k.kind}</th>
             <td>
@@ -59,60 +59,63 @@ function KindBars({ link }: { link: LinkStats }): ReactElement {
 }
 
 export function PeerStats({
-  link,
+  stats,
   who,
 }: {
-  link: LinkStats;
+  stats: ConnectionStats;
   who: Participant | null;
 }): ReactElement {
-  const occupancy = link.windowSize > 0 ? link.inFlight / link.windowSize : 0;
+  const occupancy = stats.windowSize > 0 ? stats.inFlight / stats.windowSize : 0;
   return (
-    <article className="peer-card" aria-label={`Link to ${link.name}`}>
+    <article className="peer-card" aria-label={`Link to ${stats.name}`}>
       <header className="peer-head">
         <span className="peer-dot" style={{ background: who ? cssColor(who.color) : '#adb5bd' }} />
-        <strong>{link.name}</strong>
-        {link.path !== undefined && (
+        <strong>{stats.name}</strong>
+        {stats.path !== undefined && (
           <span
-            className={`path-badge ${link.path}`}
+            className={`path-badge ${stats.path}`}
             data-testid="peer-path"
-            data-path={link.path}
-            title={pathTip(link.path)}
+            data-path={stats.path}
+            title={pathTip(stats.path)}
           >
-            {pathBadge(link.path)}
+            {pathBadge(stats.path)}
           </span>
         )}
         <span className="muted small">
-          {link.packetsPerSecond} pkt/s × {link.packetBytes} B
+          {stats.packetsPerSecond} pkt/s × {stats.packetBytes} B
         </span>
       </header>
       <div className="metrics">
-        <Metric label="In" value={kbps(link.kbpsIn)} />
-        <Metric label="Out" value={kbps(link.kbpsOut)} />
+        <Metric label="In" value={kbps(stats.kbpsIn)} />
+        <Metric label="Out" value={kbps(stats.kbpsOut)} />
         <Metric
           label="RTT"
-          value={`${Math.round(link.rttMs)} ms`}
-          {...(link.rttMs > 300 ? { tone: 'warn' as const } : {})}
+          value={`${Math.round(stats.rttMs)} ms`}
+          {...(stats.rttMs > 300 ? { tone: 'warn' as const } : {})}
         />
         <Metric
           label="Loss"
-          value={`${link.lossPct.toFixed(1)} %`}
-          {...(link.lossPct > 5
+          value={`${stats.lossPct.toFixed(1)} %`}
+          {...(stats.lossPct > 5
             ? { tone: 'bad' as const }
-            : link.lossPct > 1
+            : stats.lossPct > 1
               ? { tone: 'warn' as const }
               : {})}
         />
-        <Metric label="Packets in" value={`${Math.round(link.packetsPerSecondIn)}/s`} />
-        <Metric label="Packets out" value={`${Math.round(link.packetsPerSecondOut)}/s`} />
-        <Metric label="Allowed" value={link.allowedKbps === null ? '—' : kbps(link.allowedKbps)} />
+        <Metric label="Packets in" value={`${Math.round(stats.packetsPerSecondIn)}/s`} />
+        <Metric label="Packets out" value={`${Math.round(stats.packetsPerSecondOut)}/s`} />
+        <Metric
+          label="Allowed"
+          value={stats.allowedKbps === null ? '—' : kbps(stats.allowedKbps)}
+        />
         <Metric
           label="Estimated"
-          value={link.estimatedKbps === null ? 'measuring…' : kbps(link.estimatedKbps)}
+          value={stats.estimatedKbps === null ? 'measuring…' : kbps(stats.estimatedKbps)}
         />
       </div>
       <div className="window" title="Packets in flight of the send window">
         <span className="metric-label">
-          Window {link.inFlight}/{link.windowSize}
+          Window {stats.inFlight}/{stats.windowSize}
         </span>
         <span className="window-track">
           <span
@@ -121,7 +124,7 @@ export function PeerStats({
           />
         </span>
       </div>
-      <KindBars link={link} />
+      <KindBars stats={stats} />
     </article>
   );
 }

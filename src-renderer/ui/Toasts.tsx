@@ -45,13 +45,13 @@ export function Toasts(): ReactElement {
   );
 }
 
-export function LinkBanner(): ReactElement | null {
-  const link = useAppState((s) => s.link);
-  if (link === 'open') return null;
+export function BridgeBanner(): ReactElement | null {
+  const bridge = useAppState((s) => s.bridge);
+  if (bridge === 'open') return null;
   return (
     <div className="link-banner" role="alert">
       <span className="spinner" aria-hidden="true" />
-      {link === 'lost'
+      {bridge === 'lost'
         ? 'Connection to the app lost. Reconnecting…'
         : 'Connecting to the app… Is Ghostboard running?'}
     </div>

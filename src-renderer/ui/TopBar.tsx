@@ -3,7 +3,7 @@
 import type { ReactElement } from 'react';
 import type { Participant, SessionStatus } from '../../shared/api';
 import { pathLabel, pathTip } from '../store/reach-text';
-import type { LinkState, Panel } from '../store/state';
+import type { BridgeState, Panel } from '../store/state';
 import { useAppState, useController } from '../view/context';
 import { cssColor } from '../view/context';
 import { Icon } from './icons';
@@ -11,11 +11,11 @@ import { Logo } from './Logo';
 
 function statusText(
   st: SessionStatus,
-  link: LinkState,
+  bridge: BridgeState,
   people: number,
   hostRtt: number | null,
 ): [string, string] {
-  if (link !== 'open') return ['bad', 'App connection lost'];
+  if (bridge !== 'open') return ['bad', 'App connection lost'];
   switch (st.phase) {
     case 'hosting':
       return ['good', `Hosting · ${people} ${people === 1 ? 'person' : 'people'}`];
@@ -42,11 +42,11 @@ function statusText(
 
 export function StatusPill(): ReactElement {
   const status = useAppState((s) => s.status);
-  const link = useAppState((s) => s.link);
+  const bridge = useAppState((s) => s.bridge);
   const participants = useAppState((s) => s.participants);
   const host = participants.find((p) => p.isHost && !p.isSelf);
-  const [tone, text] = statusText(status, link, participants.length, host?.rttMs ?? null);
-  const path = status.phase === 'joined' && link === 'open' ? status.path : undefined;
+  const [tone, text] = statusText(status, bridge, participants.length, host?.rttMs ?? null);
+  const path = status.phase === 'joined' && bridge === 'open' ? status.path : undefined;
   return (
     <div className="status-pill" role="status" aria-live="polite">
       <Logo size={22} />
