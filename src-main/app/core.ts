@@ -362,6 +362,8 @@ class Core implements AppCore {
       case 'peer':
       case 'intro-failed':
       case 'relay-grant':
+      case 'nat':
+      case 'opened':
         return;
     }
   }
