@@ -7,6 +7,7 @@ import { type Size, visibleWorld } from '../board/camera';
 import { useAppState, useController, useTools } from '../view/context';
 import { LiveLayer } from './LiveLayer';
 import { PositionMirror } from './position-mirror';
+import { SelectionMirror } from './SelectionMirror';
 import { StaticLayer } from './StaticLayer';
 import { useStageInput } from './use-stage-input';
 
@@ -52,6 +53,7 @@ export function BoardCanvas({ size, spaceHeld }: { size: Size; spaceHeld: boolea
         <LiveLayer mirror={mirror} />
       </Stage>
       <div className="position-mirror" aria-hidden="true" ref={mirror.attach} />
+      <SelectionMirror />
     </>
   );
 }

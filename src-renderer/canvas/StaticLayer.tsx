@@ -1,5 +1,6 @@
 // The board's own content: objects culled to the view (bottom to top), drafts awaiting their id, the shape
-// being drawn, and the selection's Transformer. Renders the store; draws only (node events go to tools/).
+// being drawn, the selection's Transformer (one box around all of it) and the marquee. Renders the store;
+// draws only (node events go to tools/).
 import type Konva from 'konva';
 import { type ReactElement, useMemo, useRef } from 'react';
 import { Layer } from 'react-konva';
@@ -8,6 +9,7 @@ import { cullToView } from '../board/bounds';
 import { type Size, visibleWorld } from '../board/camera';
 import { canEdit, shownObject } from '../store/selectors';
 import { useAppState, useTools } from '../view/context';
+import { MarqueeRect } from './MarqueeRect';
 import { ObjectShape } from './ObjectShape';
 import { SelectionTransformer } from './SelectionTransformer';
 import { useObjectHandlers } from './use-object-handlers';
@@ -70,6 +72,7 @@ export function StaticLayer({ size }: { size: Size }): ReactElement {
       ))}
       {preview && <ObjectShape o={asObject(preview, 0)} listening={false} />}
       <SelectionTransformer layerRef={layerRef} ids={transformable} version={visible} />
+      <MarqueeRect />
     </Layer>
   );
 }

@@ -15,6 +15,8 @@ export function reduce(s: AppState, a: Action): AppState {
       };
     case 'select':
       return { ...s, selection: a.ids.filter((id) => s.board.has(id)) };
+    case 'marquee':
+      return s.marquee === a.rect ? s : { ...s, marquee: a.rect };
     case 'style':
       return { ...s, style: { ...s.style, ...a.style } };
     case 'camera':

@@ -10,7 +10,7 @@ import type {
   Tool,
 } from '../../shared/api';
 import type { BoardObject, NewObject, ObjectId, ObjectPatch } from '../../shared/board';
-import type { Camera } from '../board/camera';
+import type { Camera, Rect } from '../board/camera';
 import { INITIAL_CAMERA } from '../board/camera';
 import type { Style } from '../board/shapes';
 import { EMPTY_HISTORY, type StatsHistory } from './stats-history';
@@ -48,7 +48,10 @@ export interface AppState {
   readonly toasts: readonly Toast[];
   readonly nextToastId: number;
   readonly tool: Tool;
+  /** The selected objects, in the order they were selected (any number: one is a special case). */
   readonly selection: readonly ObjectId[];
+  /** The select tool's marquee while it is dragged (world units), or null. */
+  readonly marquee: Rect | null;
   readonly style: Style;
   readonly camera: Camera;
   readonly panels: ReadonlySet<Panel>;
@@ -77,6 +80,7 @@ export type Action =
   | { readonly type: 'event'; readonly event: ApiEvent }
   | { readonly type: 'tool'; readonly tool: Tool }
   | { readonly type: 'select'; readonly ids: readonly ObjectId[] }
+  | { readonly type: 'marquee'; readonly rect: Rect | null }
   | { readonly type: 'style'; readonly style: Partial<Style> }
   | { readonly type: 'camera'; readonly camera: Camera }
   | { readonly type: 'panel'; readonly panel: Panel; readonly open: boolean }
@@ -110,6 +114,7 @@ export const INITIAL_STATE: AppState = {
   nextToastId: 1,
   tool: 'select',
   selection: [],
+  marquee: null,
   style: DEFAULT_STYLE,
   camera: INITIAL_CAMERA,
   panels: new Set(),

@@ -1,6 +1,7 @@
 // The root of the tool state machines: one child per tool, the active one following the store's `tool`; above
 // the tools, panning (space-drag, middle button, wheel) and zoom (ctrl/cmd + wheel, pinch), and the reports of
-// this user's pointer. The canvas forwards its events here and only draws. Knows nothing of Konva or React.
+// this user's pointer; Ctrl/Cmd+A from any tool goes to the select tool. The canvas forwards its events here and
+// only draws. Knows nothing of Konva or React.
 import type { Tool } from '../../shared/api';
 import { panBy, wheelZoomFactor, zoomAt } from '../board/camera';
 import type { Pt } from '../board/simplify';
@@ -90,6 +91,10 @@ export class Tools extends ParentNode<ToolNodes> {
         this.wheel(e.wheel);
         return true;
       case 'keyDown':
+        // Select all from any tool: it switches to the select tool, which selects.
+        if (e.key.mod === true && e.key.key.toLowerCase() === 'a' && this.current !== 'select')
+          this.editor.setTool('select');
+        return super.handle(e);
       case 'doubleClick':
       case 'dragStart':
       case 'dragMove':

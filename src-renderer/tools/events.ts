@@ -25,8 +25,11 @@ export interface PointerInfo {
 }
 
 export interface KeyInfo {
-  /** DOM `key` ('Escape', 'Enter', …); modified keys (ctrl, meta, alt) never reach the tools. */
+  /** DOM `key` ('Escape', 'Enter', 'ArrowLeft', …). */
   readonly key: string;
+  /** Ctrl (Cmd on a Mac) is held; of the modified keys only Ctrl/Cmd+A reaches the tools (select all). */
+  readonly mod?: boolean;
+  readonly shift?: boolean;
 }
 
 export interface WheelInfo {

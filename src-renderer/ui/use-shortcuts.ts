@@ -1,6 +1,7 @@
 // Keyboard shortcuts: tools (V R O L A P T N), Delete/Backspace, zoom (+ − Shift+0 Shift+1), panels (C B); the
 // tool machines get unmodified keys first (Esc cancels a gesture or clears the selection, Enter edits a selected
-// note); and whether Space is held (space-drag pans). No undo: the API has none yet.
+// note, arrows nudge it) and Ctrl/Cmd+A (select all); and whether Space is held (space-drag pans). No undo: the
+// API has none yet.
 import { useEffect, useState } from 'react';
 import type { Tool } from '../../shared/api';
 import type { Size } from '../board/camera';
@@ -33,13 +34,16 @@ function handleKey(e: KeyboardEvent, controller: Controller, tools: Tools, size:
     controller.toast('info', 'Undo is not available yet.');
     return true;
   }
+  // Select all objects (never the page's text: the caller stops the browser's default).
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && key === 'a')
+    return tools.handle({ type: 'keyDown', key: { key: e.key, mod: true } });
   if (e.ctrlKey || e.metaKey || e.altKey) return false;
   if (e.shiftKey && (e.code === 'Digit0' || e.code === 'Digit1')) {
     if (e.code === 'Digit1') fitBoard(store, size);
     else zoomBy(store, 1 / s.camera.scale, size);
     return true;
   }
-  if (tools.handle({ type: 'keyDown', key: { key: e.key } })) return true;
+  if (tools.handle({ type: 'keyDown', key: { key: e.key, shift: e.shiftKey } })) return true;
   const tool = TOOL_KEYS[key];
   if (tool) controller.setTool(tool);
   else if (key === 'delete' || key === 'backspace') controller.deleteSelection();

@@ -1,30 +1,43 @@
-// An object being dragged: the canvas moves its node; we grab it from the host, report where it is (throttled
-// by the controller) and drop it where released, clamped to the world. A refused grab or drop puts it back;
-// Escape drops it back where it started.
+// The selection being dragged: the canvas moves the node under the pointer (the lead) and, through the
+// selection's handles, the other selected nodes with it; we grab every selected object from the host, report
+// where each is (the lead's move applied to each, throttled by the controller) and drop each where released,
+// clamped to the world. A refused grab or drop puts that object back (the lead's ends the whole drag); Escape
+// drops everything back where it started.
 import type { ObjectId } from '../../../shared/board';
 import { WORLD_EXTENT } from '../../../shared/board';
 import type { Pt } from '../../board/simplify';
+import { shownObject } from '../../store/selectors';
 import type { ToolEditor } from '../editor';
 import type { DragHandle, DragInfo, KeyInfo } from '../events';
 import { StateNode } from '../state-node';
-import { snapBack } from './locks';
+import { holderName, snapBack } from './locks';
 import type { SelectTool } from './SelectTool';
 
 const clampWorld = (v: number): number =>
   Math.max(-WORLD_EXTENT, Math.min(WORLD_EXTENT, Math.round(v)));
 const clampPt = (p: Pt): Pt => ({ x: clampWorld(p.x), y: clampWorld(p.y) });
 
-/** One drag, by identity: a refusal may arrive after it ended, or during a later drag. */
-interface Held {
+/** One object of the drag. */
+interface Member {
   readonly id: ObjectId;
-  readonly node: DragHandle;
   readonly origin: Pt;
   last: Pt;
+  /** Its node, once the canvas reported it moving (null until then, or if it never does: culled). */
+  node: DragHandle | null;
+}
+
+/** One drag, by identity: a refusal may arrive after it ended, or during a later drag. */
+interface Group {
+  /** The object under the pointer: its moves drive the others. */
+  readonly lead: ObjectId;
+  readonly leadOrigin: Pt;
+  /** Lead first, then the rest of the selection in selection order. */
+  readonly members: Map<ObjectId, Member>;
 }
 
 export class Dragging extends StateNode<DragInfo> {
   readonly id = 'dragging';
-  private held: Held | null = null;
+  private group: Group | null = null;
 
   constructor(
     private readonly tool: SelectTool,
@@ -34,62 +47,109 @@ export class Dragging extends StateNode<DragInfo> {
   }
 
   override onEnter(d: DragInfo): void {
-    const origin = clampPt(d.at);
-    const held: Held = { id: d.id, node: d.node, origin, last: origin };
-    this.held = held;
-    this.editor.startDrag(d.id, (reason) => {
-      this.refused(held, reason);
-    });
+    const s = this.editor.state();
+    const leadOrigin = clampPt(d.at);
+    const members = new Map<ObjectId, Member>();
+    members.set(d.id, { id: d.id, origin: leadOrigin, last: leadOrigin, node: d.node });
+    const others = s.selection.includes(d.id) ? s.selection.filter((id) => id !== d.id) : [];
+    for (const id of others) {
+      const o = s.board.get(id);
+      if (!o || holderName(this.editor, id) !== null) continue;
+      const origin = clampPt(shownObject(s, o));
+      members.set(id, { id, origin, last: origin, node: null });
+    }
+    const group: Group = { lead: d.id, leadOrigin, members };
+    this.group = group;
+    for (const m of members.values())
+      this.editor.startDrag(m.id, (reason) => {
+        this.refused(group, m, reason);
+      });
   }
 
-  /** Left for another tool mid-drag (a tool key): the object is dropped where it is. */
+  /** Left for another tool mid-drag (a tool key): everything is dropped where it is. */
   override onExit(): void {
-    const h = this.release();
-    if (!h) return;
-    this.editor.endDrag(h.id, h.last.x, h.last.y);
-    h.node.put(h.last, true);
+    const g = this.release();
+    if (!g) return;
+    for (const m of g.members.values()) {
+      this.editor.endDrag(m.id, m.last.x, m.last.y);
+      m.node?.put(m.last, true);
+    }
+  }
+
+  /** The canvas started moving another selected node along with the lead: keep its handle. */
+  override onDragStart(d: DragInfo): void {
+    const g = this.group;
+    if (!g || d.id === g.lead) return;
+    const m = g.members.get(d.id);
+    if (m) m.node ??= d.node;
+    // Selected, but someone else took it since: it stays where the board has it.
+    else snapBack(this.editor, d.id, d.node);
   }
 
   override onDragMove(d: DragInfo): void {
-    const h = this.held;
-    if (h?.id !== d.id) return;
+    const g = this.group;
+    if (g?.lead !== d.id) return;
     if (d.pointer) this.editor.pointerMoved(d.pointer.x, d.pointer.y);
-    h.last = clampPt(d.at);
-    this.editor.moveDrag(h.id, h.last.x, h.last.y);
+    const by = this.offset(g, d.at);
+    for (const m of g.members.values()) {
+      m.last = clampPt({ x: m.origin.x + by.x, y: m.origin.y + by.y });
+      this.editor.moveDrag(m.id, m.last.x, m.last.y);
+    }
   }
 
   override onDragEnd(d: DragInfo): void {
-    if (this.held?.id !== d.id) return;
-    const h = this.release();
-    if (!h) return;
-    const at = clampPt(d.at);
-    h.node.put(at, false);
-    this.editor.endDrag(h.id, at.x, at.y);
+    if (this.group?.lead !== d.id) return;
+    const g = this.release();
+    if (!g) return;
+    const by = this.offset(g, d.at);
+    for (const m of g.members.values()) {
+      const at = clampPt({ x: m.origin.x + by.x, y: m.origin.y + by.y });
+      m.node?.put(at, false);
+      this.editor.endDrag(m.id, at.x, at.y);
+    }
   }
 
   override onKeyDown(k: KeyInfo): boolean {
     if (k.key !== 'Escape') return false;
-    const h = this.release();
-    if (!h) return false;
-    this.editor.endDrag(h.id, h.origin.x, h.origin.y);
-    h.node.put(h.origin, true);
+    const g = this.release();
+    if (!g) return false;
+    for (const m of g.members.values()) {
+      this.editor.endDrag(m.id, m.origin.x, m.origin.y);
+      m.node?.put(m.origin, true);
+    }
     return true;
   }
 
-  /** Forgets the drag and goes back to idle (before touching the node: stopping it reports a dragEnd). */
-  private release(): Held | null {
-    const h = this.held;
-    this.held = null;
-    if (this.tool.current === 'dragging') this.tool.transition('idle');
-    return h;
+  /** How far the lead has moved from where the drag started (world, whole units). */
+  private offset(g: Group, leadAt: Pt): Pt {
+    const at = clampPt(leadAt);
+    return { x: at.x - g.leadOrigin.x, y: at.y - g.leadOrigin.y };
   }
 
-  private refused(h: Held, reason: string): void {
-    if (this.held === h) {
-      this.release();
-      this.editor.endDrag(h.id, h.last.x, h.last.y);
+  /** Forgets the drag and goes back to idle (before touching nodes: stopping one reports a dragEnd). */
+  private release(): Group | null {
+    const g = this.group;
+    this.group = null;
+    if (this.tool.current === 'dragging') this.tool.transition('idle');
+    return g;
+  }
+
+  private refused(g: Group, m: Member, reason: string): void {
+    if (this.group === g && g.members.has(m.id)) {
+      if (m.id === g.lead) {
+        // The object under the pointer is not ours to move: the drag ends, the others dropped where they are.
+        this.release();
+        for (const other of g.members.values()) {
+          this.editor.endDrag(other.id, other.last.x, other.last.y);
+          if (other !== m) other.node?.put(other.last, true);
+        }
+      } else {
+        g.members.delete(m.id);
+        this.editor.endDrag(m.id, m.last.x, m.last.y);
+      }
     }
-    snapBack(this.editor, h.id, h.node);
+    if (m.node) snapBack(this.editor, m.id, m.node);
+    else this.editor.dispatch({ type: 'moveUndone', id: m.id });
     this.editor.toast('warn', reason);
   }
 }

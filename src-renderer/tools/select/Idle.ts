@@ -1,14 +1,31 @@
-// The select tool at rest: presses select, a drag of a node starts dragging it (unless someone else holds
-// it), double-click and Enter open a text or note for typing, the handles' gestures become edits.
+// The select tool at rest: presses select (on the bare canvas a press starts a marquee), a drag of a node starts
+// dragging it with the rest of the selection (unless someone else holds it), Ctrl/Cmd+A selects every object,
+// arrow keys nudge the selection, double-click and Enter open a text or note for typing, the handles' gestures
+// become edits.
 import type { ObjectId } from '../../../shared/board';
+import { WORLD_EXTENT } from '../../../shared/board';
 import { transformPatch, type TransformResult } from '../../board/shapes';
 import type { Pt } from '../../board/simplify';
-import { shownObject } from '../../store/selectors';
+import { canEdit, shownObject } from '../../store/selectors';
 import type { ToolEditor } from '../editor';
 import type { DragInfo, KeyInfo, PointerInfo } from '../events';
 import { StateNode } from '../state-node';
 import { holderName, snapBack } from './locks';
+import { allSelectable } from './selecting';
 import type { SelectTool } from './SelectTool';
+
+/** World units an arrow key moves the selection: 1, or 10 with Shift. */
+const NUDGE = 1;
+const NUDGE_SHIFT = 10;
+
+const ARROWS: Readonly<Record<string, Pt>> = {
+  ArrowLeft: { x: -1, y: 0 },
+  ArrowRight: { x: 1, y: 0 },
+  ArrowUp: { x: 0, y: -1 },
+  ArrowDown: { x: 0, y: 1 },
+};
+
+const clampWorld = (v: number): number => Math.max(-WORLD_EXTENT, Math.min(WORLD_EXTENT, v));
 
 export class Idle extends StateNode {
   readonly id = 'idle';
@@ -22,9 +39,13 @@ export class Idle extends StateNode {
 
   override onPointerDown(p: PointerInfo): void {
     switch (p.target.kind) {
-      case 'canvas':
-        if (p.button === 0) this.editor.dispatch({ type: 'select', ids: [] });
+      case 'canvas': {
+        if (p.button !== 0) return;
+        const base = p.shift ? this.editor.state().selection : [];
+        if (!p.shift) this.editor.dispatch({ type: 'select', ids: [] });
+        this.tool.transition('marquee', { world: p.world, screen: p.screen, base });
         return;
+      }
       case 'object':
         this.press(p.target.id, p.shift);
         return;
@@ -39,6 +60,13 @@ export class Idle extends StateNode {
 
   override onKeyDown(k: KeyInfo): boolean {
     const { editor } = this;
+    if (k.mod === true) {
+      if (k.key.toLowerCase() !== 'a') return false;
+      editor.dispatch({ type: 'select', ids: allSelectable(editor.state()) });
+      return true;
+    }
+    const arrow = ARROWS[k.key];
+    if (arrow) return this.nudge(arrow, k.shift === true ? NUDGE_SHIFT : NUDGE);
     switch (k.key) {
       case 'Escape':
         editor.dispatch({ type: 'select', ids: [] });
@@ -82,6 +110,22 @@ export class Idle extends StateNode {
       const ids = sel.includes(id) ? sel.filter((x) => x !== id) : [...sel, id];
       editor.dispatch({ type: 'select', ids });
     } else if (!sel.includes(id)) editor.dispatch({ type: 'select', ids: [id] });
+  }
+
+  /** Moves every selected object by `step` in `dir`: one edit each per key press. False with nothing to move. */
+  private nudge(dir: Pt, step: number): boolean {
+    const { editor } = this;
+    const s = editor.state();
+    if (s.selection.length === 0 || !canEdit(s)) return false;
+    for (const id of s.selection) {
+      const o = s.board.get(id);
+      if (!o || holderName(editor, id) !== null) continue;
+      const shown = shownObject(s, o);
+      const x = clampWorld(shown.x + dir.x * step);
+      const y = clampWorld(shown.y + dir.y * step);
+      editor.edit(id, { x, y });
+    }
+    return true;
   }
 
   /** Opens a text or note for typing; false for other kinds. */

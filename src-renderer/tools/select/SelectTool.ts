@@ -1,14 +1,17 @@
-// The select tool: press to select (Shift adds or removes), drag objects (the canvas moves the node, we grab,
-// report and drop), resize and rotate through the selection's handles, double-click or Enter to type into a
-// text or note. States: idle → dragging → idle. Knows nothing of Konva or React.
+// The select tool: press to select (Shift adds or removes), drag on the bare canvas for a marquee, Ctrl/Cmd+A
+// for everything, drag the selection (the canvas moves the nodes, we grab, report and drop each), nudge it
+// with the arrow keys, resize and rotate through the selection's handles, double-click or Enter to type into a
+// text or note. States: idle → dragging | marquee → idle. Knows nothing of Konva or React.
 import type { ToolEditor } from '../editor';
 import { ParentNode } from '../state-node';
 import { Dragging } from './Dragging';
 import { Idle } from './Idle';
+import { Marquee } from './Marquee';
 
 interface States {
   readonly idle: Idle;
   readonly dragging: Dragging;
+  readonly marquee: Marquee;
 }
 
 export class SelectTool extends ParentNode<States> {
@@ -18,6 +21,10 @@ export class SelectTool extends ParentNode<States> {
 
   constructor(editor: ToolEditor) {
     super();
-    this.children = { idle: new Idle(this, editor), dragging: new Dragging(this, editor) };
+    this.children = {
+      idle: new Idle(this, editor),
+      dragging: new Dragging(this, editor),
+      marquee: new Marquee(this, editor),
+    };
   }
 }
