@@ -291,6 +291,14 @@ export class Endpoint<R> {
       return;
     }
     const entry = this.entries.get(key) ?? this.aliasOf(now, key);
+    if (
+      entry !== undefined &&
+      !entry.opened &&
+      this.relay !== undefined &&
+      !entry.conn.authenticates(bytes) &&
+      this.migrate(now, from, key, bytes, entry)
+    )
+      return;
     if (entry === undefined) {
       if (this.migrate(now, from, key, bytes)) return;
       // No reply to strangers: a reply would be an amplification and a probe oracle.
@@ -312,7 +320,18 @@ export class Endpoint<R> {
    * strangers cannot make us decrypt much; an off-path attacker cannot make such a packet, and one on the path
    * could drop the traffic anyway.
    */
-  private migrate(now: number, from: PeerAddress, key: string, bytes: Uint8Array): boolean {
+  /**
+   * `shadowed`: a handshake we answered at this address whose client never took it up (its relayed path won the
+   * race); if the datagram moves a relayed connection here, that unused handshake is dropped (not counted as a
+   * failed attempt: the same client proved the code on the other path).
+   */
+  private migrate(
+    now: number,
+    from: PeerAddress,
+    key: string,
+    bytes: Uint8Array,
+    shadowed?: Entry<R>,
+  ): boolean {
     const relay = this.relay;
     if (relay === undefined || (bytes[0] ?? 0) >= HANDSHAKE_MARKER) return false;
     // Rate-limited before anything else: a stranger's flood costs a token lookup per datagram, not a scan.
@@ -320,6 +339,10 @@ export class Endpoint<R> {
     for (const entry of this.entries.values()) {
       if (!entry.opened || !relay.isRelayed(entry.peer)) continue;
       if (!entry.conn.authenticates(bytes)) continue;
+      if (shadowed !== undefined && this.entries.get(key) === shadowed) {
+        this.entries.delete(key);
+        shadowed.version++;
+      }
       const old = entry.conn.peer;
       this.entries.delete(old);
       entry.peer = from;

@@ -84,6 +84,8 @@ class MiniRelayClient implements DatagramRelay {
 interface Party {
   readonly endpoint: Endpoint<number>;
   conn: Connection<number> | undefined;
+  /** Every connection its endpoint made, in order (`conn` is the latest). */
+  readonly conns: Connection<number>[];
   adopted: number;
   readonly received: number[];
 }
@@ -96,6 +98,7 @@ function party(
   const p: Party = {
     endpoint: undefined as unknown as Endpoint<number>,
     conn: undefined,
+    conns: [],
     adopted: 0,
     received: [],
   };
@@ -104,6 +107,7 @@ function party(
     { joinCode: code, protocolVersion: 1, ...options },
     (conn) => {
       p.conn = conn;
+      p.conns.push(conn);
       p.adopted++;
       return {
         onPayload: (_now, r) => {
@@ -201,6 +205,39 @@ describe('a relayed connection', () => {
     expect(joiner.adopted).toBe(1);
     expect(host.conn?.isOpen).toBe(true);
     expect(joiner.conn).toBe(conn);
+  });
+
+  it('moves onto an address where it answered a direct handshake the joiner dropped when the relay won', () => {
+    const seed = 34;
+    const { net, sim, host, joiner } = hostAndJoiner(seed);
+    // The direct path is slow towards the host: its CHALLENGE still comes back before the relayed ACCEPT, so the
+    // joiner answers it, and the host's ACCEPT for it arrives after the relayed one won.
+    net.setConditions(JOINER, HOST, { ...NO_IMPAIRMENT, delayMs: 100 });
+    joiner.endpoint.relay?.permit(0, HOST_RELAYED);
+    joiner.endpoint.connect(0, [HOST_RELAYED, HOST]);
+    sim.runUntil(1_000);
+    expect(joiner.conn?.peer, `seed ${seed}`).toBe(addressKey(HOST_RELAYED));
+    // The host holds the relayed connection and the direct handshake it answered, never taken up.
+    const [relayed, unused] = host.conns;
+    expect(relayed?.peer).toBe(addressKey(JOINER_RELAYED));
+    expect(unused?.peer).toBe(addressKey(JOINER));
+    expect(host.endpoint.connectionCount).toBe(2);
+    const conn = joiner.conn;
+    if (conn === undefined) throw new Error(`seed ${seed}: no connection`);
+    joiner.endpoint.probe(sim.now, conn, HOST);
+    sim.runUntil(sim.now + 300);
+    expect(host.endpoint.counters.migrated, `seed ${seed}`).toBe(1);
+    expect(relayed?.peer).toBe(addressKey(JOINER));
+    expect(host.endpoint.connectionCount).toBe(1);
+    // The dropped handshake was the same client on another path: no failed attempt against its address.
+    sim.runUntil(sim.now + 15_000);
+    expect(host.endpoint.counters.failedAttempts).toBe(0);
+    host.conn = relayed;
+    send(host, sim.now, 9);
+    sim.runUntil(sim.now + 300);
+    expect(joiner.received).toContain(9);
+    expect(joiner.conn).toBe(conn);
+    expect(relayed?.isOpen).toBe(true);
   });
 
   it('does not move for a stranger, nor for a replayed packet, and a stranger costs few decryptions', () => {

@@ -45,10 +45,11 @@ export const PRIME_LEAD_MS = 60;
 const MAX_PUNCHES = 32;
 const MAX_PUNCH_TARGETS = 6;
 /**
- * A joiner waits this long at most for a directory's reflector before it asks for an introduction without knowing
- * its NAT's mapping (a hard NAT then gets no spray or fan); the probe is sent again half-way.
+ * A joiner waits for a directory's reflector before it asks for an introduction: three of its round trips to the
+ * directory and a little, within these bounds; past that it goes on without knowing its NAT's mapping (a hard NAT
+ * then gets no spray or fan). The probe is sent again half-way.
  */
-const REFLECT_WAIT_MS = 600;
+const REFLECT_WAIT_MS = { min: 200, max: 600 };
 
 export interface Registration {
   readonly name: string;
@@ -112,6 +113,8 @@ interface DirectoryState {
   /** The request in flight, if any, and when to send the next. */
   request: number;
   due: number;
+  /** When the request in flight went out (the round trip to the directory, for the reflector's wait). */
+  sentAt: number;
   retryMs: number;
   /** Heartbeats sent since the last REGISTERED. */
   unanswered: number;
@@ -188,6 +191,7 @@ export class RendezvousClient {
           registered: false,
           request: 0,
           due: Infinity,
+          sentAt: 0,
           retryMs: FIRST_RETRY_MS,
           unanswered: 0,
           heartbeatMs: 2_000,
@@ -440,13 +444,15 @@ export class RendezvousClient {
     if (this.mapping.kind !== 'unknown' || this.reflecting !== undefined) return;
     const to = { address: d.address.address, port };
     const request = this.takeRequest();
+    const rtt = Math.max(0, now - d.sentAt);
+    const wait = Math.min(REFLECT_WAIT_MS.max, Math.max(REFLECT_WAIT_MS.min, 3 * rtt + 50));
     this.reflecting = {
       to,
       key: addressKey(to),
       first: observed,
       request,
-      until: now + REFLECT_WAIT_MS,
-      resendAt: now + REFLECT_WAIT_MS / 2,
+      until: now + wait,
+      resendAt: now + wait / 2,
     };
     this.transmit(to, { type: 'probe', request });
   }
@@ -542,6 +548,7 @@ export class RendezvousClient {
       return;
     }
     this.transmit(d.address, m);
+    d.sentAt = now;
     d.due = now + d.retryMs;
   }
 

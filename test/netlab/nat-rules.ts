@@ -9,9 +9,13 @@
  */
 export type NatKind = 'cone' | 'symmetric' | 'sequential';
 
-/** A sequential NAT's ports: from here, in order, wrapping after SEQUENTIAL_PORTS new flows. */
+/**
+ * A sequential NAT's ports: from here, in order, wrapping after SEQUENTIAL_PORTS new flows. A hard NAT's fan takes
+ * 256 at a time and its mappings live for minutes once answered, so a small range wraps onto live ones (a new flow
+ * whose port is taken is dropped: the rule names a single port).
+ */
 export const SEQUENTIAL_BASE = 30_000;
-const SEQUENTIAL_PORTS = 512;
+const SEQUENTIAL_PORTS = 8192;
 
 /** One destination outbound UDP may still reach through a `udpAllowOnly` firewall; no port means any port. */
 export interface UdpAllow {

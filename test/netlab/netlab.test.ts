@@ -289,7 +289,7 @@ describe('network lab, pure parts', () => {
     const seqRules = lines(natRuleset({ kind: 'sequential', wanAddress: '100.64.9.2' }));
     const snat = seqRules.find((l) => l.includes('snat'));
     expect(snat).toMatch(
-      /^oifname "wan" meta l4proto udp snat ip to 100\.64\.9\.2 : numgen inc mod 512 map \{ 0 : 30000, 1 : 30001, /,
+      /^oifname "wan" meta l4proto udp snat ip to 100\.64\.9\.2 : numgen inc mod 8192 map \{ 0 : 30000, 1 : 30001, /,
     );
     expect(() => natRuleset({ kind: 'sequential' })).toThrow(/WAN/);
     const home = lines(natRuleset({ kind: 'cone', dropUnsolicited: true }));
