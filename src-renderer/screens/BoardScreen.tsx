@@ -1,15 +1,17 @@
-// The board screen's layout: canvas (with a dotted grid that follows the camera), floating tool bar, panels and
-// the docked bandwidth panel. The one place that mounts both canvas/ and ui/, which never import each other.
-// Renders the store; knows nothing of Konva beyond mounting the canvas.
+// The board screen's layout: the board area (canvas with a dotted grid that follows the camera, and the small
+// floating controls: status, tool bar, people and panel toggles, zoom, chat button), the tool options docked
+// below it, and the side dock (invite, people, chat) and the bandwidth panel docked to its right. Panels are
+// docked, never floated over the canvas: the canvas is what is left, so a gesture on it is always the board's.
+// The one place that mounts both canvas/ and ui/, which never import each other. Renders the store; knows
+// nothing of Konva beyond mounting the canvas.
 import { type ReactElement, useEffect, useRef, useState } from 'react';
 import type { Size } from '../board/camera';
 import { BoardCanvas } from '../canvas/BoardCanvas';
 import { TextEditor } from '../canvas/TextEditor';
 import { BandwidthPanel } from '../ui/BandwidthPanel';
-import { ChatButton, ChatPanel } from '../ui/ChatPanel';
+import { ChatButton } from '../ui/ChatPanel';
 import { useAppState, useController } from '../view/context';
-import { PresenceList } from '../ui/PresenceList';
-import { SharePanel } from '../ui/SharePanel';
+import { SideDock } from '../ui/SideDock';
 import { StylePanel } from '../ui/StylePanel';
 import { Toolbar } from '../ui/Toolbar';
 import { StatusPill, TopRight } from '../ui/TopBar';
@@ -74,31 +76,31 @@ export function BoardScreen(): ReactElement {
   return (
     <div className="board-screen">
       <div className="board-main">
-        <div
-          ref={stageRef}
-          className="board-canvas"
-          data-testid="board-stage"
-          style={{
-            backgroundSize: `${grid}px ${grid}px`,
-            backgroundPosition: `${camera.x}px ${camera.y}px`,
-          }}
-        >
-          {size.width > 0 && <BoardCanvas size={size} spaceHeld={space} />}
-          <TextEditor />
+        <div className="board-area">
+          <div
+            ref={stageRef}
+            className="board-canvas"
+            data-testid="board-stage"
+            style={{
+              backgroundSize: `${grid}px ${grid}px`,
+              backgroundPosition: `${camera.x}px ${camera.y}px`,
+            }}
+          >
+            {size.width > 0 && <BoardCanvas size={size} spaceHeld={space} />}
+            <TextEditor />
+          </div>
+          <div className="top-left">
+            <StatusPill />
+          </div>
+          <Toolbar />
+          <TopRight />
+          <ZoomControls size={size} />
+          <JoinProgress />
+          <ChatButton />
         </div>
-        <div className="top-left">
-          <StatusPill />
-        </div>
-        <Toolbar />
-        <TopRight />
         <StylePanel />
-        <ZoomControls size={size} />
-        <JoinProgress />
-        {panels.has('share') && <SharePanel />}
-        {panels.has('presence') && <PresenceList />}
-        {panels.has('chat') && <ChatPanel />}
-        <ChatButton />
       </div>
+      <SideDock />
       {panels.has('bandwidth') && <BandwidthPanel />}
     </div>
   );

@@ -1,5 +1,6 @@
-// Stroke colour, fill and stroke width for new objects and the selection; plus delete and stacking for the
-// selection. Renders the store; edits go through the controller. Knows nothing of Konva.
+// The tool options, docked under the board: stroke colour, fill and stroke width for new objects and the
+// selection; plus delete and stacking for the selection. Renders the store; edits go through the controller.
+// Knows nothing of Konva.
 import type { ReactElement } from 'react';
 import type { Color, ObjectId } from '../../shared/board';
 import { colorToCss } from '../../shared/board';
@@ -163,7 +164,7 @@ export function StylePanel(): ReactElement | null {
   const first = selection[0] === undefined ? undefined : board.get(selection[0]);
   const current: Style = first ?? style;
   return (
-    <aside className="style-panel" aria-label="Style">
+    <aside className="style-panel tip-up" aria-label="Style" data-testid="style-panel">
       <SwatchRow
         label="Stroke"
         colors={STROKES}
