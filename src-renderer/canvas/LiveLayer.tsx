@@ -1,10 +1,11 @@
-// Remote telepointers and ghosts of objects others are dragging, on their own layer, moved every animation frame
-// from the interpolated tracks (interp/). React re-renders it only when who is shown changes, never per frame.
+// Remote telepointers and ghosts of objects others are dragging (a whole selection: every object its dragger
+// holds), on their own layer, moved every animation frame from the interpolated tracks (interp/). React re-renders it only when who is shown changes, never per frame.
 import type Konva from 'konva';
 import { type ReactElement, useEffect, useRef, useState } from 'react';
 import { Group, Layer } from 'react-konva';
 import type { ObjectId, PeerId } from '../../shared/board';
 import { colorToCss } from '../../shared/board';
+import { withHeldObjects } from '../interp/held-drags';
 import type { LiveFrame } from '../interp/remote-live';
 import { useAppState, useController } from '../view/context';
 import { Ghost, Pointer } from './LiveShapes';
@@ -17,6 +18,8 @@ interface Shown {
 
 const keyOf = (s: Shown): string =>
   `${s.pointers.join(',')}|${s.drags.map((d) => `${d.peer}:${d.id}:${d.dropped ? 1 : 0}`).join(',')}`;
+
+const ghostId = (peer: PeerId, id: ObjectId): string => `ghost-${peer}-${id}`;
 
 function shownOf(f: LiveFrame): Shown {
   return {
@@ -37,18 +40,20 @@ function useLiveFrames(
     let raf = 0;
     const tick = (): void => {
       const now = performance.now();
-      const frame = controller.live.frame(now);
+      const frame = withHeldObjects(controller.live.frame(now), controller.store.getState().board);
       const next = shownOf(frame);
       const key = keyOf(next);
       if (key !== shownKey.current) {
         shownKey.current = key;
         setShown(next);
       }
-      controller.store.dispatch({ type: 'ghosted', ids: controller.live.ghosted(now) });
+      const ghosted = controller.live.ghosted(now);
+      for (const d of frame.drags) ghosted.add(d.id);
+      controller.store.dispatch({ type: 'ghosted', ids: ghosted });
       const layer = layerRef.current;
       if (layer) {
         for (const p of frame.pointers) layer.findOne(`#ptr-${p.peer}`)?.position(p);
-        for (const d of frame.drags) layer.findOne(`#ghost-${d.peer}`)?.position(d);
+        for (const d of frame.drags) layer.findOne(`#${ghostId(d.peer, d.id)}`)?.position(d);
         layer.batchDraw();
       }
       mirror.frame(frame);
@@ -78,14 +83,16 @@ export function LiveLayer({ mirror }: { mirror: PositionMirror }): ReactElement 
 
   return (
     <Layer ref={layerRef}>
-      {shown.drags.map(({ peer, id }) => {
+      {shown.drags.map(({ peer, id }, i) => {
         const o = board.get(id);
         if (!o) return null;
         const { name, color } = who(peer);
+        // One name tag per peer, on its first ghost (the object it reports dragging).
+        const labelled = shown.drags.findIndex((d) => d.peer === peer) === i;
         return (
           <Group
-            key={`ghost-${peer}`}
-            id={`ghost-${peer}`}
+            key={ghostId(peer, id)}
+            id={ghostId(peer, id)}
             x={o.x}
             y={o.y}
             rotation={o.rotation / 10}
@@ -93,7 +100,7 @@ export function LiveLayer({ mirror }: { mirror: PositionMirror }): ReactElement 
               controller.toast('info', `${name} is moving this right now.`);
             }}
           >
-            <Ghost o={o} name={name} color={color} scale={scale} />
+            <Ghost o={o} name={name} color={color} scale={scale} labelled={labelled} />
           </Group>
         );
       })}

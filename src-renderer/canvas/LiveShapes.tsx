@@ -61,6 +61,8 @@ export function Ghost(p: {
   name: string;
   color: string;
   scale: number;
+  /** Whether this ghost carries the name tag (one per peer when it drags several objects). */
+  labelled: boolean;
 }): ReactElement {
   const { o, scale } = p;
   return (
@@ -77,9 +79,11 @@ export function Ghost(p: {
         cornerRadius={6 / scale}
         fill="transparent"
       />
-      <Group scaleX={1 / scale} scaleY={1 / scale} y={-26 / scale} listening={false}>
-        <NameTag name={`${p.name} is moving this`} color={p.color} x={-4} y={0} />
-      </Group>
+      {p.labelled && (
+        <Group scaleX={1 / scale} scaleY={1 / scale} y={-26 / scale} listening={false}>
+          <NameTag name={`${p.name} is moving this`} color={p.color} x={-4} y={0} />
+        </Group>
+      )}
     </>
   );
 }

@@ -53,6 +53,22 @@ describe('DragSession', () => {
     ]);
   });
 
+  it('a quiet drag (following a selection) grabs and drops but sends no live drags', async () => {
+    const { sent, invoke, answerGrab } = scripted();
+    const d = new DragSession(5, invoke, { refused: () => undefined, quiet: true }, frozen);
+    const started = d.start();
+    d.move(10, 20);
+    await answerGrab({ ok: true });
+    await started;
+    d.move(11, 21);
+    expect(d.position).toEqual({ x: 11, y: 21 });
+    expect(d.end(30, 40)).toBe(true);
+    expect(sent).toEqual([
+      { cmd: 'grab', id: 5 },
+      { cmd: 'drop', id: 5, x: 30, y: 40 },
+    ]);
+  });
+
   it('reports a refused grab with the reason and sends nothing more', async () => {
     const { sent, invoke, answerGrab } = scripted();
     const reasons: string[] = [];

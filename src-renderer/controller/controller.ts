@@ -176,9 +176,12 @@ export class Controller {
     void this.invoke({ cmd: 'restack', id, front });
   }
 
-  /** Grabs an object for a local drag; `refused` runs if the host says no (put it back). */
-  startDrag(id: ObjectId, refused: (reason: string) => void): void {
-    const session = new DragSession(id, (c) => this.invoke(c), { refused });
+  /**
+   * Grabs an object for a local drag; `refused` runs if the host says no (put it back). A quiet drag (an object
+   * following the selection's dragged one) sends its grab and drop but no live drags.
+   */
+  startDrag(id: ObjectId, refused: (reason: string) => void, quiet = false): void {
+    const session = new DragSession(id, (c) => this.invoke(c), { refused, quiet });
     this.drags.set(id, session);
     void session.start();
   }

@@ -18,6 +18,12 @@ type Phase =
 export interface DragCallbacks {
   /** The host refused the grab or the drop (reason names the holder): put the object back. */
   readonly refused: (reason: string) => void;
+  /**
+   * Grab and drop only, no live drags: an object dragged along with a selection. A peer's live drag is one
+   * object (the presence ghost has one slot); the others see the rest of the selection follow it because this
+   * user holds them (interp/held-drags.ts).
+   */
+  readonly quiet?: boolean;
 }
 
 export class DragSession {
@@ -59,12 +65,12 @@ export class DragSession {
     }
     this.phase = { kind: 'held' };
     if (phase.dropAt) this.sendDrop(phase.dropAt);
-    else if (this.last) this.drags.push(this.last);
+    else if (this.last && this.cb.quiet !== true) this.drags.push(this.last);
   }
 
   move(x: number, y: number): void {
     this.last = { x: Math.round(x), y: Math.round(y) };
-    if (this.phase.kind === 'held') this.drags.push(this.last);
+    if (this.phase.kind === 'held' && this.cb.quiet !== true) this.drags.push(this.last);
   }
 
   /** The user let go at (x, y). False when the drag was refused (nothing to predict). */

@@ -18,8 +18,11 @@ export interface ToolEditor {
   /** This user's pointer is at a world point (the others see it). */
   pointerMoved(x: number, y: number): void;
   pointerLeft(): void;
-  /** Grabs an object; `refused` runs if the host says no to the grab or the drop (put it back). */
-  startDrag(id: ObjectId, refused: (reason: string) => void): void;
+  /**
+   * Grabs an object; `refused` runs if the host says no to the grab or the drop (put it back). `quiet`: it
+   * follows another object's drag (a selection), so only that one's moves go out live.
+   */
+  startDrag(id: ObjectId, refused: (reason: string) => void, quiet?: boolean): void;
   moveDrag(id: ObjectId, x: number, y: number): void;
   endDrag(id: ObjectId, x: number, y: number): void;
 }
@@ -45,8 +48,8 @@ export function controllerEditor(c: Controller): ToolEditor {
     pointerLeft: () => {
       c.pointerLeft();
     },
-    startDrag: (id, refused) => {
-      c.startDrag(id, refused);
+    startDrag: (id, refused, quiet) => {
+      c.startDrag(id, refused, quiet);
     },
     moveDrag: (id, x, y) => {
       c.moveDrag(id, x, y);

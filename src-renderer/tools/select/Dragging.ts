@@ -1,6 +1,7 @@
 // The selection being dragged: the canvas moves the node under the pointer (the lead) and, through the
 // selection's handles, the other selected nodes with it; we grab every selected object from the host, report
-// where each is (the lead's move applied to each, throttled by the controller) and drop each where released,
+// where each is (the lead's move applied to each; only the lead's go out live, throttled by the controller:
+// the others follow it on the other users' screens because we hold them) and drop each where released,
 // clamped to the world. A refused grab or drop puts that object back (the lead's ends the whole drag); Escape
 // drops everything back where it started.
 import type { ObjectId } from '../../../shared/board';
@@ -35,6 +36,15 @@ interface Group {
   readonly members: Map<ObjectId, Member>;
 }
 
+/**
+ * The followers, then the lead: the others' view of the followers rides on the lead's live drag until each
+ * follower's own drop lands, so the lead lets go last.
+ */
+function dropOrder(g: Group): Member[] {
+  const all = [...g.members.values()];
+  return [...all.filter((m) => m.id !== g.lead), ...all.filter((m) => m.id === g.lead)];
+}
+
 export class Dragging extends StateNode<DragInfo> {
   readonly id = 'dragging';
   private group: Group | null = null;
@@ -61,16 +71,20 @@ export class Dragging extends StateNode<DragInfo> {
     const group: Group = { lead: d.id, leadOrigin, members };
     this.group = group;
     for (const m of members.values())
-      this.editor.startDrag(m.id, (reason) => {
-        this.refused(group, m, reason);
-      });
+      this.editor.startDrag(
+        m.id,
+        (reason) => {
+          this.refused(group, m, reason);
+        },
+        m.id !== d.id,
+      );
   }
 
   /** Left for another tool mid-drag (a tool key): everything is dropped where it is. */
   override onExit(): void {
     const g = this.release();
     if (!g) return;
-    for (const m of g.members.values()) {
+    for (const m of dropOrder(g)) {
       this.editor.endDrag(m.id, m.last.x, m.last.y);
       m.node?.put(m.last, true);
     }
@@ -102,7 +116,7 @@ export class Dragging extends StateNode<DragInfo> {
     const g = this.release();
     if (!g) return;
     const by = this.offset(g, d.at);
-    for (const m of g.members.values()) {
+    for (const m of dropOrder(g)) {
       const at = clampPt({ x: m.origin.x + by.x, y: m.origin.y + by.y });
       m.node?.put(at, false);
       this.editor.endDrag(m.id, at.x, at.y);
@@ -113,7 +127,7 @@ export class Dragging extends StateNode<DragInfo> {
     if (k.key !== 'Escape') return false;
     const g = this.release();
     if (!g) return false;
-    for (const m of g.members.values()) {
+    for (const m of dropOrder(g)) {
       this.editor.endDrag(m.id, m.origin.x, m.origin.y);
       m.node?.put(m.origin, true);
     }
@@ -139,7 +153,7 @@ export class Dragging extends StateNode<DragInfo> {
       if (m.id === g.lead) {
         // The object under the pointer is not ours to move: the drag ends, the others dropped where they are.
         this.release();
-        for (const other of g.members.values()) {
+        for (const other of dropOrder(g)) {
           this.editor.endDrag(other.id, other.last.x, other.last.y);
           if (other !== m) other.node?.put(other.last, true);
         }

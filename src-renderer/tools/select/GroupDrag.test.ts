@@ -1,5 +1,6 @@
-// Dragging a selection of several objects: each is grabbed, moved and dropped through its own commands (so the
-// other users see every one move live), by the offset of the node under the pointer.
+// Dragging a selection of several objects: each is grabbed and dropped through its own commands, by the offset
+// of the node under the pointer (the lead); only the lead's moves go out live (the others are quiet: the other
+// users see them follow the lead because this user holds them), and the lead is dropped last.
 import { describe, expect, it } from 'vitest';
 import type { BoardObject } from '../../../shared/board';
 import type { DragInfo } from '../events';
@@ -36,14 +37,14 @@ describe('SelectTool: dragging a selection', () => {
 
     expect(e.calls.filter((c) => c.kind !== 'pointerMoved')).toEqual([
       { kind: 'startDrag', id: 2 },
-      { kind: 'startDrag', id: 1 },
-      { kind: 'startDrag', id: 3 },
+      { kind: 'startDrag', id: 1, quiet: true },
+      { kind: 'startDrag', id: 3, quiet: true },
       { kind: 'moveDrag', id: 2, x: 230, y: 10 },
       { kind: 'moveDrag', id: 1, x: 40, y: 30 },
       { kind: 'moveDrag', id: 3, x: -20, y: 310 },
-      { kind: 'endDrag', id: 2, x: 300, y: -100 },
       { kind: 'endDrag', id: 1, x: 110, y: -80 },
       { kind: 'endDrag', id: 3, x: 50, y: 200 },
+      { kind: 'endDrag', id: 2, x: 300, y: -100 },
     ]);
     // The pointer is reported once per move, from the node under it.
     expect(e.of('pointerMoved')).toHaveLength(1);
@@ -88,8 +89,8 @@ describe('SelectTool: dragging a selection', () => {
     expect(tools.handle({ type: 'keyDown', key: { key: 'Escape' } })).toBe(true);
 
     expect(e.of('endDrag')).toEqual([
-      { kind: 'endDrag', id: 1, x: 10, y: 20 },
       { kind: 'endDrag', id: 2, x: 200, y: 0 },
+      { kind: 'endDrag', id: 1, x: 10, y: 20 },
     ]);
     expect(lead.puts).toEqual([{ x: 10, y: 20, stop: true }]);
     expect(other.puts).toEqual([{ x: 200, y: 0, stop: true }]);
@@ -128,8 +129,8 @@ describe('SelectTool: dragging a selection', () => {
 
     expect(tools.path()).toBe('tools.select.idle');
     expect(e.of('endDrag')).toEqual([
-      { kind: 'endDrag', id: 1, x: 20, y: 30 },
       { kind: 'endDrag', id: 2, x: 210, y: 10 },
+      { kind: 'endDrag', id: 1, x: 20, y: 30 },
     ]);
     expect(lead.puts).toEqual([{ x: 10, y: 20, stop: true }]);
     expect(other.puts).toEqual([{ x: 210, y: 10, stop: true }]);

@@ -16,7 +16,8 @@ export type Call =
   | { readonly kind: 'toast'; readonly level: ToastLevel; readonly text: string }
   | { readonly kind: 'pointerMoved'; readonly x: number; readonly y: number }
   | { readonly kind: 'pointerLeft' }
-  | { readonly kind: 'startDrag'; readonly id: ObjectId }
+  /** `quiet` only on an object following the selection's dragged one. */
+  | { readonly kind: 'startDrag'; readonly id: ObjectId; readonly quiet?: true }
   | { readonly kind: 'moveDrag'; readonly id: ObjectId; readonly x: number; readonly y: number }
   | { readonly kind: 'endDrag'; readonly id: ObjectId; readonly x: number; readonly y: number };
 
@@ -66,8 +67,8 @@ export class FakeEditor implements ToolEditor {
   pointerLeft(): void {
     this.calls.push({ kind: 'pointerLeft' });
   }
-  startDrag(id: ObjectId, refused: (reason: string) => void): void {
-    this.calls.push({ kind: 'startDrag', id });
+  startDrag(id: ObjectId, refused: (reason: string) => void, quiet?: boolean): void {
+    this.calls.push(quiet === true ? { kind: 'startDrag', id, quiet } : { kind: 'startDrag', id });
     this.refusals.set(id, refused);
   }
   moveDrag(id: ObjectId, x: number, y: number): void {
