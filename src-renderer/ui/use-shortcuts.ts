@@ -34,9 +34,11 @@ function handleKey(e: KeyboardEvent, controller: Controller, tools: Tools, size:
     controller.toast('info', 'Undo is not available yet.');
     return true;
   }
-  // Select all objects (never the page's text: the caller stops the browser's default).
-  if ((e.ctrlKey || e.metaKey) && !e.altKey && key === 'a')
-    return tools.handle({ type: 'keyDown', key: { key: e.key, mod: true } });
+  // Select all objects; never the page's text, even mid-gesture when the tools let the key go.
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && key === 'a') {
+    tools.handle({ type: 'keyDown', key: { key: e.key, mod: true } });
+    return true;
+  }
   if (e.ctrlKey || e.metaKey || e.altKey) return false;
   if (e.shiftKey && (e.code === 'Digit0' || e.code === 'Digit1')) {
     if (e.code === 'Digit1') fitBoard(store, size);

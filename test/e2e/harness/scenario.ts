@@ -188,8 +188,8 @@ export async function bandwidthMoves(users: Users, info: TestInfo): Promise<void
   await expect
     .poll(
       async () => {
-        // Keep some traffic going while the figures refresh (about 4 times a second), over bare canvas: below
-        // the style panel the selected rectangle shows top left, left of the chat panel.
+        // Keep some traffic going while the figures refresh (about 4 times a second), over bare canvas: left
+        // of and below the rectangle, above the docked tool options.
         i += 1;
         await a.mouse.move(box.x + 100 + (i % 7) * 30, box.y + 420 + (i % 5) * 20);
         return `${await totalIn.textContent()}|${await totalOut.textContent()}`;
