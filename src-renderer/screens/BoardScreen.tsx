@@ -89,11 +89,13 @@ export function BoardScreen(): ReactElement {
             {size.width > 0 && <BoardCanvas size={size} spaceHeld={space} />}
             <TextEditor />
           </div>
-          <div className="top-left">
-            <StatusPill />
+          <div className="board-top">
+            <div className="top-left">
+              <StatusPill />
+            </div>
+            <Toolbar />
+            <TopRight />
           </div>
-          <Toolbar />
-          <TopRight />
           <ZoomControls size={size} />
           <JoinProgress />
           <ChatButton />
