@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from './api-validate';
 import type { FieldSpec } from './board';
+import { newRect } from './testing/rect';
 import {
   EDIT_FIELDS,
   NEW_OBJECT_FIELDS,
@@ -9,19 +10,7 @@ import {
   validateObjectFields,
 } from './board';
 
-const rect = {
-  kind: 'rect',
-  x: 0,
-  y: 0,
-  w: 10,
-  h: 10,
-  rotation: 0,
-  stroke: 0,
-  fill: null,
-  strokeWidth: 2,
-  text: '',
-  points: [],
-};
+const rect = newRect({ w: 10, h: 10, stroke: 0 });
 
 /** A value of the field's type that is out of its range, and one of the wrong JSON type. */
 function outOfRange(f: FieldSpec): unknown {
@@ -56,7 +45,7 @@ describe('the object field table', () => {
   it('drives validation: each editor-set field refused out of range, with its reason', () => {
     for (const f of OBJECT_FIELDS as readonly FieldSpec[]) {
       if (f.set === 'host') continue;
-      const why = validateObjectFields({ ...rect, [f.name]: outOfRange(f) } as never);
+      const why = validateObjectFields({ ...rect, [f.name]: outOfRange(f) });
       expect(why, f.name).toBe(f.codec.type === 'kind' ? 'unknown kind hexagon' : f.invalid);
     }
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardObject, NewObject, ObjectPatch } from '../../shared/board';
+import { newRect } from '../../shared/testing/rect';
 import { OBJECT_FIELDS, WORLD_EXTENT } from '../../shared/board';
 import { apply, refusalText } from './apply';
 import { emptyBoard, HASH_ORDER, hashBoard, objectsByZ, sameBoard } from './state';
@@ -27,19 +28,7 @@ function rng(seed: number): { int(lo: number, hi: number): number; pick<T>(xs: r
 }
 type Rand = ReturnType<typeof rng>;
 
-const rect = (x = 0, y = 0): NewObject => ({
-  kind: 'rect',
-  x,
-  y,
-  w: 100,
-  h: 50,
-  rotation: 0,
-  stroke: 0x222222,
-  fill: null,
-  strokeWidth: 2,
-  text: '',
-  points: [],
-});
+const rect = (x = 0, y = 0): NewObject => newRect({ x, y, h: 50 });
 
 function snapshot(s: BoardState): BoardState {
   return { objects: new Map(s.objects), nextId: s.nextId, topZ: s.topZ };

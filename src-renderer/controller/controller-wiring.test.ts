@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiCommand, ApiEvent, ApiReply, GhostboardBridge } from '../../shared/api';
 import type { NewObject } from '../../shared/board';
+import { newRect } from '../../shared/testing/rect';
 import { Store } from '../store/store';
 import { Controller } from './controller';
 
@@ -25,19 +26,7 @@ function fakeBridge(reply: (c: ApiCommand) => ApiReply | Error) {
   return { bridge, sent, emit };
 }
 
-const RECT: NewObject = {
-  kind: 'rect',
-  x: 0,
-  y: 0,
-  w: 10,
-  h: 10,
-  rotation: 0,
-  stroke: 0,
-  fill: null,
-  strokeWidth: 2,
-  text: '',
-  points: [],
-};
+const RECT: NewObject = newRect({ w: 10, h: 10, stroke: 0 });
 
 describe('Controller', () => {
   it('asks for the state on attach and feeds events to the store', () => {
