@@ -18,12 +18,12 @@ import type { SelectTool } from './SelectTool';
 const NUDGE = 1;
 const NUDGE_SHIFT = 10;
 
-const ARROWS: Readonly<Record<string, Pt>> = {
-  ArrowLeft: { x: -1, y: 0 },
-  ArrowRight: { x: 1, y: 0 },
-  ArrowUp: { x: 0, y: -1 },
-  ArrowDown: { x: 0, y: 1 },
-};
+const ARROWS: ReadonlyMap<string, Pt> = new Map([
+  ['ArrowLeft', { x: -1, y: 0 }],
+  ['ArrowRight', { x: 1, y: 0 }],
+  ['ArrowUp', { x: 0, y: -1 }],
+  ['ArrowDown', { x: 0, y: 1 }],
+]);
 
 const clampWorld = (v: number): number => Math.max(-WORLD_EXTENT, Math.min(WORLD_EXTENT, v));
 
@@ -65,7 +65,7 @@ export class Idle extends StateNode {
       editor.dispatch({ type: 'select', ids: allSelectable(editor.state()) });
       return true;
     }
-    const arrow = ARROWS[k.key];
+    const arrow = ARROWS.get(k.key);
     if (arrow) return this.nudge(arrow, k.shift === true ? NUDGE_SHIFT : NUDGE);
     switch (k.key) {
       case 'Escape':
