@@ -135,8 +135,8 @@ function runOnce(peers: number, measureMs: number, seed: number): HostCpuRow {
   const hostCounters = (): { datagrams: number; bytesSent: number } => {
     let datagrams = 0;
     let bytesSent = 0;
-    for (const { link } of s.host.peerLinks()) {
-      const c = link.conn.stats(s.sim.now);
+    for (const { stack } of s.host.peerConnections()) {
+      const c = stack.conn.stats(s.sim.now);
       datagrams += c.packetsSent + c.packetsReceived;
       bytesSent += c.bytesSent + UDP_IPV4_OVERHEAD * c.packetsSent;
     }

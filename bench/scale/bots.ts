@@ -111,8 +111,8 @@ interface Mark {
 }
 let marks = new Map<Bot, Mark>();
 const mark = (b: Bot): Mark => {
-  const link = b.runner.controls.links()[0]?.link;
-  const s = link?.conn.stats(monotonicNow());
+  const stack = b.runner.controls.connections()[0]?.stack;
+  const s = stack?.conn.stats(monotonicNow());
   const bytes = s ? s.bytesReceived + UDP_IPV4_OVERHEAD * s.packetsReceived : 0;
   return { at: performance.now(), near: b.nearUpdates, rest: b.restUpdates, bytes };
 };

@@ -477,19 +477,19 @@ class Core implements AppCore {
     const r = this.runner;
     if (!r) return;
     const s = r.controls;
-    const link = s.links()[0];
+    const first = s.connections()[0];
     const you = s.you;
     if (you === undefined) return;
     const prev = this.status;
     const address =
       prev.phase === 'connecting' || prev.phase === 'joined'
         ? prev.address
-        : (link?.link.conn.peer ?? '');
+        : (first?.stack.conn.peer ?? '');
     const progress =
       s.role === 'peer'
         ? (this.translator?.progress ?? { received: 0, total: 0 })
         : { received: 0, total: 0 };
-    const hostName = s.participants.find((p) => p.isHost)?.name ?? link?.name ?? 'host';
+    const hostName = s.participants.find((p) => p.isHost)?.name ?? first?.name ?? 'host';
     const path = this.path ?? r.path;
     this.setStatus({
       phase: 'joined',

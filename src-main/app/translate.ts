@@ -98,11 +98,15 @@ export class EventTranslator {
 
   participants(): Participant[] {
     const now = this.clock();
-    const now2 = this.s.links();
+    const connections = this.s.connections();
     const rttOf = (peer: PeerId, isHost: boolean): number | null => {
-      const link =
-        this.s.role === 'host' ? now2.find((l) => l.peer === peer) : isHost ? now2[0] : undefined;
-      return link ? Math.round(link.link.conn.rtt.smoothed) : null;
+      const c =
+        this.s.role === 'host'
+          ? connections.find((l) => l.peer === peer)
+          : isHost
+            ? connections[0]
+            : undefined;
+      return c ? Math.round(c.stack.conn.rtt.smoothed) : null;
     };
     return this.s.participants.map((p) => ({
       id: p.peer,
@@ -122,9 +126,9 @@ export class EventTranslator {
 
   stats(at: number, conditions: NetworkConditions): StatsSnapshot {
     const now = this.clock();
-    const peers = this.s.links().map(({ peer, name, link }) => ({
-      ...connectionFigures(now, peer, name, link),
-      path: this.pathOf(link.conn.peer),
+    const peers = this.s.connections().map(({ peer, name, stack }) => ({
+      ...connectionFigures(now, peer, name, stack),
+      path: this.pathOf(stack.conn.peer),
     }));
     const sum = (f: (p: (typeof peers)[number]) => number): number =>
       Math.round(peers.reduce((a, p) => a + f(p), 0) * 10) / 10;

@@ -131,8 +131,8 @@ async function host(v: Values): Promise<void> {
     if (line === undefined) return;
     if (e.type === 'joined') {
       // How the joiner reached us, from the address its packets come from (a relay would show here too).
-      const link = runner.controls.links().find((l) => l.peer === e.participant.peer);
-      if (link !== undefined) line.path = runner.pathOfKey(link.link.conn.peer);
+      const c = runner.controls.connections().find((l) => l.peer === e.participant.peer);
+      if (c !== undefined) line.path = runner.pathOfKey(c.stack.conn.peer);
     }
     emitLine(line);
   });

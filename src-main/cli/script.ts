@@ -228,7 +228,7 @@ export async function runCommand(
         hash: s.board.hash(),
         objects: s.board.size,
         // Events sent over every link that the other side may still need (0: all this side's edits are in).
-        unsettled: s.links().reduce((n, l) => n + l.link.events.rpc.events.unsettled, 0),
+        unsettled: s.connections().reduce((n, l) => n + l.stack.events.rpc.events.unsettled, 0),
       });
       return undefined;
     case 'quit':
@@ -263,9 +263,9 @@ export function statsEvent(s: Controls, now: number): Record<string, unknown> {
   return {
     ev: 'stats',
     loopDelayMs: loopDelayFigures(),
-    connections: s.links().map(({ peer, name, link }) => {
-      const f = connectionFigures(now, peer, name, link);
-      const c = link.conn.stats(now);
+    connections: s.connections().map(({ peer, name, stack }) => {
+      const f = connectionFigures(now, peer, name, stack);
+      const c = stack.conn.stats(now);
       return {
         peer,
         rttMs: f.rttMs,
@@ -276,7 +276,7 @@ export function statsEvent(s: Controls, now: number): Record<string, unknown> {
         estimatedKbps: f.estimatedKbps,
         packetsPerSecond: f.packetsPerSecond,
         inFlight: f.inFlight,
-        presenceSent: presenceCounts(link.presence.stats().sent),
+        presenceSent: presenceCounts(stack.presence.stats().sent),
         packetsSent: c.packetsSent,
         packetsReceived: c.packetsReceived,
         bytesSent: c.bytesSent,

@@ -34,8 +34,8 @@ export interface Controls {
   setRole?(peer: PeerId, role: 'editor' | 'viewer'): boolean;
   /** Host only: a new join code for later joiners; returns it. */
   rotateCode?(now: number): string;
-  /** Each connection's link with the participant at its other end. */
-  links(): { peer: PeerId; name: string; link: ConnectionStack }[];
+  /** Each connection's stack, with the participant at its other end. */
+  connections(): { peer: PeerId; name: string; stack: ConnectionStack }[];
   tick(now: number): void;
   afterIo(now: number): void;
   close(now: number): void;
@@ -90,7 +90,7 @@ export function hostControls(h: HostSession): Controls {
     kick: (now, peer) => h.kick(now, peer),
     setRole: (peer, role) => h.setRole(peer, role),
     rotateCode: () => h.rotateCode(),
-    links: () => h.peerLinks(),
+    connections: () => h.peerConnections(),
     tick: (now) => h.tick(now),
     afterIo: (now) => h.afterIo(now),
     close: (now) => h.close(now),
@@ -137,9 +137,9 @@ export function peerControls(p: PeerSession): Controls {
     drag: (_now, id, x, y) => p.drag(id, x, y),
     drop: (_now, id, x, y) => p.drop(id, x, y),
     chat: (_now, text) => p.chat(text),
-    links: () => {
-      const link = p.connection;
-      return link ? [{ peer: 0, name: p.host, link }] : [];
+    connections: () => {
+      const stack = p.connection;
+      return stack ? [{ peer: 0, name: p.host, stack }] : [];
     },
     tick: (now) => p.tick(now),
     afterIo: (now) => p.afterIo(now),

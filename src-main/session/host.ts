@@ -226,12 +226,12 @@ export class HostSession {
     return undefined;
   }
 
-  /** Each peer's connection stack (for stats; `link` is the Controls contract's name for it). */
-  peerLinks(): { peer: PeerId; name: string; link: ConnectionStack }[] {
-    const out: { peer: PeerId; name: string; link: ConnectionStack }[] = [];
+  /** Each peer's connection stack (for stats). */
+  peerConnections(): { peer: PeerId; name: string; stack: ConnectionStack }[] {
+    const out: { peer: PeerId; name: string; stack: ConnectionStack }[] = [];
     for (const p of this.peers.values())
       if (p.member !== undefined)
-        out.push({ peer: p.member.peerId, name: p.member.name, link: p.stack });
+        out.push({ peer: p.member.peerId, name: p.member.name, stack: p.stack });
     return out;
   }
 

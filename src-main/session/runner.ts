@@ -250,7 +250,8 @@ export class SessionRunner {
 
   /** Joining: the path the handshake completed over, once it has. */
   get path(): PathKind | undefined {
-    const conn = this.controls.role === 'peer' ? this.controls.links()[0]?.link.conn : undefined;
+    const conn =
+      this.controls.role === 'peer' ? this.controls.connections()[0]?.stack.conn : undefined;
     return conn?.isOpen === true
       ? (this.pathOf.get(conn.peer) ?? pathOfPeerKey(conn.peer))
       : undefined;
@@ -340,7 +341,8 @@ export class SessionRunner {
     const key = addressKey(address);
     const known = this.pathOf.has(key);
     if (!known) this.pathOf.set(key, 'direct');
-    const conn = this.controls.role === 'peer' ? this.controls.links()[0]?.link.conn : undefined;
+    const conn =
+      this.controls.role === 'peer' ? this.controls.connections()[0]?.stack.conn : undefined;
     if (conn?.isOpen === true) {
       if (this.pathOf.get(conn.peer) === 'relayed') this.probeNow(conn);
       return;
@@ -407,7 +409,7 @@ export class SessionRunner {
     this.relayEvents(now);
     if (this.pathReported && this.controls.role === 'peer') {
       // A relayed connection that moved to a direct path (our probe got through): say so, stop probing.
-      const conn = this.controls.links()[0]?.link.conn;
+      const conn = this.controls.connections()[0]?.stack.conn;
       if (conn !== undefined && conn.peer !== this.pathKey) {
         this.pathKey = conn.peer;
         clearInterval(this.probes);
@@ -419,7 +421,7 @@ export class SessionRunner {
       }
     }
     if (!this.pathReported && this.controls.role === 'peer') {
-      const conn = this.controls.links()[0]?.link.conn;
+      const conn = this.controls.connections()[0]?.stack.conn;
       if (conn?.isOpen === true) {
         this.pathReported = true;
         this.pathKey = conn.peer;

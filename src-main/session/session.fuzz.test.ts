@@ -113,7 +113,8 @@ function invariantBreaks(s: SimSession): string[] {
     out.push('the host is not exactly participant 0');
   if (people.some((p) => !p.isHost && p.peer === 0)) out.push('a remote participant has id 0');
   if (people.length > MAX_PEERS + 1) out.push(`${people.length} participants past maxPeers`);
-  if (s.host.peerLinks().length !== people.length - 1) out.push('links and participants differ');
+  if (s.host.peerConnections().length !== people.length - 1)
+    out.push('connections and participants differ');
   for (const o of s.host.board.all())
     if (o.lockedBy !== null && !ids.includes(o.lockedBy))
       out.push(`object ${o.id} held by non-participant ${o.lockedBy}`);

@@ -222,7 +222,7 @@ describe('a pointer that stops', () => {
     s.addPeer('Ben');
     s.sim.runUntil(2_000);
     const repeats = (): number[] => [
-      ...s.host.peerLinks().map((l) => l.link.presence.stats().sent?.tailRepeats ?? NaN),
+      ...s.host.peerConnections().map((l) => l.stack.presence.stats().sent?.tailRepeats ?? NaN),
       ...s.peers.map((p) => p.connection?.presence.stats().sent?.tailRepeats ?? NaN),
     ];
     const before = repeats();

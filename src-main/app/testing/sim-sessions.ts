@@ -133,7 +133,7 @@ class SimSessionHandle implements SessionHandle {
   private afterIo(now: number): void {
     this.controls.afterIo(now);
     if (this.controls.role !== 'peer' || this.path !== undefined) return;
-    const conn = this.controls.links()[0]?.link.conn;
+    const conn = this.controls.connections()[0]?.stack.conn;
     if (conn?.isOpen !== true) return;
     this.path = this.pathOf.get(conn.peer) ?? 'direct';
     this.emitReach({ type: 'path', path: this.path, address: this.address });
