@@ -1,9 +1,10 @@
 // Reach benchmark across real NATs: `ghostboard` processes in network namespaces (test/netlab's lab), 40 ms one way
-// on every path between sites, the NAT cells users meet (cone ↔ cone, two users behind one NAT, cone ↔ symmetric,
-// symmetric ↔ symmetric, a network whose UDP only reaches the directory and the relay) and 20 joins per cell, each a
-// fresh joiner process holding only the invite link, against a host whose board holds 200 objects. Figures per
-// cell: process start-up, join time (the joiner's modules loaded → it holds the whole board), the path that won,
-// the bytes on the joiner's wire before then, the link's round trip; and the relay's per-packet overhead.
+// on every path between sites, the NAT cells users meet (cone ↔ cone, two users behind one NAT, one symmetric NAT
+// on either side, symmetric ↔ symmetric, a network whose UDP only reaches the directory and the relay) and 20 joins
+// per cell, each a fresh joiner process holding only the invite link, against a host whose board holds 200 objects.
+// Figures per cell: process start-up, join time (the joiner's modules loaded → it holds the whole board), the path
+// that won, the bytes on the joiner's wire before then, the link's round trip; and the relay's per-packet overhead.
+// Then, with no relay at all, which pairs of router kinds open a direct path (traversal-matrix.ts).
 // Needs root and namespaces (and coturn, python3); skips with one line otherwise.
 //
 // "Holds the whole board": the joiner has been welcomed (`ready`) and has printed an `object` event for 200
@@ -15,12 +16,18 @@ import { Lab, canMakeNamespaces, onPath } from '../test/netlab/lab';
 import { delayCore } from './reach-netns/core-delay';
 import type { RelayCounts, WireCount } from './reach-netns/counters';
 import { RelayWatch, UdpCounter, minus } from './reach-netns/counters';
+import type { MatrixSites, RouterKind } from './reach-netns/traversal-matrix';
+import { natOf, ROUTER_KINDS, traversalMatrix } from './reach-netns/traversal-matrix';
 
 const DELAY_MS = 40;
 /** 20; fewer through GB_BENCH_JOINS for a quick look. */
 const JOINS = Number(process.env.GB_BENCH_JOINS ?? 20);
+/** Joins per pair of router kinds in the no-relay matrix; GB_BENCH_MATRIX_TRIALS=0 leaves the matrix out. */
+const MATRIX_TRIALS = Number(process.env.GB_BENCH_MATRIX_TRIALS ?? 5);
 const BOARD_OBJECTS = 200;
 const DIRECTORY_PORT = 7340;
+/** The matrix's directory has no relay (its reflector is on the next port). */
+const MATRIX_DIRECTORY_PORT = DIRECTORY_PORT + 4;
 const HOST_PORT = 7350;
 const TURN_PORT = 3478;
 const TURN_SECRET = 'bench-relay-secret';
@@ -29,6 +36,8 @@ const RELAY_PORTS: readonly [number, number] = [49160, 49999];
 /** Hang guards only. */
 const WAIT_MS = 30_000;
 const QUIT_MS = 3_000;
+/** How long a relayed join is watched for a move to a direct path (the spray takes about 4 s at most). */
+const MOVE_WAIT_MS = 8_000;
 /** The delay line and the relay capture exit by themselves after this, whatever happens to this process. */
 const MAX_SECONDS = 1200;
 
@@ -42,7 +51,7 @@ interface Cell {
   /** Where the cell's host runs: a fresh host per cell, so no cell inherits another's leftovers. */
   readonly host: Host;
   readonly joiner: Host;
-  /** The path a working stack should win here. */
+  /** The path a working stack should end on here (a relayed start may move to it). */
   readonly expected: Path;
 }
 
@@ -59,6 +68,8 @@ interface JoinSample {
   readonly joiner: WireCount;
   readonly rttMs: number | undefined;
   readonly boardOk: boolean;
+  /** A join that won on the relay where a direct path should open: when it moved off (loaded → `path` event). */
+  readonly movedDirectMs?: number;
 }
 
 /** One nftables counter table per joiner namespace, made by the first cell that uses it. */
@@ -195,7 +206,15 @@ async function oneJoin(
     const hash = await ask(p, { cmd: 'hash' }, 'hash');
     const stats = await ask(p, { cmd: 'stats' }, 'stats');
     const conn = (stats.connections as { rttMs?: number }[] | undefined)?.[0];
+    let movedDirectMs: number | undefined;
+    if (ready?.path === 'relayed' && cell.expected === 'direct') {
+      const moved = await p
+        .waitFor((e) => e.ev === 'path' && e.path === 'direct', MOVE_WAIT_MS)
+        .catch(() => undefined);
+      if (moved !== undefined) movedDirectMs = Number(moved.t) - Number(loaded.t);
+    }
     return {
+      ...(movedDirectMs === undefined ? {} : { movedDirectMs }),
       startupMs: Number(loaded.t) - spawnedAt,
       joinMs: Number(done?.t) - Number(loaded.t),
       path: String(ready?.path),
@@ -252,12 +271,27 @@ async function measureCell(
   const paths: Record<string, number> = {};
   for (const s of samples) paths[s.path] = (paths[s.path] ?? 0) + 1;
   const rtts = samples.map((s) => s.rttMs).filter((r): r is number => typeof r === 'number');
+  const joinMsByPath: Record<string, { n: number; p50: number; p95: number }> = {};
+  for (const path of Object.keys(paths)) {
+    const of = samples.filter((s) => s.path === path).map((s) => s.joinMs);
+    joinMsByPath[path] = { n: of.length, ...spread(of) };
+  }
   const figures = {
     joins: samples.length,
     failed: failures.length,
     expectedPath: cell.expected,
     paths,
     joinMs: spread(samples.map((s) => s.joinMs)),
+    joinMsByPath,
+    ...(cell.expected === 'direct'
+      ? {
+          endedDirect: samples.filter((s) => s.path !== 'relayed' || s.movedDirectMs !== undefined)
+            .length,
+          movedDirectMs: spread(
+            samples.flatMap((s) => (s.movedDirectMs === undefined ? [] : [s.movedDirectMs])),
+          ),
+        }
+      : {}),
     startupMs: spread(samples.map((s) => s.startupMs)),
     spawnToBoardMs: spread(samples.map((s) => s.startupMs + s.joinMs)),
     joinerBytes: spread(samples.map((s) => s.joiner.bytes)),
@@ -349,7 +383,9 @@ export async function run(): Promise<Record<string, unknown>> {
     const cells: Cell[] = [
       { name: 'cone-cone', host: coneHost, joiner: client(cone), expected: 'direct' },
       { name: 'same-nat', host: coneHost, joiner: client(home, 1), expected: 'lan' },
-      { name: 'cone-symmetric', host: coneHost, joiner: client(sym), expected: 'relayed' },
+      // One hard NAT: the relay and the spray/fan race; either may win the join, the session ends direct.
+      { name: 'cone-symmetric', host: coneHost, joiner: client(sym), expected: 'direct' },
+      { name: 'symmetric-cone', host: symHost, joiner: client(cone), expected: 'direct' },
       { name: 'symmetric-symmetric', host: symHost, joiner: client(sym), expected: 'relayed' },
       { name: 'udp-blocked', host: coneHost, joiner: client(blocked), expected: 'relayed' },
     ];
@@ -358,20 +394,59 @@ export async function run(): Promise<Record<string, unknown>> {
     for (const [index, cell] of cells.entries())
       if (only === undefined || only.includes(cell.name))
         results[cell.name] = await runCell(lab, cell, index, pub, relay);
-    return summary(results, (clockMs() - began) / 1000);
+    const matrix = MATRIX_TRIALS > 0 ? await matrixRun(lab, pub) : undefined;
+    return summary(results, matrix, (clockMs() - began) / 1000);
   } finally {
     await lab.destroy();
   }
 }
 
+/** The no-relay matrix: a directory without a relay, and a host and a joiner site behind each kind of router. */
+async function matrixRun(lab: Lab, pub: Host): Promise<Record<string, Record<string, unknown>>> {
+  const dir = lab.spawn(
+    pub.ns,
+    process.execPath,
+    [BIN, 'directory', '--bind', pub.address, '--port', String(MATRIX_DIRECTORY_PORT)],
+    'matrix-directory',
+  );
+  await dir.waitFor(isEv('ready'), WAIT_MS);
+  const sitesOf = async (): Promise<Record<RouterKind, Host>> => {
+    const out: Partial<Record<RouterKind, Host>> = {};
+    for (const kind of ROUTER_KINDS) out[kind] = client(await lab.addNatSite(natOf(kind)));
+    return out as Record<RouterKind, Host>;
+  };
+  const sites: MatrixSites = { host: await sitesOf(), joiner: await sitesOf() };
+  try {
+    return await traversalMatrix(lab, sites, {
+      bin: BIN,
+      joinerScript: JOINER,
+      directory: `${pub.address}:${MATRIX_DIRECTORY_PORT}`,
+      trials: MATRIX_TRIALS,
+      waitMs: 15_000,
+      firstPort: HOST_PORT + 20,
+    });
+  } finally {
+    await quit(dir);
+  }
+}
+
 function summary(
   cells: Record<string, Record<string, unknown>>,
+  matrix: Record<string, Record<string, unknown>> | undefined,
   seconds: number,
 ): Record<string, unknown> {
-  const p95 = (names: readonly string[]): number =>
-    Math.max(...names.map((n) => (cells[n]?.joinMs as { p95: number } | undefined)?.p95 ?? NaN));
-  const direct = p95(['cone-cone', 'same-nat']);
-  const relayed = p95(['cone-symmetric', 'symmetric-symmetric', 'udp-blocked']);
+  // By the path each join won, over every cell (the largest p95 of any cell: no pooling across cells).
+  const p95 = (paths: readonly string[]): number =>
+    Math.max(
+      ...Object.values(cells).flatMap((c) =>
+        paths.flatMap((p) => {
+          const of = (c.joinMsByPath as Record<string, { p95: number }> | undefined)?.[p];
+          return of === undefined ? [] : [of.p95];
+        }),
+      ),
+    );
+  const direct = p95(['direct', 'lan']);
+  const relayed = p95(['relayed']);
   const overhead = Object.values(cells)
     .map(
       (c) =>
@@ -390,6 +465,14 @@ function summary(
       'joinerBytes: IP bytes of the UDP the joiner namespace sent on eth0 and received there for a live socket (directory, relay and host alike), spawn → read just after the board was whole',
     cells,
     channelDataOverheadBytesPerPacket: overhead,
+    ...(matrix === undefined
+      ? {}
+      : {
+          traversalMatrix: {
+            how: `no relay; ${MATRIX_TRIALS} joins per pair of router kinds (host-joiner); cone: a home router dropping unsolicited datagrams, lax: one letting them in, symmetric: fully-random ports, sequential: the next port up per destination`,
+            cells: matrix,
+          },
+        }),
     notMeasured: [
       'host-side bytes: a joiner that quits is only dropped by the host after its 10 s timeout, so the host keeps sending to it through the next joins',
       'bytes cut exactly at the completing frame: the counters are read ~10 ms after the joiner prints it (a few acknowledgements more)',

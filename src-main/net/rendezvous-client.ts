@@ -45,11 +45,12 @@ export const PRIME_LEAD_MS = 60;
 const MAX_PUNCHES = 32;
 const MAX_PUNCH_TARGETS = 6;
 /**
- * A joiner waits for a directory's reflector before it asks for an introduction: three of its round trips to the
- * directory and a little, within these bounds; past that it goes on without knowing its NAT's mapping (a hard NAT
- * then gets no spray or fan). The probe is sent again half-way.
+ * A joiner waits for a directory's reflector before it asks for an introduction: four of its round trips to the
+ * directory and 300 ms, within these bounds; past that it goes on without knowing its NAT's mapping, and a hard NAT
+ * then gets no spray or fan, so the wait errs long (a process busy starting up handles the answer late). The probe
+ * is sent again half-way.
  */
-const REFLECT_WAIT_MS = { min: 200, max: 600 };
+const REFLECT_WAIT_MS = { min: 500, max: 1_000 };
 
 export interface Registration {
   readonly name: string;
@@ -445,7 +446,7 @@ export class RendezvousClient {
     const to = { address: d.address.address, port };
     const request = this.takeRequest();
     const rtt = Math.max(0, now - d.sentAt);
-    const wait = Math.min(REFLECT_WAIT_MS.max, Math.max(REFLECT_WAIT_MS.min, 3 * rtt + 50));
+    const wait = Math.min(REFLECT_WAIT_MS.max, Math.max(REFLECT_WAIT_MS.min, 4 * rtt + 300));
     this.reflecting = {
       to,
       key: addressKey(to),
