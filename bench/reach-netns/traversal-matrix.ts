@@ -52,6 +52,14 @@ interface Trial {
   readonly traversal: boolean;
   /** The joiner knew its NAT's mapping before it was introduced (its `nat` event came before `found`). */
   readonly mappingKnown: boolean;
+  /** A failed join: how it ended (the joiner's `rejected` reason, or what went wrong). */
+  readonly failure?: string;
+}
+
+function mappingKnownIn(events: readonly LabEvent[]): boolean {
+  const nat = events.findIndex(isEv('nat'));
+  const found = events.findIndex(isEv('found'));
+  return nat >= 0 && (found < 0 || nat < found);
 }
 
 async function trial(lab: Lab, at: Host, link: string, o: Options, label: string): Promise<Trial> {
@@ -68,9 +76,7 @@ async function trial(lab: Lab, at: Host, link: string, o: Options, label: string
       p.closed.then(() => ({ ready: undefined })),
     ]);
     const ready = outcome.ready;
-    const nat = p.events.findIndex(isEv('nat'));
-    const found = p.events.findIndex(isEv('found'));
-    const mappingKnown = nat >= 0 && (found < 0 || nat < found);
+    const mappingKnown = mappingKnownIn(p.events);
     if (ready === undefined) return { opened: false, traversal: false, mappingKnown };
     return {
       mappingKnown,
@@ -79,8 +85,17 @@ async function trial(lab: Lab, at: Host, link: string, o: Options, label: string
       joinMs: Math.round(Number(ready.t) - Number(loaded.t)),
       traversal: p.events.some(isEv('opened')),
     };
-  } catch {
-    return { opened: false, traversal: false, mappingKnown: false };
+  } catch (err) {
+    const rejected = p.events.find(isEv('rejected'));
+    return {
+      opened: false,
+      traversal: p.events.some(isEv('opened')),
+      mappingKnown: mappingKnownIn(p.events),
+      failure:
+        rejected !== undefined
+          ? `rejected: ${String(rejected.reason)}`
+          : (err instanceof Error ? err.message : String(err)).slice(0, 120),
+    };
   } finally {
     await stop(p);
   }
@@ -139,6 +154,9 @@ export async function traversalMatrix(
           trials: trials.length,
           bySprayOrFan: trials.filter((t) => t.traversal).length,
           joinerMappingKnown: trials.filter((t) => t.mappingKnown).length,
+          failures: [
+            ...new Set(trials.flatMap((t) => (t.failure === undefined ? [] : [t.failure]))),
+          ],
           joinMsMedian: times[Math.floor((times.length - 1) / 2)],
           joinMsMax: times[times.length - 1],
         };
