@@ -23,6 +23,9 @@ export default defineConfig({
     // A missing element fails its step quickly instead of waiting out the test's hang guard.
     actionTimeout: 20_000,
     navigationTimeout: 30_000,
+    // Panels rise into place (a CSS animation): measured mid-flight they sit a few pixels off. Tests assert where
+    // things end up, so the page runs with reduced motion (the app honours it: no animations).
+    contextOptions: { reducedMotion: 'reduce' },
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     // Playwright gives every launch a fresh temporary profile (user-data dir) of its own.
