@@ -87,6 +87,7 @@ function randomOp(r: Rand, s: BoardState): BoardOp {
     { type: 'lock', id, holder: r.pick([null, peer]) },
     { type: 'place', id, z: r.int(-50, 50) },
     { type: 'remove', id },
+    { type: 'restore', id: r.int(0, s.nextId), fields: randomFields(r), z: r.int(-50, 50) },
     { type: 'counters', nextId: s.nextId + r.int(0, 3), topZ: s.topZ + r.int(0, 3) },
     {
       type: 'batch',
@@ -188,6 +189,35 @@ describe('board operations', () => {
       ok: false,
       refusal: { type: 'out-of-ids' },
     });
+  });
+
+  it('restores a deleted id only: never issued, on the board or bad fields are refused', () => {
+    const s = emptyBoard();
+    for (let i = 0; i < 3; i++) ok(apply(s, { type: 'create', fields: rect(i, i) }));
+    ok(apply(s, { type: 'remove', id: 2 }));
+    const before = snapshot(s);
+    const refusals = [
+      apply(s, { type: 'restore', id: 4, fields: rect(), z: 2 }),
+      apply(s, { type: 'restore', id: 0, fields: rect(), z: 2 }),
+      apply(s, { type: 'restore', id: 1, fields: rect(), z: 2 }),
+      apply(s, { type: 'restore', id: 2, fields: { ...rect(), w: -1 }, z: 2 }),
+      apply(s, { type: 'restore', id: 2, fields: rect(), z: 0.5 }),
+    ];
+    expect(sameBoard(s, before)).toBe(true);
+    expect(refusals.map((r) => (r.ok ? 'applied' : refusalText(r.refusal, String)))).toEqual([
+      'object 4 was never deleted here, or is on the board',
+      'object 0 was never deleted here, or is on the board',
+      'object 1 was never deleted here, or is on the board',
+      'size out of range',
+      'bad stacking order',
+    ]);
+    // Its own z while free; a fresh top z once another object took it.
+    ok(apply(s, { type: 'restore', id: 2, fields: rect(7, 7), z: 2 }));
+    expect(s.objects.get(2)).toMatchObject({ x: 7, z: 2, lockedBy: null });
+    ok(apply(s, { type: 'remove', id: 2 }));
+    ok(apply(s, { type: 'place', id: 1, z: 2 }));
+    ok(apply(s, { type: 'restore', id: 2, fields: rect(), z: 2 }));
+    expect([s.objects.get(2)?.z, s.topZ]).toEqual([4, 4]);
   });
 
   it('creates on top with fresh ids; restacks to the front and below the lowest', () => {

@@ -2,7 +2,7 @@
 // inverse, or a typed refusal and leaves the state as it was. Undo sends inverses; a synchronizer runs ops,
 // compares their effects and rolls back with inverses (DESIGN.md §9). Knows nothing of peers or the wire.
 import type { PeerId } from '../../shared/board';
-import { counters, create, lock, patch, place, put, remove, restack } from './edits';
+import { counters, create, lock, patch, place, put, remove, restack, restore } from './edits';
 import { drop, grab, release } from './locks';
 import type { ApplyResult, BoardEffect, BoardOp, BoardRefusal, BoardState } from './types';
 
@@ -14,6 +14,8 @@ export function apply(state: BoardState, op: BoardOp): ApplyResult {
       return patch(state, op.id, op.patch, op.by);
     case 'delete':
       return remove(state, op.id, op.by);
+    case 'restore':
+      return restore(state, op.id, op.fields, op.z);
     case 'restack':
       return restack(state, op.id, op.to);
     case 'grab':
@@ -68,6 +70,8 @@ export function refusalText(r: BoardRefusal, nameOf: (peer: PeerId) => string): 
       return 'the board is full';
     case 'out-of-ids':
       return 'out of object ids';
+    case 'id-not-free':
+      return `object ${r.id} was never deleted here, or is on the board`;
     case 'held':
       return `held by ${nameOf(r.by)}`;
     case 'not-holder':

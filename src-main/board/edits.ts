@@ -56,6 +56,37 @@ export function create(state: BoardState, fields: NewObject): ApplyResult {
   });
 }
 
+/** Puts a deleted object back under its id (see the op's rules); the inverse removes it and resets the counters. */
+export function restore(
+  state: BoardState,
+  id: ObjectId,
+  fields: NewObject,
+  z: number,
+): ApplyResult {
+  if (!Number.isInteger(id) || id < 1 || id >= state.nextId || state.objects.has(id))
+    return refused({ type: 'id-not-free', id });
+  const why = validateObjectFields(fields);
+  if (why !== undefined) return refused({ type: 'invalid', why });
+  if (!Number.isSafeInteger(z)) return refused({ type: 'invalid', why: 'bad stacking order' });
+  if (state.objects.size >= MAX_OBJECTS) return refused({ type: 'full' });
+  const before = { type: 'counters', nextId: state.nextId, topZ: state.topZ } as const;
+  let taken = false;
+  for (const o of state.objects.values()) if (o.z === z) taken = true;
+  const object: BoardObject = {
+    ...fields,
+    points: [...fields.points],
+    id,
+    z: taken ? ++state.topZ : z,
+    lockedBy: null,
+  };
+  if (object.z > state.topZ) state.topZ = object.z;
+  state.objects.set(id, object);
+  return applied([{ type: 'upsert', object }], {
+    type: 'batch',
+    ops: [{ type: 'remove', id }, before],
+  });
+}
+
 /** Changes fields of an object; the inverse sets the same fields back. */
 export function patch(
   state: BoardState,

@@ -12,6 +12,8 @@ export type {
 export { apply, refusalText } from './apply';
 export { heldByOther } from './edits';
 export { heldBy } from './locks';
+export type { HistoryOp, Part, Side, Step } from './history';
+export { ABSENT, fieldsSide, History, MAX_STEPS, movePart, objectSide } from './history';
 export {
   bottomZ,
   emptyBoard,

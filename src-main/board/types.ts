@@ -30,6 +30,17 @@ export type BoardOp =
       readonly by?: PeerId;
     }
   | { readonly type: 'delete'; readonly id: ObjectId; readonly by?: PeerId }
+  /**
+   * Brings a deleted object back under its own id (an undone delete, a redone create): the id must be one this
+   * board issued and not in use now, the fields valid. It takes the z given when no other object has it, else a
+   * fresh top z (others may have restacked onto it since). Who may restore which id is the session's rule.
+   */
+  | {
+      readonly type: 'restore';
+      readonly id: ObjectId;
+      readonly fields: NewObject;
+      readonly z: number;
+    }
   | { readonly type: 'restack'; readonly id: ObjectId; readonly to: 'front' | 'back' }
   | { readonly type: 'grab'; readonly id: ObjectId; readonly peer: PeerId }
   | {
@@ -67,6 +78,8 @@ export type BoardRefusal =
   | { readonly type: 'invalid'; readonly why: string }
   | { readonly type: 'full' }
   | { readonly type: 'out-of-ids' }
+  /** A restore of an id this board never issued, or one that is on the board. */
+  | { readonly type: 'id-not-free'; readonly id: ObjectId }
   | { readonly type: 'held'; readonly by: PeerId }
   | { readonly type: 'not-holder' };
 

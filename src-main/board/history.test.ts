@@ -1,0 +1,211 @@
+import { describe, expect, it } from 'vitest';
+import type { BoardObject, ObjectId, ObjectPatch } from '../../shared/board';
+import { newRect } from '../../shared/testing/rect';
+import { apply } from './apply';
+import type { HistoryOp, Part } from './history';
+import { ABSENT, fieldsSide, History, objectSide } from './history';
+import { emptyBoard } from './state';
+import type { BoardState } from './types';
+
+const ME = 1;
+const OTHER = 2;
+
+/** A board and one user's history over it, driven as the session drives them: record, then send what undo says. */
+function setup(): {
+  s: BoardState;
+  h: History;
+  create(x: number): ObjectId;
+  edit(id: ObjectId, patch: ObjectPatch, into?: ReturnType<History['record']>): Part;
+  remove(id: ObjectId): void;
+  undo(): HistoryOp[] | undefined;
+  redo(): HistoryOp[] | undefined;
+} {
+  const s = emptyBoard();
+  const h = new History();
+  const get = (id: ObjectId): BoardObject => {
+    const o = s.objects.get(id);
+    if (o === undefined) throw new Error(`no object ${id}`);
+    return o;
+  };
+  const send = (ops: HistoryOp[] | undefined): HistoryOp[] | undefined => {
+    for (const op of ops ?? []) {
+      const r = apply(
+        s,
+        op.type === 'patch'
+          ? { type: 'patch', id: op.id, patch: op.patch, by: ME }
+          : op.type === 'delete'
+            ? { type: 'delete', id: op.id, by: ME }
+            : { type: 'restore', id: op.id, fields: op.fields, z: 1 },
+      );
+      if (!r.ok) throw new Error(`refused ${JSON.stringify(op)}`);
+    }
+    return ops;
+  };
+  return {
+    s,
+    h,
+    create(x) {
+      const r = apply(s, { type: 'create', fields: newRect({ x }) });
+      if (!r.ok || r.effects[0]?.type !== 'upsert') throw new Error('refused');
+      const o = r.effects[0].object;
+      h.record({ id: o.id, before: ABSENT, after: objectSide(o) });
+      return o.id;
+    },
+    edit(id, patch, into) {
+      const before: Record<string, unknown> = {};
+      for (const k of Object.keys(patch)) before[k] = (get(id) as Record<string, unknown>)[k];
+      const part = { id, before: fieldsSide(before), after: fieldsSide(patch) };
+      if (!apply(s, { type: 'patch', id, patch, by: ME }).ok) throw new Error('refused');
+      h.record(part, into);
+      return part;
+    },
+    remove(id) {
+      h.record({ id, before: objectSide(get(id)), after: ABSENT });
+      apply(s, { type: 'remove', id });
+    },
+    undo: () => send(h.undo((id) => s.objects.get(id), ME)),
+    redo: () => send(h.redo((id) => s.objects.get(id), ME)),
+  };
+}
+
+describe('per-user history', () => {
+  it('undoes create, edit and delete in reverse as ordinary ops, and redoes them', () => {
+    const b = setup();
+    const id = b.create(10);
+    b.edit(id, { x: 50, fill: 0xff0000 });
+    b.remove(id);
+    expect(b.undo()).toEqual([{ type: 'restore', id, fields: newRect({ x: 50, fill: 0xff0000 }) }]);
+    expect(b.undo()).toEqual([{ type: 'patch', id, patch: { x: 10, fill: null } }]);
+    expect(b.undo()).toEqual([{ type: 'delete', id }]);
+    expect(b.undo()).toBeUndefined();
+    expect(b.s.objects.size).toBe(0);
+    // A redone create brings the object back under its own id.
+    expect(b.redo()).toEqual([{ type: 'restore', id, fields: newRect({ x: 10 }) }]);
+    expect(b.redo()).toEqual([{ type: 'patch', id, patch: { x: 50, fill: 0xff0000 } }]);
+    expect(b.redo()).toEqual([{ type: 'delete', id }]);
+    expect(b.redo()).toBeUndefined();
+  });
+
+  it('a drag is one step: the parts of one gesture go into one step, undone together', () => {
+    const b = setup();
+    const a = b.create(0);
+    const c = b.create(100);
+    const first = b.edit(a, { x: 5, y: 5 });
+    const step = b.h.top;
+    b.edit(c, { x: 105, y: 5 }, step);
+    b.edit(a, { x: 9, y: 9 }, step);
+    expect(b.h.top?.parts).toHaveLength(3);
+    expect(b.h.top?.parts[0]).toBe(first);
+    expect(b.undo()).toEqual([
+      { type: 'patch', id: a, patch: { x: 5, y: 5 } },
+      { type: 'patch', id: c, patch: { x: 100, y: 0 } },
+      { type: 'patch', id: a, patch: { x: 0, y: 0 } },
+    ]);
+    expect(b.s.objects.get(a)).toMatchObject({ x: 0, y: 0 });
+    // A step that is no longer the newest takes no more parts.
+    b.edit(a, { x: 1 });
+    b.edit(c, { x: 2 }, step);
+    expect(b.h.top?.parts).toHaveLength(1);
+  });
+
+  it('typing into one text is one step; anything else in between starts a new one', () => {
+    const b = setup();
+    const id = b.create(0);
+    for (const text of ['h', 'hi', 'hi!']) {
+      const part = { id, before: fieldsSide({ text: '' }), after: fieldsSide({ text }) };
+      apply(b.s, { type: 'patch', id, patch: { text } });
+      if (!b.h.merge(part)) b.h.record(part);
+    }
+    expect(b.undo()).toEqual([{ type: 'patch', id, patch: { text: '' } }]);
+    expect(b.undo()).toEqual([{ type: 'delete', id }]);
+    const other = b.create(0);
+    expect(
+      b.h.merge({ id: other, before: fieldsSide({ x: 0 }), after: fieldsSide({ x: 1 }) }),
+    ).toBe(false);
+  });
+
+  it('a new operation clears what could be redone', () => {
+    const b = setup();
+    const id = b.create(0);
+    b.edit(id, { x: 1 });
+    b.undo();
+    expect(b.h.canRedo).toBe(true);
+    b.edit(id, { y: 2 });
+    expect(b.h.canRedo).toBe(false);
+    expect(b.redo()).toBeUndefined();
+  });
+
+  it('a field someone else changed since keeps their value; the rest goes back', () => {
+    const b = setup();
+    const id = b.create(0);
+    b.edit(id, { x: 50, y: 60, fill: 0xff });
+    apply(b.s, { type: 'patch', id, patch: { x: 999 }, by: OTHER });
+    expect(b.undo()).toEqual([{ type: 'patch', id, patch: { y: 0, fill: null } }]);
+    expect(b.s.objects.get(id)).toMatchObject({ x: 999, y: 0, fill: null });
+    // Redo gives back only what the undo took.
+    expect(b.redo()).toEqual([{ type: 'patch', id, patch: { y: 60, fill: 0xff } }]);
+  });
+
+  it('an undo never brings back what someone else deleted: the step is passed over', () => {
+    const b = setup();
+    const keep = b.create(0);
+    const id = b.create(100);
+    b.edit(id, { x: 150 });
+    apply(b.s, { type: 'delete', id, by: OTHER });
+    // The edit and the create of the deleted object no longer apply: the undo goes on to the first create.
+    expect(b.undo()).toEqual([{ type: 'delete', id: keep }]);
+    expect(b.s.objects.has(id)).toBe(false);
+    expect(b.undo()).toBeUndefined();
+  });
+
+  it('an object someone else holds is left alone; a field already back counts as applied', () => {
+    const b = setup();
+    const id = b.create(0);
+    b.edit(id, { x: 5 });
+    apply(b.s, { type: 'grab', id, peer: OTHER });
+    expect(b.undo()).toBeUndefined();
+    apply(b.s, { type: 'release', peer: OTHER });
+    const id2 = b.create(0);
+    b.edit(id2, { x: 7 });
+    apply(b.s, { type: 'patch', id: id2, patch: { x: 0 }, by: OTHER });
+    // Someone set it back already: nothing to send, yet the step is undone (and redo sets it again).
+    expect(b.undo()).toEqual([]);
+    expect(b.redo()).toEqual([{ type: 'patch', id: id2, patch: { x: 7 } }]);
+  });
+
+  it('an undone delete restores the object with others’ later edits undone by nobody; a redo of a create restores it as the undo found it', () => {
+    const b = setup();
+    const id = b.create(0);
+    apply(b.s, { type: 'patch', id, patch: { fill: 0xabcdef }, by: OTHER });
+    expect(b.undo()).toEqual([{ type: 'delete', id }]);
+    expect(b.redo()).toEqual([{ type: 'restore', id, fields: newRect({ fill: 0xabcdef }) }]);
+  });
+
+  it('a create still waiting for its id is passed over; a forgotten part leaves no empty step', () => {
+    const h = new History();
+    const part: Part = {
+      id: undefined,
+      before: ABSENT,
+      after: objectSide({ ...newRect(), id: 1, z: 1, lockedBy: null }),
+    };
+    h.record(part);
+    expect(h.undo(() => undefined, ME)).toBeUndefined();
+    const again: Part = { ...part };
+    h.record(again);
+    h.forget(again);
+    expect(h.canUndo).toBe(false);
+  });
+
+  it('a group is one step', () => {
+    const b = setup();
+    const ids = [b.create(0), b.create(1), b.create(2)];
+    b.h.begin();
+    for (const id of ids) b.remove(id);
+    b.h.end();
+    expect(b.undo()?.map((op) => [op.type, 'id' in op ? op.id : 0])).toEqual([
+      ['restore', 3],
+      ['restore', 2],
+      ['restore', 1],
+    ]);
+  });
+});
