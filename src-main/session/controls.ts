@@ -8,6 +8,8 @@ import type { HostSession } from './host';
 import type { ConnectionStack } from './connection-stack';
 import type { PeerSession } from './peer';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
+import type { UndoOutcome } from './undo-controls';
+import { withHistory } from './undo-controls';
 
 export interface Controls {
   readonly role: 'host' | 'peer';
@@ -29,6 +31,14 @@ export interface Controls {
   drag(now: number, id: ObjectId, x: number, y: number): void;
   drop(now: number, id: ObjectId, x: number, y: number): void;
   chat(now: number, text: string): void;
+  /**
+   * Takes back this user's newest step that still applies, or does it again, as ordinary operations (others' steps
+   * are never touched). Waits for creates still on their way to the host.
+   */
+  undo(now: number): Promise<UndoOutcome>;
+  redo(now: number): Promise<UndoOutcome>;
+  /** Every operation `fn` records is one step of the history (a delete of a selection). */
+  group<T>(fn: () => T): T;
   /** Host only: removes a peer and bans its address for the session, or changes (and remembers) its role. */
   kick?(now: number, peer: PeerId): boolean;
   setRole?(peer: PeerId, role: 'editor' | 'viewer'): boolean;
@@ -53,48 +63,51 @@ export function hostControls(h: HostSession): Controls {
   const emitLocal = (e: SessionEvent): void => {
     for (const l of local) l(e);
   };
-  return {
-    role: 'host',
-    you: 0,
-    board: h.board,
-    get participants() {
-      return h.participants;
+  return withHistory(
+    {
+      role: 'host',
+      you: 0,
+      board: h.board,
+      get participants() {
+        return h.participants;
+      },
+      on(listener) {
+        local.add(listener);
+        const off = h.on(listener);
+        return () => {
+          local.delete(listener);
+          off();
+        };
+      },
+      pointer: (now, x, y, visible) => h.setPresence(now, { x, y, visible }),
+      tool: (now, tool) => h.setPresence(now, {}, tool),
+      viewport: () => undefined,
+      create: (now, fields) => {
+        const r = h.create(fields, now);
+        refuse('create', r);
+        return Promise.resolve(isRefusal(r) ? r : r.id);
+      },
+      edit: (now, id, patch) => refuse('edit', h.edit(id, patch, now)),
+      text: (now, id, at, remove, insert) => refuse('text', h.text(id, at, remove, insert, now)),
+      remove: (now, id) => refuse('delete', h.remove(id, now)),
+      restack: (now, id, front) => refuse('restack', h.restack(id, front, now)),
+      grab: (now, id) => refuse('grab', h.grab(id, now)),
+      drag: (now, id, x, y) => h.setPresence(now, { dragId: id, dragX: x, dragY: y }),
+      drop: (now, id, x, y) => {
+        h.setPresence(now, { dragId: 0 });
+        refuse('drop', h.drop(id, x, y, now));
+      },
+      chat: (_now, text) => h.chat(text),
+      kick: (now, peer) => h.kick(now, peer),
+      setRole: (peer, role) => h.setRole(peer, role),
+      rotateCode: () => h.rotateCode(),
+      connections: () => h.peerConnections(),
+      tick: (now) => h.tick(now),
+      afterIo: (now) => h.afterIo(now),
+      close: (now) => h.close(now),
     },
-    on(listener) {
-      local.add(listener);
-      const off = h.on(listener);
-      return () => {
-        local.delete(listener);
-        off();
-      };
-    },
-    pointer: (now, x, y, visible) => h.setPresence(now, { x, y, visible }),
-    tool: (now, tool) => h.setPresence(now, {}, tool),
-    viewport: () => undefined,
-    create: (now, fields) => {
-      const r = h.create(fields, now);
-      refuse('create', r);
-      return Promise.resolve(isRefusal(r) ? r : r.id);
-    },
-    edit: (now, id, patch) => refuse('edit', h.edit(id, patch, now)),
-    text: (now, id, at, remove, insert) => refuse('text', h.text(id, at, remove, insert, now)),
-    remove: (now, id) => refuse('delete', h.remove(id, now)),
-    restack: (now, id, front) => refuse('restack', h.restack(id, front, now)),
-    grab: (now, id) => refuse('grab', h.grab(id, now)),
-    drag: (now, id, x, y) => h.setPresence(now, { dragId: id, dragX: x, dragY: y }),
-    drop: (now, id, x, y) => {
-      h.setPresence(now, { dragId: 0 });
-      refuse('drop', h.drop(id, x, y, now));
-    },
-    chat: (_now, text) => h.chat(text),
-    kick: (now, peer) => h.kick(now, peer),
-    setRole: (peer, role) => h.setRole(peer, role),
-    rotateCode: () => h.rotateCode(),
-    connections: () => h.peerConnections(),
-    tick: (now) => h.tick(now),
-    afterIo: (now) => h.afterIo(now),
-    close: (now) => h.close(now),
-  };
+    (now, id, fields) => refuse('restore', h.restore(id, fields, now)),
+  );
 }
 
 export function peerControls(p: PeerSession): Controls {
@@ -112,37 +125,40 @@ export function peerControls(p: PeerSession): Controls {
       }
     }
   });
-  return {
-    role: 'peer',
-    get you() {
-      return p.peerId;
+  return withHistory(
+    {
+      role: 'peer',
+      get you() {
+        return p.peerId;
+      },
+      board: p.board,
+      get participants() {
+        return p.participants;
+      },
+      on: (listener) => p.on(listener),
+      pointer: (_now, x, y, visible) => p.pointer(x, y, visible),
+      tool: (_now, tool) => p.tool(tool),
+      viewport: (_now, v) => p.viewport(v.x, v.y, v.w, v.h),
+      create: (_now, fields) =>
+        new Promise((resolve) => {
+          pending.set(p.create(fields), resolve);
+        }),
+      edit: (_now, id, patch) => p.edit(id, patch),
+      text: (_now, id, at, remove, insert) => p.text(id, at, remove, insert),
+      remove: (_now, id) => p.remove(id),
+      restack: (_now, id, front) => p.restack(id, front),
+      grab: (_now, id) => p.grab(id),
+      drag: (_now, id, x, y) => p.drag(id, x, y),
+      drop: (_now, id, x, y) => p.drop(id, x, y),
+      chat: (_now, text) => p.chat(text),
+      connections: () => {
+        const stack = p.connection;
+        return stack ? [{ peer: 0, name: p.host, stack }] : [];
+      },
+      tick: (now) => p.tick(now),
+      afterIo: (now) => p.afterIo(now),
+      close: (now) => p.leave(now),
     },
-    board: p.board,
-    get participants() {
-      return p.participants;
-    },
-    on: (listener) => p.on(listener),
-    pointer: (_now, x, y, visible) => p.pointer(x, y, visible),
-    tool: (_now, tool) => p.tool(tool),
-    viewport: (_now, v) => p.viewport(v.x, v.y, v.w, v.h),
-    create: (_now, fields) =>
-      new Promise((resolve) => {
-        pending.set(p.create(fields), resolve);
-      }),
-    edit: (_now, id, patch) => p.edit(id, patch),
-    text: (_now, id, at, remove, insert) => p.text(id, at, remove, insert),
-    remove: (_now, id) => p.remove(id),
-    restack: (_now, id, front) => p.restack(id, front),
-    grab: (_now, id) => p.grab(id),
-    drag: (_now, id, x, y) => p.drag(id, x, y),
-    drop: (_now, id, x, y) => p.drop(id, x, y),
-    chat: (_now, text) => p.chat(text),
-    connections: () => {
-      const stack = p.connection;
-      return stack ? [{ peer: 0, name: p.host, stack }] : [];
-    },
-    tick: (now) => p.tick(now),
-    afterIo: (now) => p.afterIo(now),
-    close: (now) => p.leave(now),
-  };
+    (_now, id, fields) => p.restore(id, fields),
+  );
 }

@@ -23,6 +23,7 @@ import type { ConnectionStack } from './connection-stack';
 import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { HostRules } from './host-rules';
+import { Tombstones } from './tombstones';
 import type { Protocol, RefusableCommand, Role } from './protocol';
 import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
@@ -114,6 +115,11 @@ export interface HostCounters {
   chatLimited: number;
   /** Creates and edits refused because the board would pass its budget. */
   boardFull: number;
+  /**
+   * Restores refused: of an id the sender did not delete (someone else's, never issued, forgotten), of another
+   * kind, on the board, or past the budget.
+   */
+  restoresRefused: number;
 }
 
 /**
@@ -139,6 +145,7 @@ export class HostSession {
     rateLimited: 0,
     chatLimited: 0,
     boardFull: 0,
+    restoresRefused: 0,
   };
   private readonly replica: BoardReplica;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
@@ -149,6 +156,8 @@ export class HostSession {
   private readonly relays: GhostSource<PresenceState>[] = [];
   private readonly listeners = new Set<SessionListener>();
   private readonly rules: HostRules;
+  /** Who deleted which object: only they may restore it. */
+  private readonly tombstones = new Tombstones();
   private readonly maxPeers: number;
   private readonly limits: PeerLimits;
   private readonly boardBudget: BoardBudget;
@@ -338,6 +347,13 @@ export class HostSession {
       ),
     );
     rpc.on(
+      pr.restore,
+      joined('restore', (actor, a, now) => {
+        const { id, ...fields } = a;
+        this.guard(p, 'restore', this.restoreAs(actor, id, fields, now));
+      }),
+    );
+    rpc.on(
       pr.setPoints,
       joined('edit', (actor, a, now) =>
         this.guard(p, 'edit', this.editAs(actor, a.id, { points: a.points }, now)),
@@ -480,6 +496,7 @@ export class HostSession {
     const i = this.relays.indexOf(m.relay);
     if (i >= 0) this.relays.splice(i, 1);
     m.relay.destroy();
+    this.tombstones.forget(m.peerId);
     for (const id of this.rules.releaseAll(m.peerId)) this.announceRelease(id, m.peerId, now);
     const reason =
       info.reason === 'timeout'
@@ -541,6 +558,11 @@ export class HostSession {
 
   restack(id: ObjectId, front: boolean, now: number): BoardObject | Refusal {
     return this.restackAs(HOST, id, front, now);
+  }
+
+  /** Brings back an object the host's own user deleted (its undo), under its id. */
+  restore(id: ObjectId, fields: NewObject, now: number): BoardObject | Refusal {
+    return this.restoreAs(HOST, id, fields, now);
   }
 
   grab(id: ObjectId, now: number): BoardObject | Refusal {
@@ -642,10 +664,43 @@ export class HostSession {
     const by = idOf(actor);
     const denied = this.canEdit(actor) ?? this.heldByOther(id, by);
     if (denied) return denied;
+    const gone = this.board.get(id);
     const r = this.board.apply({ type: 'delete', id, by });
     if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
+    if (gone !== undefined) this.tombstones.deleted(id, { by, kind: gone.kind, z: gone.z });
     this.emit({ type: 'deleted', id });
     return true;
+  }
+
+  /**
+   * An object back under its own id: only by the participant who deleted it (the host remembers who), with its
+   * kind, within the budget; the board core checks the id was issued and is free, and the fields. It goes back to
+   * its old z unless someone took that since. Every refusal is counted.
+   */
+  private restoreAs(
+    actor: Actor,
+    id: ObjectId,
+    fields: NewObject,
+    now: number,
+  ): BoardObject | Refusal {
+    this.now = now;
+    const stone = this.tombstones.get(id);
+    const denied =
+      this.canEdit(actor) ??
+      (stone === undefined || stone.by !== idOf(actor)
+        ? { refused: `object ${id} is not yours to restore` }
+        : stone.kind !== fields.kind
+          ? { refused: 'a restored object keeps its kind' }
+          : undefined) ??
+      this.overBudget(actor, () => this.boardBudget.refuseNew(objectBytes(fields)));
+    const r = denied ?? this.run({ type: 'restore', id, fields, z: stone?.z ?? 0 });
+    if (isRefusal(r)) {
+      this.counters.restoresRefused++;
+      return r;
+    }
+    this.tombstones.restored(id);
+    this.emit({ type: 'object', object: r });
+    return r;
   }
 
   private restackAs(

@@ -44,6 +44,11 @@ export class PeerSession {
   private readonly people = new Map<PeerId, ParticipantInfo>();
   /** Received presence ghosts by their ghost object, for deletes. */
   private readonly ghostPeers = new Map<unknown, PeerId>();
+  /**
+   * The ghost that carries each object now. A restored object comes back under its id in a new ghost, whose create
+   * can arrive before the old ghost's delete (or a late update of it): only the current ghost speaks for the id.
+   */
+  private readonly objectGhosts = new Map<ObjectId, BoardGhost>();
   private you: PeerId | undefined;
   private total = 0;
   private received = 0;
@@ -121,10 +126,18 @@ export class PeerSession {
         deleted: (_now, g) => this.ghostPeers.delete(g),
       },
       boardEvents: {
-        created: (_now, g) => this.onObject(g as BoardGhost, true),
-        updated: (_now, g) => this.onObject(g as BoardGhost, false),
+        created: (_now, g) => {
+          this.objectGhosts.set((g as BoardGhost).id, g as BoardGhost);
+          this.onObject(g as BoardGhost, true);
+        },
+        updated: (_now, g) => {
+          if (this.objectGhosts.get((g as BoardGhost).id) === g)
+            this.onObject(g as BoardGhost, false);
+        },
         deleted: (_now, g) => {
           const id = (g as BoardGhost).id;
+          if (this.objectGhosts.get(id) !== g) return;
+          this.objectGhosts.delete(id);
           if (this.board.delete(id)) this.emit({ type: 'deleted', id });
         },
       },
@@ -287,6 +300,11 @@ export class PeerSession {
 
   remove(id: ObjectId): void {
     this.rpc?.send(this.proto.remove, { id });
+  }
+
+  /** Brings back an object this participant deleted, under its id (the host checks it may). */
+  restore(id: ObjectId, fields: NewObject): void {
+    this.rpc?.send(this.proto.restore, { id, ...fields, points: [...fields.points] });
   }
 
   restack(id: ObjectId, front: boolean): void {

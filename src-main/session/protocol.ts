@@ -28,6 +28,7 @@ export const REFUSABLE = [
   'drop',
   'chat',
   'join',
+  'restore',
 ] as const;
 export type RefusableCommand = (typeof REFUSABLE)[number];
 export const ROLES = ['editor', 'viewer'] as const;
@@ -219,6 +220,14 @@ export function buildRegistry() {
       channel: Channel.chat,
       priority: 1,
       params: { peer: peerId(), text: string(MAX_CHAT_BYTES) },
+    }),
+    // Undo of one's own delete (or redo of one's own create): the object back under its id, on the drawing channel
+    // so it keeps its place among the sender's other edits. Registered last: every other RPC keeps its id.
+    restore: r.register('restore', {
+      policy: 'reliableOrdered',
+      channel: Channel.drawing,
+      priority: 4,
+      params: { id: objectId(), ...objectParams(NEW_OBJECT_FIELDS) },
     }),
   };
 }

@@ -3,6 +3,7 @@ import type { NewObject } from '../../shared/board';
 import { MAX_OBJECT_ID, OBJECT_KINDS } from '../../shared/board';
 import type { Rng } from '../net/rng';
 import { isRefusal } from './board';
+import { peerControls } from './controls';
 import type { RawPeer } from './raw-peer';
 import type { SimSession } from './testing/sim-session';
 import { makeSimSession } from './testing/sim-session';
@@ -10,7 +11,8 @@ import { makeSimSession } from './testing/sim-session';
 // Random RPCs from bare connections, before and after they say hello, mixed with two ordinary peers and the
 // host's own edits. The host must not fail (a handler that threw would close the sender with
 // 'protocol-error'), and after every step: only participants hold locks, the participant list is consistent,
-// nobody but the host acts as id 0, and the ordinary peers end with the host's board.
+// nobody but the host acts as id 0, and the ordinary peers end with the host's board. Ana also undoes and
+// redoes her own steps as she goes: the boards still converge.
 const STEPS = Number(process.env.GB_FUZZ_SESSION_STEPS ?? 1500);
 const SEEDS = [0x5e551, 0x5e552, 0x5e553];
 const MAX_PEERS = 5;
@@ -44,7 +46,7 @@ function randomCall(s: SimSession, r: RawPeer): void {
   const pr = r.proto;
   const x = rng.range(-5000, 5000);
   const y = rng.range(-5000, 5000);
-  switch (rng.int(13)) {
+  switch (rng.int(14)) {
     case 0:
       rpc.send(pr.hello, {
         name: rng.int(3) === 0 ? '' : `raw${rng.int(100)}`,
@@ -91,6 +93,12 @@ function randomCall(s: SimSession, r: RawPeer): void {
     case 10:
       rpc.send(pr.chat, { text: `chat ${rng.int(1000)}` });
       return;
+    case 11: {
+      // Mostly ids someone deleted (or never issued): only the one who deleted an id may restore it.
+      const o = randomObject(rng);
+      rpc.send(pr.restore, { id: s.rng.range(1, s.host.board.state.nextId + 2), ...o });
+      return;
+    }
     default:
       r.setPresence({
         peer: rng.int(4),
@@ -128,7 +136,7 @@ function invariantBreaks(s: SimSession): string[] {
 
 describe('fuzz: random session RPCs before and after hello', () => {
   for (const seed of SEEDS) {
-    it(`seed ${seed}: ${STEPS} steps, the host holds its invariants`, () => {
+    it(`seed ${seed}: ${STEPS} steps, the host holds its invariants`, async () => {
       const s = makeSimSession({ seed, maxPeers: MAX_PEERS, lockTimeoutMs: 3000 });
       const breaks: string[] = [];
       let hostActing = false;
@@ -148,6 +156,7 @@ describe('fuzz: random session RPCs before and after hello', () => {
       });
       s.addPeer('Ana');
       s.addPeer('Ben', { viewer: true });
+      const ana = peerControls(s.peers[0] ?? assertNever());
       for (let i = 0; i < 4; i++) s.addRaw();
       s.sim.runUntil(1000);
       for (let step = 0; step < STEPS; step++) {
@@ -166,14 +175,22 @@ describe('fuzz: random session RPCs before and after hello', () => {
           if (!isRefusal(o) && rng.int(2) === 0) s.host.grab(o.id, s.sim.now);
           hostActing = false;
         } else if (roll < 14) {
-          const ana = s.peers[0];
-          ana?.create(randomObject(rng));
-          ana?.chat('hello from Ana');
+          void ana.create(s.sim.now, randomObject(rng));
+          ana.chat(s.sim.now, 'hello from Ana');
+        } else if (roll < 18) {
+          const ids = ana.board.all().map((o) => o.id);
+          const id = ids.length > 0 ? rng.pick(ids) : 1;
+          if (roll === 14) ana.remove(s.sim.now, id);
+          else if (roll === 15) ana.edit(s.sim.now, id, { x: rng.range(-3000, 3000) });
+          else if (roll === 16) void ana.undo(s.sim.now);
+          else void ana.redo(s.sim.now);
         } else {
           const r = rng.pick(s.raws);
           if (r.stack?.conn.isOpen === true) randomCall(s, r);
         }
         s.sim.runUntil(s.sim.now + rng.range(1, 30));
+        // Lets Ana's awaited creates and undos go on.
+        await new Promise((r) => setImmediate(r));
         for (const b of invariantBreaks(s)) breaks.push(`step ${step}: ${b}`);
         if (breaks.length > 0) break;
       }
@@ -182,6 +199,11 @@ describe('fuzz: random session RPCs before and after hello', () => {
       expect(breaks.slice(0, 5), `seed ${seed}`).toEqual([]);
       expect(s.peers[0]?.board.hash(), `seed ${seed}`).toBe(s.host.board.hash());
       expect(s.host.counters.beforeHello, `seed ${seed}`).toBeGreaterThan(0);
+      expect(s.host.counters.restoresRefused, `seed ${seed}`).toBeGreaterThan(0);
     });
   }
 });
+
+function assertNever(): never {
+  throw new Error('missing peer');
+}

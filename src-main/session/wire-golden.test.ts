@@ -132,6 +132,7 @@ describe('wire golden bytes', () => {
         "16 dropped quickest ch1 p7 utrue c1 [id,peer,x,y]",
         "17 chat reliableOrdered ch3 p1 ufalse c2 [text]",
         "18 chatFrom reliableOrdered ch3 p1 ufalse c2 [peer,text]",
+        "19 restore reliableOrdered ch1 p4 ufalse c1 [id,kind,x,y,w,h,rotation,stroke,fill,strokeWidth,text,points]",
       ]
     `);
     expect(p.registry.idBits).toMatchInlineSnapshot(`5`);
@@ -166,12 +167,14 @@ describe('wire golden bytes', () => {
     });
     add('peerLeft', p.peerLeft.params, { peer: 2, reason: 1, detail: 'timed out' });
     add('refused', p.refused.params, { cmd: 5, reason: 'held by Ada' });
+    add('refused', p.refused.params, { cmd: 10, reason: 'object 7 is not yours to restore' });
     add('viewport', p.viewport.params, { x: -500, y: 250, w: 1280, h: 800 });
     for (const o of OBJECTS) {
       const fields = Object.fromEntries(
         Object.entries(o).filter(([k]) => !['id', 'z', 'lockedBy'].includes(k)),
       );
       add('create', p.create.params, { req: 65535, ...fields, points: [...o.points] });
+      add('restore', p.restore.params, { id: o.id, ...fields, points: [...o.points] });
       add('edit', p.edit.params, {
         id: o.id,
         mask: 0b10100101,
@@ -243,12 +246,18 @@ describe('wire golden bytes', () => {
         ],
         "refused": [
           "64:5da27280d788d102",
+          "162:a848dafd07538ee04a056718b5f3a076133a3b4cc0",
         ],
         "remove": [
           "24:000062",
         ],
         "restack": [
           "25:00006200",
+        ],
+        "restore": [
+          "171:0000000f42453d08d8000c8000640012222220200000",
+          "291:001091c000007a120000001e8481c1efff744408451fdafe04a4c3fc5f6df51f44159cc000",
+          "316:fffffe8f5a5cbd0e4c0003c00050709000000ffffff81aa45ace4037fff7fff80047ffafffe00000",
         ],
         "setPoints": [
           "33:0000000000",

@@ -1,0 +1,145 @@
+// Per-user undo and redo for the local user's Controls (host or joined peer alike): records each of the user's own
+// operations with the state it replaced, and sends an undo or redo as ordinary operations computed against the
+// board at that moment (board/history.ts has the rules). Knows nothing of the wire, stdin or the UI.
+import type { NewObject, ObjectId } from '../../shared/board';
+import type { Part, Step } from '../board';
+import { ABSENT, fieldsSide, History, objectSide } from '../board';
+import type { Controls } from './controls';
+
+/** What an undo or redo did: sent the operations of a step, or found no step that still applies. */
+export type UndoOutcome = 'done' | 'nothing';
+
+/** The Controls members the history adds (the rest are the session's own). */
+export type HistoryMembers = 'undo' | 'redo' | 'group';
+
+/**
+ * Wraps a session's controls: `restore` brings back an object this user deleted (the host checks it may). A drag
+ * (grab … drop, of one object or of a selection: every drop until the last open grab closes) is one step; typing
+ * into one text is one step until anything else is recorded; a group (group()) is one step.
+ */
+export function withHistory(
+  base: Omit<Controls, HistoryMembers>,
+  restore: (now: number, id: ObjectId, fields: NewObject) => void,
+): Controls {
+  const history = new History();
+  const pending = new Set<Promise<unknown>>();
+  /** The drag gesture going on: the grabs not dropped yet, where each object was at its grab, and its step. */
+  let gesture: {
+    open: Set<ObjectId>;
+    start: Map<ObjectId, { x: number; y: number }>;
+    step?: Step;
+  } = { open: new Set(), start: new Map() };
+  /** The text being typed into, as this user's splices left it (the replica may not show them yet). */
+  let typing: { id: ObjectId; text: string; step: Step | undefined } | undefined;
+  const board = base.board;
+
+  const record = (part: Part, into?: Step): Step => {
+    typing = undefined;
+    return history.record(part, into);
+  };
+
+  const run = async (now: number, way: 'undo' | 'redo'): Promise<UndoOutcome> => {
+    // A create still waiting for its id is part of the history only once the host answers.
+    await Promise.all(pending);
+    typing = undefined;
+    gesture = { open: new Set(), start: new Map() };
+    const lookup = (id: ObjectId) => board.get(id);
+    const ops = way === 'undo' ? history.undo(lookup, base.you) : history.redo(lookup, base.you);
+    if (ops === undefined) return 'nothing';
+    for (const op of ops) {
+      if (op.type === 'patch') base.edit(now, op.id, op.patch);
+      else if (op.type === 'delete') base.remove(now, op.id);
+      else restore(now, op.id, op.fields);
+    }
+    return 'done';
+  };
+
+  return {
+    ...base,
+    get you() {
+      return base.you;
+    },
+    get participants() {
+      return base.participants;
+    },
+    create(now, fields) {
+      const part: Part = {
+        id: undefined,
+        before: ABSENT,
+        after: fieldsSide({ ...fields, points: [...fields.points] }),
+      };
+      record(part);
+      const made = base.create(now, fields);
+      const settled = made.then((r) => {
+        pending.delete(settled);
+        if (typeof r === 'number') part.id = r;
+        else history.forget(part);
+      });
+      pending.add(settled);
+      return made;
+    },
+    edit(now, id, patch) {
+      const cur = board.get(id);
+      if (cur !== undefined) {
+        const before: Record<string, unknown> = {};
+        let changes = false;
+        for (const k of Object.keys(patch) as (keyof typeof patch)[]) {
+          before[k] = cur[k];
+          if (cur[k] !== patch[k]) changes = true;
+        }
+        if (changes) record({ id, before: fieldsSide(before), after: fieldsSide({ ...patch }) });
+      }
+      base.edit(now, id, patch);
+    },
+    text(now, id, at, remove, insert) {
+      const cur = board.get(id);
+      if (cur !== undefined) {
+        const going = typing?.id === id && typing.step === history.top ? typing : undefined;
+        const was = going?.text ?? cur.text;
+        // As the host splices: UTF-16 positions, clamped.
+        const start = Math.min(at, was.length);
+        const text = was.slice(0, start) + insert + was.slice(Math.min(was.length, start + remove));
+        const part = { id, before: fieldsSide({ text: was }), after: fieldsSide({ text }) };
+        const step = going !== undefined && history.merge(part) ? history.top : record(part);
+        typing = { id, text, step };
+      }
+      base.text(now, id, at, remove, insert);
+    },
+    remove(now, id) {
+      const cur = board.get(id);
+      if (cur !== undefined) record({ id, before: objectSide(cur), after: ABSENT });
+      base.remove(now, id);
+    },
+    grab(now, id) {
+      const cur = board.get(id);
+      if (gesture.open.size === 0) gesture = { open: new Set(), start: new Map() };
+      gesture.open.add(id);
+      if (cur !== undefined) gesture.start.set(id, { x: cur.x, y: cur.y });
+      base.grab(now, id);
+    },
+    drop(now, id, x, y) {
+      const from = gesture.start.get(id) ?? board.get(id);
+      if (from !== undefined && (from.x !== x || from.y !== y)) {
+        const part = {
+          id,
+          before: fieldsSide({ x: from.x, y: from.y }),
+          after: fieldsSide({ x, y }),
+        };
+        gesture.step = record(part, gesture.step);
+      }
+      gesture.open.delete(id);
+      gesture.start.delete(id);
+      base.drop(now, id, x, y);
+    },
+    group(fn) {
+      history.begin();
+      try {
+        return fn();
+      } finally {
+        history.end();
+      }
+    },
+    undo: (now) => run(now, 'undo'),
+    redo: (now) => run(now, 'redo'),
+  };
+}

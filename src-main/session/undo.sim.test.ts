@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import type { BoardObject, ObjectId } from '../../shared/board';
+import { newRect } from '../../shared/testing/rect';
+import { NO_IMPAIRMENT } from '../net/impairment';
+import type { Controls } from './controls';
+import { hostControls, peerControls } from './controls';
+import type { SimSession } from './testing/sim-session';
+import { makeSimSession } from './testing/sim-session';
+
+// Per-user undo and redo over the simulated network: each user takes back only their own steps, as ordinary
+// operations the host orders, so every board converges; an undo never brings back what someone else deleted,
+// and the host's restore is held to who deleted what.
+
+const lossy = { ...NO_IMPAIRMENT, loss: 0.1, delayMs: 40, jitterMs: 30, reorder: 0.1 };
+
+/** Lets promise continuations run (a create's answer, an undo waiting for it). */
+const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+function users(s: SimSession): Controls[] {
+  return [hostControls(s.host), ...s.peers.map((p) => peerControls(p))];
+}
+
+/** Runs the simulation in small slices, letting continuations run between them. */
+async function run(s: SimSession, until: number): Promise<void> {
+  while (s.sim.now < until) {
+    s.sim.runUntil(Math.min(until, s.sim.now + 20));
+    await flush();
+  }
+}
+
+function must<T>(v: T | undefined): T {
+  if (v === undefined) throw new Error('missing');
+  return v;
+}
+
+function hashes(s: SimSession): string[] {
+  return [s.host.board.hash(), ...s.peers.map((p) => p.board.hash())];
+}
+
+describe('per-user undo over the session', () => {
+  it('a peer undoes and redoes its create, drag and delete; every board follows', async () => {
+    const s = makeSimSession({ seed: 19_001, conditions: lossy });
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    await run(s, 2000);
+    const [, ana] = users(s);
+    const a = must(ana);
+    const id = await (async () => {
+      const made = a.create(s.sim.now, newRect({ x: 10, y: 20 }));
+      await run(s, s.sim.now + 1000);
+      const r = await made;
+      if (typeof r !== 'number') throw new Error(r.refused);
+      return r;
+    })();
+    a.grab(s.sim.now, id);
+    for (let k = 1; k <= 5; k++) a.drag(s.sim.now, id, 10 + k * 10, 20);
+    a.drop(s.sim.now, id, 60, 20);
+    await run(s, s.sim.now + 1000);
+    a.remove(s.sim.now, id);
+    await run(s, s.sim.now + 1000);
+    expect(s.host.board.get(id)).toBeUndefined();
+
+    const seen = (): (BoardObject | undefined)[] => [
+      s.host.board.get(id),
+      ...s.peers.map((p) => p.board.get(id)),
+    ];
+    expect(await a.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    for (const o of seen()) expect(o).toMatchObject({ id, x: 60, y: 20 });
+    // The drag is one step: one undo takes it back to where it started.
+    expect(await a.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    for (const o of seen()) expect(o).toMatchObject({ x: 10, y: 20 });
+    expect(await a.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    for (const o of seen()) expect(o).toBeUndefined();
+    expect(await a.undo(s.sim.now)).toBe('nothing');
+    expect(await a.redo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    for (const o of seen()) expect(o).toMatchObject({ id, x: 10, y: 20 });
+    expect(await a.redo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    for (const o of seen()) expect(o).toMatchObject({ id, x: 60, y: 20 });
+    expect(new Set(hashes(s)).size).toBe(1);
+    expect(s.host.counters.restoresRefused).toBe(0);
+  });
+
+  it('an undo never brings back an object another user deleted', async () => {
+    const s = makeSimSession({ seed: 19_002, conditions: lossy });
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    await run(s, 2000);
+    const [host, ana, ben] = users(s);
+    if (host === undefined || ana === undefined || ben === undefined) throw new Error('missing');
+    const made = await host.create(s.sim.now, newRect());
+    if (typeof made !== 'number') throw new Error(made.refused);
+    const id: ObjectId = made;
+    host.edit(s.sim.now, id, { x: 300, fill: 0xff0000 });
+    await run(s, s.sim.now + 1000);
+    ana.edit(s.sim.now, id, { y: 80 });
+    await run(s, s.sim.now + 1000);
+    ben.remove(s.sim.now, id);
+    await run(s, s.sim.now + 1000);
+    // The host's edit and create, and Ana's edit, all target what Ben deleted: nothing to take back.
+    expect(await host.undo(s.sim.now)).toBe('nothing');
+    expect(await ana.undo(s.sim.now)).toBe('nothing');
+    await run(s, s.sim.now + 1500);
+    expect(s.host.board.get(id)).toBeUndefined();
+    expect(new Set(hashes(s)).size).toBe(1);
+    // Ben's own undo brings it back, with everyone's edits in it.
+    expect(await ben.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    for (const b of [s.host.board, ...s.peers.map((p) => p.board)])
+      expect(b.get(id)).toMatchObject({ x: 300, y: 80, fill: 0xff0000 });
+  });
+
+  it('the restore RPC: someone else’s, a never-issued, a live or a re-kinded id is refused and counted', () => {
+    const s = makeSimSession({ seed: 19_003 });
+    s.addPeer('Ana');
+    const raw = s.addRaw();
+    s.sim.runUntil(1000);
+    raw.rpc.send(raw.proto.hello, { name: 'Mal', viewer: false });
+    s.sim.runUntil(1500);
+    const made = [0, 1, 2].map((i) => s.host.create(newRect({ x: i * 200 }), s.sim.now));
+    const [mine, theirs, live] = made.map((o) => ('id' in o ? o.id : 0));
+    if (mine === undefined || theirs === undefined || live === undefined)
+      throw new Error('missing');
+    s.host.remove(theirs, s.sim.now);
+    s.sim.runUntil(2000);
+    // Mal deletes one of its own choosing: that one it may restore, with its kind.
+    raw.rpc.send(raw.proto.remove, { id: mine });
+    s.sim.runUntil(2500);
+    const fields = { ...newRect({ x: 5 }), points: [] };
+    const before = s.host.board.hash();
+    raw.rpc.send(raw.proto.restore, { id: theirs, ...fields });
+    raw.rpc.send(raw.proto.restore, { id: 4242, ...fields });
+    raw.rpc.send(raw.proto.restore, { id: live, ...fields });
+    raw.rpc.send(raw.proto.restore, { id: mine, ...fields, kind: 'note' });
+    s.sim.runUntil(3500);
+    expect(s.host.board.hash()).toBe(before);
+    expect(s.host.counters.restoresRefused).toBe(4);
+    expect(raw.refusals).toEqual([
+      { cmd: 'restore', reason: `object ${theirs} is not yours to restore` },
+      { cmd: 'restore', reason: 'object 4242 is not yours to restore' },
+      { cmd: 'restore', reason: `object ${live} is not yours to restore` },
+      { cmd: 'restore', reason: 'a restored object keeps its kind' },
+    ]);
+    raw.rpc.send(raw.proto.restore, { id: mine, ...fields });
+    raw.rpc.send(raw.proto.restore, { id: mine, ...fields });
+    s.sim.runUntil(4500);
+    expect(s.host.board.get(mine)).toMatchObject({ x: 5, lockedBy: null });
+    // Once back it is no longer a deleted object: a second restore is refused.
+    expect(s.host.counters.restoresRefused).toBe(5);
+    expect(s.peers[0]?.board.hash()).toBe(s.host.board.hash());
+  });
+});
+
+/**
+ * Users edit, drag, type, delete, undo and redo at once under loss and reordering; once the network settles,
+ * every board hashes like the host's. Each seed prints on failure.
+ */
+async function undoStorm(seed: number, peers: number): Promise<void> {
+  const s = makeSimSession({ seed, conditions: lossy });
+  for (let i = 0; i < peers; i++) s.addPeer(`P${i}`);
+  await run(s, 2000);
+  const us = users(s);
+  const rng = s.rng;
+  const done = { undo: 0, redo: 0 };
+  const count = (way: 'undo' | 'redo', r: Promise<string>): void =>
+    void r.then((o) => {
+      if (o === 'done') done[way]++;
+    });
+  for (let step = 0; step < 300; step++) {
+    const u = rng.pick(us);
+    const now = s.sim.now;
+    const ids = [...u.board.all().map((o) => o.id)];
+    const id = ids.length > 0 ? rng.pick(ids) : undefined;
+    const r = rng.int(100);
+    if (r < 25 || id === undefined)
+      void u.create(now, newRect({ x: rng.range(-3000, 3000), y: rng.range(-3000, 3000) }));
+    else if (r < 40) u.edit(now, id, { x: rng.range(-3000, 3000), fill: rng.int(0xffffff) });
+    else if (r < 48) {
+      u.grab(now, id);
+      u.drag(now, id, 5, 5);
+      u.drop(now, id, rng.range(-3000, 3000), rng.range(-3000, 3000));
+    } else if (r < 56) u.text(now, id, rng.int(5), rng.int(2), 'ab');
+    else if (r < 62) u.remove(now, id);
+    else if (r < 64) u.group(() => ids.slice(0, 3).forEach((x) => u.remove(now, x)));
+    else if (r < 84) count('undo', u.undo(now));
+    else count('redo', u.redo(now));
+    await run(s, now + rng.range(1, 60));
+  }
+  s.net.setDefaults(NO_IMPAIRMENT);
+  await run(s, s.sim.now + 6000);
+  const msg = `seed ${seed}, ${peers} peers`;
+  expect(done.undo, msg).toBeGreaterThan(20);
+  expect(done.redo, msg).toBeGreaterThan(5);
+  expect(s.host.board.size, msg).toBeGreaterThan(5);
+  const all = hashes(s);
+  for (const [i, h] of all.entries()) expect(h, `${msg}: board ${i}`).toBe(all[0]);
+}
+
+describe('undo storm: concurrent edits, undos and redos converge', () => {
+  for (const seed of [0x0d0, 0x0d1, 0x0d2])
+    it(`seed ${seed}: host and one peer`, () => undoStorm(seed, 1));
+  for (const seed of [0x0d3, 0x0d4, 0x0d5])
+    it(`seed ${seed}: host and two peers`, () => undoStorm(seed, 2));
+});
