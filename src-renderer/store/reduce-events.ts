@@ -1,6 +1,7 @@
 // Folds one ApiEvent from the core into the state. Pure; knows nothing of the bridge, React or Konva.
 import type { ApiEvent, SessionStatus } from '../../shared/api';
 import type { BoardObject, ObjectId } from '../../shared/board';
+import { draftOf } from './drafts';
 import { selfId } from './selectors';
 import type { AppState, Panel } from './state';
 import { INITIAL_STATE } from './state';
@@ -75,13 +76,14 @@ function reduceStatus(s: AppState, status: SessionStatus): AppState {
  * forgets the last session's data.
  */
 function freshSession(s: AppState): AppState {
-  const { tool, style, toasts, nextToastId, bridge, lan, settings } = s;
-  return { ...INITIAL_STATE, tool, style, toasts, nextToastId, bridge, lan, settings };
+  const { tool, style, toasts, nextToastId, bridge, lan, settings, editKey } = s;
+  // editKey keeps counting: an editor of the last session never passes for one of this one.
+  return { ...INITIAL_STATE, tool, style, toasts, nextToastId, bridge, lan, settings, editKey };
 }
 
 /**
  * A new board (or part of it) arrived: drafts the board now holds and drops the host confirmed (or overrode)
- * are done; the selection and the editor lose deleted objects.
+ * are done; the selection and the editor lose deleted objects (not drafts being typed into).
  */
 function settleBoard(
   s: AppState,
@@ -106,6 +108,8 @@ function settleBoard(
   const gone = (id: ObjectId): boolean => (deleted ? deleted.has(id) : !board.has(id));
   const kept = s.selection.filter((id) => !gone(id));
   const selection = landed.length > 0 && s.tool === 'select' ? landed : kept;
-  const editing = s.editing !== null && gone(s.editing) ? null : s.editing;
+  // An edit open on a draft (provisional, or given an id the board does not hold yet) stays open.
+  const editing =
+    s.editing !== null && gone(s.editing) && !draftOf(drafts, s.editing) ? null : s.editing;
   return { ...s, board, moves, edits, drafts, selection, editing };
 }

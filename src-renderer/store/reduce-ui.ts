@@ -1,4 +1,6 @@
 // Folds one local UI action (tool, selection, camera, panels, predictions) into the state. Pure; no framework.
+import type { ObjectId, ObjectPatch } from '../../shared/board';
+import { isProvisional, provisionalId } from './drafts';
 import type { AppState, Action } from './state';
 import { addToast, reduceEvent } from './reduce-events';
 
@@ -41,6 +43,7 @@ export function reduce(s: AppState, a: Action): AppState {
       return { ...s, moves };
     }
     case 'edited': {
+      if (isProvisional(a.id)) return patchDraft(s, a.id, a.patch);
       if (!s.board.has(a.id)) return s;
       const merged = { ...s.edits.get(a.id), ...a.patch };
       return { ...s, edits: new Map(s.edits).set(a.id, merged) };
@@ -54,12 +57,15 @@ export function reduce(s: AppState, a: Action): AppState {
       return { ...s, drafts: [...s.drafts, { key: a.key, object: a.object, id: null }] };
     case 'created':
       return created(s, a.key, a.id);
-    case 'draftFailed':
-      return { ...s, drafts: s.drafts.filter((d) => d.key !== a.key) };
+    case 'draftFailed': {
+      // Refused (or emptied before its id came): it goes from the board and, if open, from the editor.
+      const editing = s.editing === provisionalId(a.key) ? null : s.editing;
+      return { ...s, drafts: s.drafts.filter((d) => d.key !== a.key), editing };
+    }
     case 'preview':
       return s.preview === a.object ? s : { ...s, preview: a.object };
     case 'editing':
-      return { ...s, editing: a.id, selection: a.id === null ? s.selection : [a.id] };
+      return startEditing(s, a.id);
     case 'ghosted':
       return sameSet(s.ghosted, a.ids) ? s : { ...s, ghosted: a.ids };
     case 'bridge':
@@ -69,12 +75,31 @@ export function reduce(s: AppState, a: Action): AppState {
   }
 }
 
-/** The host gave a draft its id: the draft stays drawn until the board has it, then the new object is selected. */
+/**
+ * The host gave a draft its id: the draft stays drawn until the board has it, then the new object is selected;
+ * an edit open on it goes on under the real id (same editKey).
+ */
 function created(s: AppState, key: number, id: number): AppState {
+  const editing = s.editing === provisionalId(key) ? id : s.editing;
   if (!s.board.has(id))
-    return { ...s, drafts: s.drafts.map((d) => (d.key === key ? { ...d, id } : d)) };
+    return { ...s, editing, drafts: s.drafts.map((d) => (d.key === key ? { ...d, id } : d)) };
   const drafts = s.drafts.filter((d) => d.key !== key);
-  return { ...s, drafts, selection: s.tool === 'select' ? [id] : s.selection };
+  return { ...s, drafts, editing, selection: s.tool === 'select' ? [id] : s.selection };
+}
+
+/** Opens (or closes, null) the editor; a draft is selected once the board has it, not before. */
+function startEditing(s: AppState, id: ObjectId | null): AppState {
+  if (id === null) return { ...s, editing: null };
+  const editKey = id === s.editing ? s.editKey : s.editKey + 1;
+  return { ...s, editing: id, editKey, selection: isProvisional(id) ? [] : [id] };
+}
+
+/** An edit of a draft (a text box's height, its text once the editor closed) shows on the draft at once. */
+function patchDraft(s: AppState, id: ObjectId, patch: ObjectPatch): AppState {
+  const drafts = s.drafts.map((d) =>
+    provisionalId(d.key) === id ? { ...d, object: { ...d.object, ...patch } } : d,
+  );
+  return { ...s, drafts };
 }
 
 function sameSet<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): boolean {

@@ -1,6 +1,7 @@
 // Derived views of the state (who I am, what to say about an ended session). Pure; no framework.
 import type { EndReason, Participant, SessionStatus } from '../../shared/api';
 import type { BoardObject, PeerId } from '../../shared/board';
+import { draftObject, draftOf } from './drafts';
 import type { AppState } from './state';
 
 export function selfId(status: SessionStatus): PeerId | null {
@@ -25,6 +26,17 @@ export function shownObject(s: Pick<AppState, 'moves' | 'edits'>, o: BoardObject
   const m = s.moves.get(o.id);
   if (!e && !m) return o;
   return { ...o, ...e, ...m };
+}
+
+/** The text or note open in the editor as this user sees it: the board's, or its draft's before it lands. */
+export function editedObject(
+  s: Pick<AppState, 'editing' | 'board' | 'moves' | 'edits' | 'drafts'>,
+): BoardObject | undefined {
+  if (s.editing === null) return undefined;
+  const o = s.board.get(s.editing);
+  if (o) return shownObject(s, o);
+  const d = draftOf(s.drafts, s.editing);
+  return d && draftObject(d);
 }
 
 const END_MESSAGES: Record<EndReason, string> = {

@@ -25,7 +25,10 @@ export interface Toast {
   readonly text: string;
 }
 
-/** An object being created: drawn locally until the board has it (prediction), keyed until the id is known. */
+/**
+ * An object being created: drawn locally until the board has it (prediction), under the provisional id
+ * `-key` (store/drafts.ts) until the host's id is known.
+ */
 export interface Draft {
   readonly key: number;
   readonly object: NewObject;
@@ -62,8 +65,13 @@ export interface AppState {
   readonly drafts: readonly Draft[];
   /** The shape or stroke being drawn right now (the drawing tools' preview). */
   readonly preview: NewObject | null;
-  /** The text or note being edited in the overlay. */
+  /** The text or note being edited in the overlay: a provisional id (a draft) until the host confirms it. */
   readonly editing: ObjectId | null;
+  /**
+   * Which opening of the editor this is: a new number whenever another object opens, kept when a provisional id
+   * becomes its real one (the same edit goes on, its box stays mounted and keeps what was typed).
+   */
+  readonly editKey: number;
   /** Objects others are dragging right now: the live layer draws them, the board hides the original. */
   readonly ghosted: ReadonlySet<ObjectId>;
   /** The bridge to the app core (only the web host's WebSocket can be lost). */
@@ -123,6 +131,7 @@ export const INITIAL_STATE: AppState = {
   drafts: [],
   preview: null,
   editing: null,
+  editKey: 0,
   ghosted: new Set(),
   bridge: 'open',
   lan: [],

@@ -180,6 +180,56 @@ describe('drafts', () => {
   });
 });
 
+describe('editing a draft (provisional id)', () => {
+  const note: NewObject = { ...obj(0), kind: 'note' };
+
+  it('opens under the provisional id, selects nothing yet, and goes on under the real id', () => {
+    let s = run(ev(hosting), { type: 'draft', key: 3, object: note }, { type: 'editing', id: -3 });
+    expect(s.editing).toBe(-3);
+    expect(s.selection).toEqual([]);
+    const opened = s.editKey;
+    s = reduce(s, { type: 'created', key: 3, id: 30 });
+    expect(s.editing).toBe(30);
+    expect(s.editKey).toBe(opened);
+    s = reduce(s, upsert(obj(30, { kind: 'note' })));
+    expect(s.editing).toBe(30);
+    expect(s.selection).toEqual([30]);
+    // Another object opening is another opening; the same one again is not.
+    s = reduce(s, { type: 'editing', id: 30 });
+    expect(s.editKey).toBe(opened);
+    s = reduce(s, upsert(obj(31, { kind: 'note' })));
+    s = reduce(s, { type: 'editing', id: 31 });
+    expect(s.editKey).toBe(opened + 1);
+  });
+
+  it('a refused draft closes its editor; an edit of a draft shows on it', () => {
+    let s = run(ev(hosting), { type: 'draft', key: 1, object: note }, { type: 'editing', id: -1 });
+    s = reduce(s, { type: 'edited', id: -1, patch: { text: 'hi', h: 99 } });
+    expect(s.drafts[0]?.object).toMatchObject({ text: 'hi', h: 99 });
+    s = reduce(s, { type: 'draftFailed', key: 1 });
+    expect(s.drafts).toEqual([]);
+    expect(s.editing).toBeNull();
+  });
+
+  it('a whole board without the draft leaves its editor open', () => {
+    let s = run(ev(hosting), { type: 'draft', key: 1, object: note }, { type: 'editing', id: -1 });
+    s = reduce(s, ev({ type: 'board', objects: [obj(1)] }));
+    expect(s.editing).toBe(-1);
+    s = reduce(s, { type: 'created', key: 1, id: 5 });
+    s = reduce(s, ev({ type: 'board', objects: [obj(1)] }));
+    expect(s.editing).toBe(5);
+  });
+
+  it('a new session keeps counting openings', () => {
+    let s = run(ev(hosting), { type: 'draft', key: 1, object: note }, { type: 'editing', id: -1 });
+    const opened = s.editKey;
+    s = reduce(s, ev({ type: 'status', status: { phase: 'ended', reason: 'left', detail: '' } }));
+    s = reduce(s, ev(hosting));
+    expect(s.editing).toBeNull();
+    expect(s.editKey).toBe(opened);
+  });
+});
+
 describe('chat and notices', () => {
   it('counts unread messages from others while the panel is closed', () => {
     let s = run(
