@@ -5,6 +5,7 @@ import type Konva from 'konva';
 import { type ReactElement, useMemo, useRef } from 'react';
 import { Layer } from 'react-konva';
 import type { BoardObject, NewObject } from '../../shared/board';
+import { draftObject, provisionalId } from '../store/drafts';
 import { cullToView } from '../board/bounds';
 import { type Size, visibleWorld } from '../board/camera';
 import { canEdit, shownObject } from '../store/selectors';
@@ -65,9 +66,10 @@ export function StaticLayer({ size }: { size: Size }): ReactElement {
       {drafts.map((d) => (
         <ObjectShape
           key={`draft-${d.key}`}
-          o={asObject(d.object, -d.key)}
+          o={draftObject(d)}
           listening={false}
           opacity={0.7}
+          editing={editing !== null && (editing === provisionalId(d.key) || editing === d.id)}
         />
       ))}
       {preview && <ObjectShape o={asObject(preview, 0)} listening={false} />}

@@ -1,11 +1,20 @@
 // The HTML textarea laid over a text or sticky note being edited: each change is sent as one splice; an empty
-// text box is deleted when editing ends, a text box grows to fit. Store in, controller out; draws no Konva.
-import { type CSSProperties, type ReactElement, useEffect, useMemo, useRef, useState } from 'react';
+// text box is deleted when editing ends, a text box grows to fit. A note or text just placed is edited under
+// its provisional id: the box is on screen and focused in the click's own frame, and stays mounted (with what
+// was typed) when the host's id replaces the provisional one. Store in, controller out; draws no Konva.
+import {
+  type CSSProperties,
+  type ReactElement,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+} from 'react';
 import type { BoardObject } from '../../shared/board';
 import { colorToCss, MAX_SIZE } from '../../shared/board';
 import type { Camera } from '../board/camera';
-import { TextSession } from '../controller/text-session';
-import { shownObject } from '../store/selectors';
+import { isProvisional } from '../store/drafts';
+import { editedObject } from '../store/selectors';
 import { useAppState, useController } from '../view/context';
 import {
   FONT_FAMILY,
@@ -32,21 +41,23 @@ function boxStyle(o: BoardObject, c: Camera): CSSProperties {
   };
 }
 
-function Editor({ o, camera }: { o: BoardObject; camera: Camera }): ReactElement {
+function Editor(p: { o: BoardObject; camera: Camera; editKey: number }): ReactElement {
+  const { o, camera, editKey } = p;
   const controller = useController();
   const ref = useRef<HTMLTextAreaElement>(null);
-  const session = useMemo(
-    () => new TextSession(o.id, o.text, (c) => controller.invoke(c)),
-    [controller, o.id],
-  );
+  // One session per opening of the editor (editKey), whatever id the object has meanwhile; it starts with what
+  // was typed before the box showed.
+  const [session] = useState(() => controller.textSession(editKey, o.id, o.text));
   const [value, setValue] = useState(session.text);
 
-  useEffect(() => {
+  // Layout, not passive: focused in the commit that shows the box, before the next key press is handled.
+  useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     el.focus();
     el.setSelectionRange(el.value.length, el.value.length);
-  }, []);
+    return controller.editorKeys.attach(editKey, { focus: () => el.focus() });
+  }, [controller, editKey]);
 
   useEffect(() => {
     const el = ref.current;
@@ -59,9 +70,12 @@ function Editor({ o, camera }: { o: BoardObject; camera: Camera }): ReactElement
   const finish = (): void => {
     const el = ref.current;
     controller.store.dispatch({ type: 'editing', id: null });
+    // A draft closed before its id came keeps showing what was typed (the splice follows the id).
+    if (isProvisional(o.id))
+      controller.store.dispatch({ type: 'edited', id: o.id, patch: { text: session.text } });
     if (o.kind !== 'text' || !el) return;
     if (session.text.trim() === '') {
-      void controller.invoke({ cmd: 'delete', ids: [o.id] });
+      controller.remove(o.id);
       return;
     }
     const h = Math.min(MAX_SIZE, Math.ceil(el.scrollHeight / camera.scale));
@@ -95,11 +109,13 @@ function Editor({ o, camera }: { o: BoardObject; camera: Camera }): ReactElement
 
 export function TextEditor(): ReactElement | null {
   const editing = useAppState((s) => s.editing);
+  const editKey = useAppState((s) => s.editKey);
   const board = useAppState((s) => s.board);
+  const drafts = useAppState((s) => s.drafts);
   const moves = useAppState((s) => s.moves);
   const edits = useAppState((s) => s.edits);
   const camera = useAppState((s) => s.camera);
-  const raw = editing === null ? undefined : board.get(editing);
-  if (!raw) return null;
-  return <Editor key={raw.id} o={shownObject({ moves, edits }, raw)} camera={camera} />;
+  const o = editedObject({ editing, board, drafts, moves, edits });
+  if (!o) return null;
+  return <Editor key={editKey} o={o} camera={camera} editKey={editKey} />;
 }

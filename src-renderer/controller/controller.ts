@@ -12,9 +12,13 @@ import type { NewObject, ObjectId, ObjectPatch } from '../../shared/board';
 import { Throttle } from '../board/throttle';
 import type { Style } from '../board/shapes';
 import { RemoteLive } from '../interp/remote-live';
+import { draftKey, isProvisional, provisionalId } from '../store/drafts';
 import { canEdit, selfId } from '../store/selectors';
 import type { Store } from '../store/store';
 import { DragSession } from './drag-session';
+import { EditorKeys } from './editor-keys';
+import { ProvisionalIds } from './provisional';
+import { TextSession } from './text-session';
 
 /** ~60 Hz for the pointer; the viewport changes less often and matters less. */
 const POINTER_INTERVAL_MS = 16;
@@ -28,6 +32,11 @@ export interface LocalDrag {
 
 export class Controller {
   readonly live = new RemoteLive();
+  /** Keys for the open editor that reach the window before its box has focus. */
+  readonly editorKeys = new EditorKeys();
+  private readonly provisional = new ProvisionalIds();
+  /** The open editor's typing session, by its opening (the store's editKey). */
+  private typing: { readonly edit: number; readonly session: TextSession } | null = null;
   private nextDraftKey = 1;
   private lastPointer = { x: 0, y: 0 };
   /** Whether this user's pointer is over the board (lastPointer is where). */
@@ -134,27 +143,80 @@ export class Controller {
   }
 
   /** Creates an object, drawn at once as a draft; resolves to its id, or null if the host refused it. */
-  async create(object: NewObject): Promise<ObjectId | null> {
-    const key = this.nextDraftKey++;
-    this.store.dispatch({ type: 'draft', key, object });
-    const reply = await this.invoke({ cmd: 'create', object });
-    if (reply.ok && reply.id !== undefined) {
-      this.store.dispatch({ type: 'created', key, id: reply.id });
-      return reply.id;
-    }
-    this.store.dispatch({ type: 'draftFailed', key });
-    this.toast('error', `Could not create it: ${reply.ok ? 'no id in the reply' : reply.reason}`);
-    return null;
+  create(object: NewObject): Promise<ObjectId | null> {
+    return this.createProvisional(object).confirmed;
   }
 
-  /** Sends an edit, shown at once (prediction) and undone if the host refuses it. */
+  /**
+   * Creates an object under a provisional id, returned at once: drawn as a draft, and open to edits and typing
+   * (which reach the host once it has the real id) until the host's reply confirms it, or refuses it (the draft
+   * goes, with a notice). The create itself goes out now, so the others see the object while this user types.
+   */
+  createProvisional(object: NewObject): { id: ObjectId; confirmed: Promise<ObjectId | null> } {
+    const key = this.nextDraftKey++;
+    const id = provisionalId(key);
+    this.provisional.open(id);
+    this.store.dispatch({ type: 'draft', key, object });
+    const confirmed = this.invoke({ cmd: 'create', object }).then((reply) => {
+      if (reply.ok && reply.id !== undefined) {
+        // The store first (the open editor moves to the real id), then what waited for it (typed text).
+        this.store.dispatch({ type: 'created', key, id: reply.id });
+        this.provisional.confirm(id, reply.id);
+        return reply.id;
+      }
+      this.provisional.refuse(id);
+      this.store.dispatch({ type: 'draftFailed', key });
+      this.toast('error', `Could not create it: ${reply.ok ? 'no id in the reply' : reply.reason}`);
+      return null;
+    });
+    return { id, confirmed };
+  }
+
+  /**
+   * The typing session of the editor's opening numbered `edit` (the store's editKey; asked again, the same one),
+   * starting with what was typed before its box showed. On a draft, the text typed before the host's id is
+   * known goes as one splice once it is, whether or not the editor is still open; nothing if the host refuses.
+   */
+  textSession(edit: number, id: ObjectId, initial: string): TextSession {
+    if (this.typing?.edit === edit) return this.typing.session;
+    const real = this.provisional.real(id);
+    const session = new TextSession(real, initial, (c) => this.invoke(c));
+    const held = this.editorKeys.heldFor(edit);
+    if (held !== '') session.change(initial + held);
+    if (real === null)
+      this.provisional.whenReal(id, (r) => {
+        session.setId(r);
+      });
+    this.typing = { edit, session };
+    return session;
+  }
+
+  /** Sends an edit, shown at once (prediction) and undone if the host refuses it; a draft's waits for its id. */
   edit(id: ObjectId, patch: ObjectPatch): void {
     this.store.dispatch({ type: 'edited', id, patch });
+    if (isProvisional(id)) {
+      this.provisional.whenReal(id, (real) => {
+        this.edit(real, patch);
+      });
+      return;
+    }
     void this.invoke({ cmd: 'edit', id, patch }).then((r) => {
       if (r.ok) return;
       this.store.dispatch({ type: 'editUndone', id });
       this.toast('warn', r.reason);
     });
+  }
+
+  /** Deletes one object quietly (an emptied text box); a draft goes at once, and from the host once it has its id. */
+  remove(id: ObjectId): void {
+    if (isProvisional(id)) {
+      this.store.dispatch({ type: 'draftFailed', key: draftKey(id) });
+      this.provisional.whenReal(id, (real) => {
+        this.remove(real);
+      });
+      return;
+    }
+    void this.invoke({ cmd: 'delete', ids: [id] });
   }
 
   deleteSelection(): void {

@@ -13,6 +13,11 @@ export interface ToolEditor {
   setTool(tool: Tool): void;
   /** Creates an object (drawn at once as a draft); resolves to its id, or null if the host refused it. */
   create(object: NewObject): Promise<ObjectId | null>;
+  /**
+   * Creates an object and returns its provisional id at once (controller/provisional.ts): it can be opened for
+   * typing in the same frame; the host's id replaces it, or a refusal removes it with a notice.
+   */
+  place(object: NewObject): ObjectId;
   edit(id: ObjectId, patch: ObjectPatch): void;
   toast(level: ToastLevel, text: string): void;
   /** This user's pointer is at a world point (the others see it). */
@@ -36,6 +41,7 @@ export function controllerEditor(c: Controller): ToolEditor {
       c.setTool(tool);
     },
     create: (object) => c.create(object),
+    place: (object) => c.createProvisional(object).id,
     edit: (id, patch) => {
       c.edit(id, patch);
     },

@@ -1,7 +1,8 @@
 // Keyboard shortcuts: tools (V R O L A P T N), Delete/Backspace, zoom (+ − Shift+0 Shift+1), panels (C B); the
 // tool machines get unmodified keys first (Esc cancels a gesture or clears the selection, Enter edits a selected
 // note, arrows nudge it) and Ctrl/Cmd+A (select all); and whether Space is held (space-drag pans). No undo: the
-// API has none yet.
+// API has none yet. While a text or note is open for typing, every key is its own (controller/editor-keys.ts),
+// even one pressed before its box had focus: none runs a shortcut.
 import { useEffect, useState } from 'react';
 import type { Tool } from '../../shared/api';
 import type { Size } from '../board/camera';
@@ -66,6 +67,16 @@ export function useShortcuts(controller: Controller, size: Size): boolean {
   useEffect(() => {
     const down = (e: KeyboardEvent): void => {
       if (typingIn(e.target)) return;
+      const s = controller.store.getState();
+      const open = s.editing === null ? null : s.editKey;
+      const modified = e.ctrlKey || e.metaKey || e.altKey;
+      const route = controller.editorKeys.route(open, { key: e.key, modified });
+      // 'box': the editor's box has focus now and the browser types the key there.
+      if (route === 'box') return;
+      if (route === 'held') {
+        e.preventDefault();
+        return;
+      }
       if (e.code === 'Space') {
         e.preventDefault();
         setSpace(true);

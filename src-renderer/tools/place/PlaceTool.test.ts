@@ -1,6 +1,7 @@
 // The text and note tools' transitions, driven with plain events: no browser, no timers.
 import { describe, expect, it } from 'vitest';
 import { NOTE_FILL, NOTE_SIZE, TEXT_SIZE } from '../../board/shapes';
+import { provisionalId } from '../../store/drafts';
 import { at, FakeEditor } from '../testing/fake-editor';
 import { Tools } from '../Tools';
 
@@ -11,7 +12,7 @@ function placeTools(tool: 'text' | 'note'): { e: FakeEditor; tools: Tools } {
 }
 
 describe('PlaceTool', () => {
-  it('a click places a note there, back on the select tool, open for typing once it has its id', async () => {
+  it('a click places a note there, back on the select tool, open for typing at once (provisional id, then its own)', async () => {
     const { e, tools } = placeTools('note');
     tools.handle({ type: 'pointerDown', pointer: at(120.4, 80.6) });
     expect(tools.path()).toBe('tools.note.pointing');
@@ -21,9 +22,11 @@ describe('PlaceTool', () => {
       expect.objectContaining({ kind: 'note', x: 120, y: 81, ...NOTE_SIZE, fill: NOTE_FILL }),
     ]);
     expect(e.state().tool).toBe('select');
-    expect(e.state().editing).toBeNull();
+    expect(e.state().editing).toBe(provisionalId(1));
+    const opened = e.state().editKey;
     await Promise.resolve();
     expect(e.state().editing).toBe(100);
+    expect(e.state().editKey).toBe(opened);
   });
 
   it('a text box takes the stroke colour and has no fill', () => {
@@ -48,7 +51,7 @@ describe('PlaceTool', () => {
     expect(e.state().tool).toBe('text');
   });
 
-  it('nothing is opened for typing when the host refused the object', async () => {
+  it('the editor closes and the draft goes when the host refused the object', async () => {
     const { e, tools } = placeTools('note');
     e.create = (object) => {
       e.calls.push({ kind: 'create', object });
@@ -56,7 +59,9 @@ describe('PlaceTool', () => {
     };
     tools.handle({ type: 'pointerDown', pointer: at(0, 0) });
     tools.handle({ type: 'pointerUp' });
+    expect(e.state().editing).toBe(provisionalId(1));
     await Promise.resolve();
     expect(e.state().editing).toBeNull();
+    expect(e.state().drafts).toEqual([]);
   });
 });

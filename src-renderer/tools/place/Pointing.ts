@@ -1,5 +1,6 @@
 // Pressed where a text box or note goes: release (or leaving the board) places it with its top-left there,
-// switches to the select tool and opens it for typing once the host gave it an id; Escape places nothing.
+// switches to the select tool and opens it for typing at once, under its provisional id (keys typed right
+// after the click are the note's, never shortcuts); Escape places nothing.
 import { placedShape } from '../../board/shapes';
 import type { Pt } from '../../board/simplify';
 import type { ToolEditor } from '../editor';
@@ -41,8 +42,7 @@ export class Pointing extends StateNode<Pt> {
     const object = placedShape(this.tool.id, this.at, editor.state().style);
     this.tool.transition('idle');
     editor.setTool('select');
-    void editor.create(object).then((id) => {
-      if (id !== null) editor.dispatch({ type: 'editing', id });
-    });
+    // Not after the host's reply: that is a round trip (even on the hosting machine, through the bridge).
+    editor.dispatch({ type: 'editing', id: editor.place(object) });
   }
 }

@@ -1,9 +1,10 @@
 // A test kit for the tool machines' unit tests (product code never imports it): a recording ToolEditor over a
-// real Store. Commands are kept as data, creates resolve with ids in order, grabs keep their refusal callbacks
-// for the test to call. No timers.
+// real Store. Commands are kept as data, creates resolve with ids in order (a placed object is a draft under
+// its provisional id until then), grabs keep their refusal callbacks for the test to call. No timers.
 import type { Participant, Tool } from '../../../shared/api';
 import type { BoardObject, NewObject, ObjectId, ObjectPatch } from '../../../shared/board';
 import type { Action, AppState, ToastLevel } from '../../store/state';
+import { provisionalId } from '../../store/drafts';
 import { INITIAL_STATE } from '../../store/state';
 import { Store } from '../../store/store';
 import type { ToolEditor } from '../editor';
@@ -31,6 +32,7 @@ export class FakeEditor implements ToolEditor {
   readonly refusals = new Map<ObjectId, (reason: string) => void>();
   /** The id the next create resolves to. */
   nextId = 100;
+  private nextDraftKey = 1;
 
   constructor(initial: AppState = INITIAL_STATE) {
     this.store = new Store(initial);
@@ -54,6 +56,17 @@ export class FakeEditor implements ToolEditor {
   create(object: NewObject): Promise<ObjectId | null> {
     this.calls.push({ kind: 'create', object });
     return Promise.resolve(this.nextId++);
+  }
+  /** As the controller: a draft under its provisional id, given the id `create` resolves to (or dropped on null). */
+  place(object: NewObject): ObjectId {
+    const key = this.nextDraftKey++;
+    this.store.dispatch({ type: 'draft', key, object });
+    void this.create(object).then((id) => {
+      this.store.dispatch(
+        id === null ? { type: 'draftFailed', key } : { type: 'created', key, id },
+      );
+    });
+    return provisionalId(key);
   }
   edit(id: ObjectId, patch: ObjectPatch): void {
     this.calls.push({ kind: 'edit', id, patch });
