@@ -54,8 +54,8 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Moves one part from `from` to `to` on the board as it is now; returns the operation to send (or none when
- * the board already shows `to`) and the part as applied, or undefined when it no longer applies. The rules:
+ * Moves one part from `from` to `to` on the board as it is now; returns the operation to send and the part
+ * as applied, or undefined when it no longer applies. The rules:
  * - absent → object (an undone delete, a redone create): only while the id is off the board; the object comes
  *   back under its own id with the fields it had when this user removed it;
  * - object → absent (an undone create, a redone delete): only while the object is there and no one else holds
@@ -72,7 +72,7 @@ export function movePart(
   to: Side,
   current: BoardObject | undefined,
   me: PeerId | undefined,
-): { op: HistoryOp | undefined; part: Part } | undefined {
+): { op: HistoryOp; part: Part } | undefined {
   const id = part.id;
   if (id === undefined) return undefined;
   const heldByOther = current !== undefined && current.lockedBy !== null && current.lockedBy !== me;
@@ -89,14 +89,12 @@ export function movePart(
   if (from.type !== 'fields' || current === undefined || heldByOther) return undefined;
   const keptFrom: Record<string, unknown> = {};
   const keptTo: Record<string, unknown> = {};
-  const patch: Record<string, unknown> = {};
   const now = current as Readonly<Record<string, unknown>>;
   for (const [k, v] of Object.entries(to.fields)) {
     const was = (from.fields as Readonly<Record<string, unknown>>)[k];
     if (!same(now[k], was) && !same(now[k], v)) continue;
     keptFrom[k] = was;
     keptTo[k] = v;
-    if (!same(now[k], v)) patch[k] = v;
   }
   if (Object.keys(keptTo).length === 0) return undefined;
   const sides = { from: fieldsSide(keptFrom), to: fieldsSide(keptTo) };
@@ -104,9 +102,8 @@ export function movePart(
     from === part.after
       ? { id, after: sides.from, before: sides.to }
       : { id, before: sides.from, after: sides.to };
-  const op: HistoryOp | undefined =
-    Object.keys(patch).length === 0 ? undefined : { type: 'patch', id, patch };
-  return { op, part: moved };
+  // Sent even when the board shows it already: this user's own edit may still be on its way, and lands first.
+  return { op: { type: 'patch', id, patch: keptTo }, part: moved };
 }
 
 /**
@@ -226,7 +223,6 @@ export class History {
         if (r === undefined) continue;
         kept.push(r.part);
         const op = r.op;
-        if (op === undefined) continue;
         ops.push(op);
         const cur = see(op.id);
         if (op.type === 'delete') view.set(op.id, undefined);

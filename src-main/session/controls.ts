@@ -106,7 +106,7 @@ export function hostControls(h: HostSession): Controls {
       afterIo: (now) => h.afterIo(now),
       close: (now) => h.close(now),
     },
-    (now, id, fields) => refuse('restore', h.restore(id, fields, now)),
+    (now, id) => refuse('restore', h.restore(id, now)),
   );
 }
 
@@ -159,6 +159,6 @@ export function peerControls(p: PeerSession): Controls {
       afterIo: (now) => p.afterIo(now),
       close: (now) => p.leave(now),
     },
-    (_now, id, fields) => p.restore(id, fields),
+    (_now, id) => p.restore(id),
   );
 }

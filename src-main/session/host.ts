@@ -4,6 +4,7 @@
 import type { Tool } from '../../shared/api';
 import { TOOLS } from '../../shared/api';
 import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
+import { NEW_OBJECT_FIELDS } from '../../shared/board';
 import type { CloseInfo } from '../net/close-reason';
 import type { Connection } from '../net/connection';
 import { Endpoint } from '../net/endpoint';
@@ -348,10 +349,9 @@ export class HostSession {
     );
     rpc.on(
       pr.restore,
-      joined('restore', (actor, a, now) => {
-        const { id, ...fields } = a;
-        this.guard(p, 'restore', this.restoreAs(actor, id, fields, now));
-      }),
+      joined('restore', (actor, a, now) =>
+        this.guard(p, 'restore', this.restoreAs(actor, a.id, now)),
+      ),
     );
     rpc.on(
       pr.setPoints,
@@ -561,8 +561,8 @@ export class HostSession {
   }
 
   /** Brings back an object the host's own user deleted (its undo), under its id. */
-  restore(id: ObjectId, fields: NewObject, now: number): BoardObject | Refusal {
-    return this.restoreAs(HOST, id, fields, now);
+  restore(id: ObjectId, now: number): BoardObject | Refusal {
+    return this.restoreAs(HOST, id, now);
   }
 
   grab(id: ObjectId, now: number): BoardObject | Refusal {
@@ -667,33 +667,26 @@ export class HostSession {
     const gone = this.board.get(id);
     const r = this.board.apply({ type: 'delete', id, by });
     if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
-    if (gone !== undefined) this.tombstones.deleted(id, { by, kind: gone.kind, z: gone.z });
+    if (gone !== undefined) this.tombstones.deleted(id, { by, object: gone });
     this.emit({ type: 'deleted', id });
     return true;
   }
 
   /**
-   * An object back under its own id: only by the participant who deleted it (the host remembers who), with its
-   * kind, within the budget; the board core checks the id was issued and is free, and the fields. It goes back to
-   * its old z unless someone took that since. Every refusal is counted.
+   * An object back under its own id, as it was when deleted: only by the participant who deleted it (the host
+   * remembers who, and the object), within the budget; the board core checks again that the id was issued and is
+   * free, and the fields. It goes back to its old z unless someone took that since. Every refusal is counted.
    */
-  private restoreAs(
-    actor: Actor,
-    id: ObjectId,
-    fields: NewObject,
-    now: number,
-  ): BoardObject | Refusal {
+  private restoreAs(actor: Actor, id: ObjectId, now: number): BoardObject | Refusal {
     this.now = now;
     const stone = this.tombstones.get(id);
-    const denied =
+    const mine = stone !== undefined && stone.by === idOf(actor) ? stone.object : undefined;
+    const r =
       this.canEdit(actor) ??
-      (stone === undefined || stone.by !== idOf(actor)
+      (mine === undefined
         ? { refused: `object ${id} is not yours to restore` }
-        : stone.kind !== fields.kind
-          ? { refused: 'a restored object keeps its kind' }
-          : undefined) ??
-      this.overBudget(actor, () => this.boardBudget.refuseNew(objectBytes(fields)));
-    const r = denied ?? this.run({ type: 'restore', id, fields, z: stone?.z ?? 0 });
+        : (this.overBudget(actor, () => this.boardBudget.refuseNew(objectBytes(mine))) ??
+          this.run({ type: 'restore', id, fields: newFields(mine), z: mine.z })));
     if (isRefusal(r)) {
       this.counters.restoresRefused++;
       return r;
@@ -902,6 +895,13 @@ export function defaultMaxPerAddress(maxPeers: number): number {
 function sourceIp(p: HostPeer): string {
   const key = p.stack.conn.peer;
   return parseAddress(key)?.address ?? key;
+}
+
+/** The fields a participant sets of an object (what a restore gives back; id, z and lock are the host's). */
+function newFields(o: BoardObject): NewObject {
+  const out: Record<string, unknown> = {};
+  for (const k of NEW_OBJECT_FIELDS) out[k] = o[k];
+  return out as NewObject;
 }
 
 function idOf(actor: Actor): PeerId {

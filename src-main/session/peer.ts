@@ -2,7 +2,8 @@
 // and everyone's presence. Sans-IO (time passed in, an Endpoint driven from outside); knows nothing of the UI.
 import type { Tool } from '../../shared/api';
 import { TOOLS } from '../../shared/api';
-import type { NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
+import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
+import { MAX_TEXT_BYTES } from '../../shared/board';
 import type { PeerAddress } from '../net/address';
 import type { CloseInfo } from '../net/close-reason';
 import type { Connection } from '../net/connection';
@@ -21,6 +22,24 @@ import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './pres
 import type { Protocol, Role } from './protocol';
 import { buildRegistry, editCall, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
+
+/** Stands in for an object not on this side's board yet, for the fields an edit call carries unmasked. */
+const UNSEEN: BoardObject = {
+  id: 1,
+  kind: 'rect',
+  x: 0,
+  y: 0,
+  w: 0,
+  h: 0,
+  rotation: 0,
+  stroke: null,
+  fill: null,
+  strokeWidth: 0,
+  text: '',
+  points: [],
+  z: 0,
+  lockedBy: null,
+};
 
 export interface PeerSessionOptions {
   readonly name: string;
@@ -281,16 +300,22 @@ export class PeerSession {
     return req;
   }
 
+  /**
+   * Sends a patch even of an object this side does not show yet (an undo right after a restore, whose ghost is
+   * still on its way): the host orders it after what came before and refuses it if there is no such object.
+   */
   edit(id: ObjectId, patch: ObjectPatch): void {
     const rpc = this.rpc;
     if (rpc === undefined) return;
     const cur = this.board.get(id);
-    const call = cur === undefined ? undefined : editCall(id, cur, patch);
+    // Fields the mask leaves out are sent as they are here, or as anything when the object is not here yet.
+    const call = editCall(id, cur ?? { ...UNSEEN, id }, patch);
     if (call !== undefined) rpc.send(this.proto.edit, call);
     if (patch.points !== undefined)
       rpc.send(this.proto.setPoints, { id, points: [...patch.points] });
-    if (patch.text !== undefined && cur !== undefined) {
-      rpc.send(this.proto.text, { id, at: 0, remove: cur.text.length, insert: patch.text });
+    if (patch.text !== undefined) {
+      // The whole text, whatever this side's copy of it holds now (the host clamps the removal).
+      rpc.send(this.proto.text, { id, at: 0, remove: MAX_TEXT_BYTES, insert: patch.text });
     }
   }
 
@@ -303,8 +328,8 @@ export class PeerSession {
   }
 
   /** Brings back an object this participant deleted, under its id (the host checks it may). */
-  restore(id: ObjectId, fields: NewObject): void {
-    this.rpc?.send(this.proto.restore, { id, ...fields, points: [...fields.points] });
+  restore(id: ObjectId): void {
+    this.rpc?.send(this.proto.restore, { id });
   }
 
   restack(id: ObjectId, front: boolean): void {

@@ -221,13 +221,15 @@ export function buildRegistry() {
       priority: 1,
       params: { peer: peerId(), text: string(MAX_CHAT_BYTES) },
     }),
-    // Undo of one's own delete (or redo of one's own create): the object back under its id, on the drawing channel
-    // so it keeps its place among the sender's other edits. Registered last: every other RPC keeps its id.
+    // Undo of one's own delete (or redo of one's own create): the object back under its id, as the host had it
+    // when it was deleted (the sender's copy may be a round trip old, and an id is all there is to forge). On the
+    // drawing channel, so it keeps its place among the sender's other edits. Registered last: every other RPC
+    // keeps its id.
     restore: r.register('restore', {
       policy: 'reliableOrdered',
       channel: Channel.drawing,
       priority: 4,
-      params: { id: objectId(), ...objectParams(NEW_OBJECT_FIELDS) },
+      params: { id: objectId() },
     }),
   };
 }

@@ -95,8 +95,7 @@ function randomCall(s: SimSession, r: RawPeer): void {
       return;
     case 11: {
       // Mostly ids someone deleted (or never issued): only the one who deleted an id may restore it.
-      const o = randomObject(rng);
-      rpc.send(pr.restore, { id: s.rng.range(1, s.host.board.state.nextId + 2), ...o });
+      rpc.send(pr.restore, { id: s.rng.range(1, s.host.board.state.nextId + 2) });
       return;
     }
     default:

@@ -1,15 +1,19 @@
-// The host's memory of deleted objects: who deleted each id, its kind and its z, so that only that participant
-// may bring it back (an undone delete, a redone create) and where it stood. Bounded; knows nothing of the wire.
-import type { ObjectId, ObjectKind, PeerId } from '../../shared/board';
+// The host's memory of deleted objects: who deleted each id and the object as it was, so that only that
+// participant may bring it back (an undone delete, a redone create), as it was and where it stood. Bounded;
+// knows nothing of the wire.
+import type { BoardObject, ObjectId, PeerId } from '../../shared/board';
 
 export interface Tombstone {
   readonly by: PeerId;
-  readonly kind: ObjectKind;
-  readonly z: number;
+  /** As it was deleted (objects are never mutated, so this holds the board's own, no copy). */
+  readonly object: BoardObject;
 }
 
-/** Deleted objects remembered; past it the oldest are forgotten (and can no longer be restored). */
-export const MAX_TOMBSTONES = 10_000;
+/**
+ * Deleted objects remembered; past it the oldest are forgotten (and can no longer be restored). At the largest
+ * objects (a full text and 256 points, about 2 KB) that is about 10 MB.
+ */
+export const MAX_TOMBSTONES = 5_000;
 
 export class Tombstones {
   /** In deletion order (a Map keeps insertion order): the first is the oldest. */

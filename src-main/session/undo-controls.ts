@@ -1,7 +1,7 @@
 // Per-user undo and redo for the local user's Controls (host or joined peer alike): records each of the user's own
 // operations with the state it replaced, and sends an undo or redo as ordinary operations computed against the
 // board at that moment (board/history.ts has the rules). Knows nothing of the wire, stdin or the UI.
-import type { NewObject, ObjectId } from '../../shared/board';
+import type { BoardObject, NewObject, ObjectId } from '../../shared/board';
 import type { Part, Step } from '../board';
 import { ABSENT, fieldsSide, History, objectSide } from '../board';
 import type { Controls } from './controls';
@@ -13,13 +13,14 @@ export type UndoOutcome = 'done' | 'nothing';
 export type HistoryMembers = 'undo' | 'redo' | 'group';
 
 /**
- * Wraps a session's controls: `restore` brings back an object this user deleted (the host checks it may). A drag
+ * Wraps a session's controls: `restore` brings back an object this user deleted, as the host had it (the host
+ * checks it may). A drag
  * (grab … drop, of one object or of a selection: every drop until the last open grab closes) is one step; typing
  * into one text is one step until anything else is recorded; a group (group()) is one step.
  */
 export function withHistory(
   base: Omit<Controls, HistoryMembers>,
-  restore: (now: number, id: ObjectId, fields: NewObject) => void,
+  restore: (now: number, id: ObjectId) => void,
 ): Controls {
   const history = new History();
   const pending = new Set<Promise<unknown>>();
@@ -32,6 +33,30 @@ export function withHistory(
   /** The text being typed into, as this user's splices left it (the replica may not show them yet). */
   let typing: { id: ObjectId; text: string; step: Step | undefined } | undefined;
   const board = base.board;
+  /**
+   * Objects this user's own creates, deletes and restores have made or removed on the host but not (yet) on this
+   * side's board (a joined peer's board is the host's, a round trip late): an object as created, or null as
+   * deleted. An undo right after a delete must restore, not pass the step over as if someone else had removed it.
+   * Cleared when the board shows it, or when the host refuses that kind of operation.
+   */
+  const expected = new Map<ObjectId, BoardObject | null>();
+  board.subscribe((c) => {
+    const id = c.type === 'upsert' ? c.object.id : c.id;
+    if ((c.type === 'upsert') === (expected.get(id) !== null)) expected.delete(id);
+  });
+  base.on((e) => {
+    if (e.type !== 'refused') return;
+    const gone = e.cmd === 'delete';
+    if (gone || e.cmd === 'create' || e.cmd === 'restore')
+      for (const [id, o] of expected) if ((o === null) === gone) expected.delete(id);
+  });
+  const lookup = (id: ObjectId): BoardObject | undefined =>
+    expected.has(id) ? (expected.get(id) ?? undefined) : board.get(id);
+  /** A create the host answered may not be on this side's board yet; a restore sent now is not. */
+  const expectMade = (id: ObjectId, fields: NewObject, sentNow: boolean): void => {
+    if (sentNow || board.get(id) === undefined)
+      expected.set(id, { ...fields, id, z: 0, lockedBy: null });
+  };
 
   const record = (part: Part, into?: Step): Step => {
     typing = undefined;
@@ -43,13 +68,17 @@ export function withHistory(
     await Promise.all(pending);
     typing = undefined;
     gesture = { open: new Set(), start: new Map() };
-    const lookup = (id: ObjectId) => board.get(id);
     const ops = way === 'undo' ? history.undo(lookup, base.you) : history.redo(lookup, base.you);
     if (ops === undefined) return 'nothing';
     for (const op of ops) {
       if (op.type === 'patch') base.edit(now, op.id, op.patch);
-      else if (op.type === 'delete') base.remove(now, op.id);
-      else restore(now, op.id, op.fields);
+      else if (op.type === 'delete') {
+        expected.set(op.id, null);
+        base.remove(now, op.id);
+      } else {
+        expectMade(op.id, op.fields, true);
+        restore(now, op.id);
+      }
     }
     return 'done';
   };
@@ -72,8 +101,10 @@ export function withHistory(
       const made = base.create(now, fields);
       const settled = made.then((r) => {
         pending.delete(settled);
-        if (typeof r === 'number') part.id = r;
-        else history.forget(part);
+        if (typeof r === 'number') {
+          part.id = r;
+          expectMade(r, fields, false);
+        } else history.forget(part);
       });
       pending.add(settled);
       return made;
@@ -107,7 +138,10 @@ export function withHistory(
     },
     remove(now, id) {
       const cur = board.get(id);
-      if (cur !== undefined) record({ id, before: objectSide(cur), after: ABSENT });
+      if (cur !== undefined) {
+        record({ id, before: objectSide(cur), after: ABSENT });
+      }
+      expected.set(id, null);
       base.remove(now, id);
     },
     grab(now, id) {

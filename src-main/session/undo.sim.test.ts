@@ -114,7 +114,7 @@ describe('per-user undo over the session', () => {
       expect(b.get(id)).toMatchObject({ x: 300, y: 80, fill: 0xff0000 });
   });
 
-  it('the restore RPC: someone else’s, a never-issued, a live or a re-kinded id is refused and counted', () => {
+  it('the restore RPC: someone else’s, a never-issued or a live id is refused and counted; one’s own comes back as deleted', () => {
     const s = makeSimSession({ seed: 19_003 });
     s.addPeer('Ana');
     const raw = s.addRaw();
@@ -125,32 +125,30 @@ describe('per-user undo over the session', () => {
     const [mine, theirs, live] = made.map((o) => ('id' in o ? o.id : 0));
     if (mine === undefined || theirs === undefined || live === undefined)
       throw new Error('missing');
+    s.host.edit(mine, { fill: 0x123456 }, s.sim.now);
     s.host.remove(theirs, s.sim.now);
     s.sim.runUntil(2000);
-    // Mal deletes one of its own choosing: that one it may restore, with its kind.
+    // Mal deletes one of its own choosing: that one it may restore.
     raw.rpc.send(raw.proto.remove, { id: mine });
     s.sim.runUntil(2500);
-    const fields = { ...newRect({ x: 5 }), points: [] };
     const before = s.host.board.hash();
-    raw.rpc.send(raw.proto.restore, { id: theirs, ...fields });
-    raw.rpc.send(raw.proto.restore, { id: 4242, ...fields });
-    raw.rpc.send(raw.proto.restore, { id: live, ...fields });
-    raw.rpc.send(raw.proto.restore, { id: mine, ...fields, kind: 'note' });
+    for (const id of [theirs, 4242, live]) raw.rpc.send(raw.proto.restore, { id });
     s.sim.runUntil(3500);
     expect(s.host.board.hash()).toBe(before);
-    expect(s.host.counters.restoresRefused).toBe(4);
-    expect(raw.refusals).toEqual([
-      { cmd: 'restore', reason: `object ${theirs} is not yours to restore` },
-      { cmd: 'restore', reason: 'object 4242 is not yours to restore' },
-      { cmd: 'restore', reason: `object ${live} is not yours to restore` },
-      { cmd: 'restore', reason: 'a restored object keeps its kind' },
-    ]);
-    raw.rpc.send(raw.proto.restore, { id: mine, ...fields });
-    raw.rpc.send(raw.proto.restore, { id: mine, ...fields });
+    expect(s.host.counters.restoresRefused).toBe(3);
+    expect(raw.refusals).toEqual(
+      [theirs, 4242, live].map((id) => ({
+        cmd: 'restore',
+        reason: `object ${id} is not yours to restore`,
+      })),
+    );
+    raw.rpc.send(raw.proto.restore, { id: mine });
+    raw.rpc.send(raw.proto.restore, { id: mine });
     s.sim.runUntil(4500);
-    expect(s.host.board.get(mine)).toMatchObject({ x: 5, lockedBy: null });
+    // As the host had it, at its own z, unlocked.
+    expect(s.host.board.get(mine)).toMatchObject({ x: 0, fill: 0x123456, z: 1, lockedBy: null });
     // Once back it is no longer a deleted object: a second restore is refused.
-    expect(s.host.counters.restoresRefused).toBe(5);
+    expect(s.host.counters.restoresRefused).toBe(4);
     expect(s.peers[0]?.board.hash()).toBe(s.host.board.hash());
   });
 });
