@@ -76,6 +76,8 @@ describe('parseCommand', () => {
       { cmd: 'kick', peer: 1 },
       { cmd: 'role', peer: 1, role: 'viewer' },
       { cmd: 'rotate-code' },
+      { cmd: 'undo' },
+      { cmd: 'redo' },
       { cmd: 'settings', settings: { directories: [] } },
       { cmd: 'sync' },
     ];

@@ -113,6 +113,8 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   text: ['id', 'at', 'remove', 'insert'],
   delete: ['ids'],
   restack: ['id', 'front'],
+  undo: [],
+  redo: [],
   grab: ['id'],
   drag: ['id', 'x', 'y'],
   drop: ['id', 'x', 'y'],
@@ -182,6 +184,8 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
     case 'leave':
     case 'sync':
     case 'rotate-code':
+    case 'undo':
+    case 'redo':
       return { cmd: c.cmd };
     case 'settings': {
       const o = c.settings;

@@ -228,6 +228,12 @@ export type ApiCommand =
     }
   | { readonly cmd: 'delete'; readonly ids: readonly ObjectId[] }
   | { readonly cmd: 'restack'; readonly id: ObjectId; readonly front: boolean }
+  /**
+   * Takes back this user's newest step that still applies (never anyone else's), or does the newest undone one
+   * again; refused with "nothing to undo" / "nothing to redo" when there is none.
+   */
+  | { readonly cmd: 'undo' }
+  | { readonly cmd: 'redo' }
   | { readonly cmd: 'grab'; readonly id: ObjectId }
   | { readonly cmd: 'drag'; readonly id: ObjectId; readonly x: number; readonly y: number }
   | { readonly cmd: 'drop'; readonly id: ObjectId; readonly x: number; readonly y: number }

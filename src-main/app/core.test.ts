@@ -131,6 +131,47 @@ describe('app core (simulated sessions)', () => {
     expect(await statsIn(1000)).toBe(0);
   });
 
+  it('undo and redo through the API: the joiner’s own steps only, a deleted selection as one step', async () => {
+    const world = new SimSessions(19);
+    const a = core(world);
+    const b = core(world);
+    await a.core.invoke({ cmd: 'host', options: { name: 'Ana', code: 'ABCDE-FGHJK' } });
+    const address = `127.0.0.1:${last(a, 'hosting')?.port ?? 0}`;
+    for (const x of [0, 200]) await a.core.invoke({ cmd: 'create', object: { ...rect, x } });
+    await b.core.invoke({ cmd: 'join', options: { name: 'Ben', address, code: 'ABCDE-FGHJK' } });
+    await world.runUntil(phaseIs(b, 'joined'));
+    const seen = (id: number, fits: (o: { x: number } | undefined) => boolean) => (): boolean => {
+      let o: { x: number } | undefined;
+      let gone = false;
+      for (const e of a.events)
+        if (e.type === 'objects') {
+          const u = e.upserts.find((x) => x.id === id);
+          if (u !== undefined) [o, gone] = [u, false];
+          if (e.deletes.includes(id)) gone = true;
+        }
+      return fits(gone ? undefined : o);
+    };
+    await world.runUntil(() => b.events.some((e) => e.type === 'objects' && e.upserts.length > 0));
+    expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: false, reason: 'nothing to undo' });
+    await b.core.invoke({ cmd: 'grab', id: 1 });
+    await b.core.invoke({ cmd: 'drop', id: 1, x: 500, y: 20 });
+    await world.runUntil(seen(1, (o) => o?.x === 500));
+    await b.core.invoke({ cmd: 'delete', ids: [1, 2] });
+    await world.runUntil(seen(2, (o) => o === undefined));
+    expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
+    await world.runUntil(seen(1, (o) => o?.x === 500));
+    await world.runUntil(seen(2, (o) => o?.x === 200));
+    expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
+    await world.runUntil(seen(1, (o) => o?.x === 0));
+    expect(await b.core.invoke({ cmd: 'redo' })).toEqual({ ok: true });
+    await world.runUntil(seen(1, (o) => o?.x === 500));
+    // The host's creates are the host's to undo.
+    expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
+    expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: false, reason: 'nothing to undo' });
+    expect(await a.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
+    await world.runUntil(seen(2, (o) => o === undefined));
+  });
+
   it('host powers: a new code keeps joiners with the old one out; a kick ends the joiner and is noticed', async () => {
     const world = new SimSessions(2);
     const a = core(world);

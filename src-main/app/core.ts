@@ -157,8 +157,16 @@ class Core implements AppCore {
         s.text(now, c.id, c.at, c.remove, c.insert);
         break;
       case 'delete':
-        for (const id of c.ids) s.remove(now, id);
+        // A selection deleted at once is undone at once.
+        s.group(() => {
+          for (const id of c.ids) s.remove(now, id);
+        });
         break;
+      case 'undo':
+      case 'redo': {
+        const done = c.cmd === 'undo' ? await s.undo(now) : await s.redo(now);
+        return done === 'done' ? { ok: true } : { ok: false, reason: `nothing to ${c.cmd}` };
+      }
       case 'restack':
         s.restack(now, c.id, c.front);
         break;

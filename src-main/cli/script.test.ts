@@ -67,3 +67,44 @@ describe('script events', () => {
 function assertNever(): never {
   throw new Error('missing peer');
 }
+
+describe('script undo and redo', () => {
+  it('take back and do again this peer’s own steps; with nothing left, a refused event', async () => {
+    const seed = 19_100;
+    const s = makeSimSession({ seed });
+    s.addPeer('Ann');
+    s.sim.runUntil(1000);
+    const host = hostControls(s.host);
+    const peer = peerControls(s.peers[0] ?? assertNever());
+    const lines: Record<string, unknown>[] = [];
+    const emit = (e: Record<string, unknown>): void => void lines.push(e);
+    const msg = `seed ${seed}`;
+    const step = async (line: string, who = peer): Promise<void> => {
+      const done = runCommand(line, who, emit);
+      for (let i = 0; i < 20; i++) {
+        s.sim.runUntil(s.sim.now + 50);
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(await done, msg).toBe(undefined);
+    };
+    await step('{"cmd":"create","kind":"rect","x":0,"y":0,"w":10,"h":10}');
+    const id = s.host.board.all()[0]?.id ?? assertNever();
+    await step(`{"cmd":"grab","id":${id}}`);
+    await step(`{"cmd":"drop","id":${id},"x":50,"y":60}`);
+    await step('{"cmd":"undo"}');
+    expect(s.host.board.get(id), msg).toMatchObject({ x: 0, y: 0 });
+    await step('{"cmd":"undo"}');
+    expect(s.host.board.size, msg).toBe(0);
+    // The host's own history is its own: it has nothing to undo.
+    await step('{"cmd":"undo"}', host);
+    await step('{"cmd":"redo"}');
+    expect(s.host.board.get(id), msg).toMatchObject({ x: 0, y: 0 });
+    await step('{"cmd":"redo"}');
+    await step('{"cmd":"redo"}');
+    expect(s.peers[0]?.board.get(id), msg).toMatchObject({ x: 50, y: 60 });
+    expect(lines, msg).toEqual([
+      { ev: 'refused', cmd: 'undo', reason: 'nothing to undo' },
+      { ev: 'refused', cmd: 'redo', reason: 'nothing to redo' },
+    ]);
+  });
+});

@@ -199,6 +199,14 @@ export async function runCommand(
       if (cmd.cmd === 'drag') s.drag(now, id, x, y);
       else s.drop(now, id, x, y);
       return undefined;
+    case 'undo':
+    case 'redo': {
+      // This peer's own steps only; what changes arrives as the usual object and deleted events.
+      const way = cmd.cmd;
+      const done = way === 'undo' ? await s.undo(now) : await s.redo(now);
+      if (done === 'nothing') emit({ ev: 'refused', cmd: way, reason: `nothing to ${way}` });
+      return undefined;
+    }
     case 'kick': {
       const peer = int(cmd.peer);
       if (peer === undefined) return bad('kick needs a peer');

@@ -93,6 +93,9 @@ class FakeCore {
       case 'role':
       case 'rotate-code':
         return { ok: true };
+      case 'undo':
+      case 'redo':
+        return { ok: false, reason: `the demo board has nothing to ${c.cmd}` };
     }
   }
 
