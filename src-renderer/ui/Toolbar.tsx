@@ -1,9 +1,17 @@
-// The floating tool bar (with shortcut tooltips). Renders the store's tool; sends tool changes via the controller.
+// The floating tool bar (with shortcut tooltips), then undo and redo. Renders the store's tool; sends tool changes,
+// undo and redo via the controller.
 import type { ReactElement } from 'react';
 import type { Tool } from '../../shared/api';
 import { canEdit } from '../store/selectors';
 import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
+import { undoRedo } from './use-shortcuts';
+
+/** Undo and redo of this user's own steps, after the tools. */
+const HISTORY_INFO = [
+  { way: 'undo', label: 'Undo', key: 'Ctrl+Z', glyph: '↶' },
+  { way: 'redo', label: 'Redo', key: 'Ctrl+Shift+Z', glyph: '↷' },
+] as const;
 
 export const TOOL_INFO: readonly { tool: Tool; label: string; key: string }[] = [
   { tool: 'select', label: 'Select', key: 'V' },
@@ -41,6 +49,24 @@ export function Toolbar(): ReactElement {
             <span className="tool-key" aria-hidden="true">
               {t.key}
             </span>
+          </button>
+        </span>
+      ))}
+      <span className="toolbar-sep" aria-hidden="true" />
+      {HISTORY_INFO.map((h) => (
+        <span key={h.way} className="tool-wrap">
+          <button
+            type="button"
+            className="tool"
+            data-testid={h.way}
+            aria-label={`${h.label} (${h.key})`}
+            data-tip={`${h.label} · ${h.key}`}
+            disabled={!editable}
+            onClick={() => {
+              undoRedo(controller, h.way);
+            }}
+          >
+            <span aria-hidden="true">{h.glyph}</span>
           </button>
         </span>
       ))}

@@ -1,7 +1,7 @@
 // Keyboard shortcuts: tools (V R O L A P T N), Delete/Backspace, zoom (+ − Shift+0 Shift+1), panels (C B); the
 // tool machines get unmodified keys first (Esc cancels a gesture or clears the selection, Enter edits a selected
-// note, arrows nudge it) and Ctrl/Cmd+A (select all); and whether Space is held (space-drag pans). No undo: the
-// API has none yet. While a text or note is open for typing, every key is its own (controller/editor-keys.ts),
+// note, arrows nudge it) and Ctrl/Cmd+A (select all), undo (Ctrl/Cmd+Z) and redo (Ctrl/Cmd+Shift+Z, Ctrl+Y) of
+// this user's own steps; and whether Space is held (space-drag pans). While a text or note is open for typing, every key is its own (controller/editor-keys.ts),
 // even one pressed before its box had focus: none runs a shortcut.
 import { useEffect, useState } from 'react';
 import type { Tool } from '../../shared/api';
@@ -27,12 +27,20 @@ function typingIn(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
+/** Takes back this user's newest step, or does the newest undone one again (the core says when there is none). */
+export function undoRedo(controller: Controller, way: 'undo' | 'redo'): void {
+  void controller.invoke({ cmd: way }).then((r) => {
+    if (!r.ok) controller.toast('info', `${r.reason.charAt(0).toUpperCase()}${r.reason.slice(1)}.`);
+  });
+}
+
 function handleKey(e: KeyboardEvent, controller: Controller, tools: Tools, size: Size): boolean {
   const { store } = controller;
   const s = store.getState();
   const key = e.key.toLowerCase();
-  if ((e.ctrlKey || e.metaKey) && (key === 'z' || key === 'y')) {
-    controller.toast('info', 'Undo is not available yet.');
+  // Undo Ctrl/Cmd+Z; redo Ctrl/Cmd+Shift+Z or Ctrl+Y (a text being typed into keeps its own: see typingIn).
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && (key === 'z' || key === 'y')) {
+    undoRedo(controller, key === 'y' || e.shiftKey ? 'redo' : 'undo');
     return true;
   }
   // Select all objects; never the page's text, even mid-gesture when the tools let the key go.
