@@ -1,7 +1,7 @@
 // Mirrors what the canvas shows into tiny invisible DOM elements (data-testid + integer world data-x/data-y),
 // so tests and accessibility tooling can read positions Konva only paints: this user's pointer
 // (`local-pointer`), remote pointers (`remote-pointer-<peer>`) and board objects (`object-<id>`, including live
-// drags). Written imperatively, once per animation frame and right after local input; never renders React.
+// drags; a text's or note's text as data-text). Written imperatively, once per animation frame and right after local input; never renders React.
 import type { BoardObject, ObjectId } from '../../shared/board';
 import type { Controller } from '../controller/controller';
 import type { LiveFrame } from '../interp/remote-live';
@@ -81,7 +81,11 @@ export class PositionMirror {
       for (const key of this.els.keys())
         if (key.startsWith(OBJECT) && !s.board.has(Number(key.slice(OBJECT.length))))
           this.remove(key);
-      for (const o of s.board.values()) this.put(`${OBJECT}${o.id}`, shownObject(s, o));
+      for (const o of s.board.values()) {
+        const key = `${OBJECT}${o.id}`;
+        this.put(key, shownObject(s, o));
+        if (o.kind === 'text' || o.kind === 'note') this.putText(key, o.text);
+      }
     }
     // Live drags, the holder's own last: each object shows where its ghost or the dragged node is now.
     const live = new Map<ObjectId, Point>();
@@ -111,6 +115,11 @@ export class PositionMirror {
     const y = String(Math.round(p.y));
     if (el.dataset.x !== x) el.dataset.x = x;
     if (el.dataset.y !== y) el.dataset.y = y;
+  }
+
+  private putText(key: string, text: string): void {
+    const el = this.els.get(key);
+    if (el && el.dataset.text !== text) el.dataset.text = text;
   }
 
   private remove(key: string): void {
