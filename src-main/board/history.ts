@@ -147,19 +147,24 @@ export class History {
   }
 
   /**
-   * Merges an edit into the newest step when that step is one edit of the same object's same fields (typing
-   * into one text): the step keeps its first `before` and takes the new `after`. False when it is not.
+   * Merges an edit into the newest step when that step has an edit of the same object's same fields (typing
+   * into one text, the box growing as it goes): that part keeps its first `before` and takes the new `after`.
+   * False when it has none.
    */
   merge(part: Part): boolean {
-    const top = this.top;
-    const last = top?.parts.length === 1 ? top.parts[0] : undefined;
-    if (last === undefined || last.id !== part.id || this.groupDepth > 0) return false;
-    if (last.after.type !== 'fields' || part.after.type !== 'fields') return false;
-    if (last.before.type !== 'fields') return false;
-    const keys = (s: { fields: object }): string => Object.keys(s.fields).sort().join(',');
-    if (keys(last.after) !== keys(part.after)) return false;
+    const after = part.after;
+    if (this.groupDepth > 0 || after.type !== 'fields') return false;
+    const keys = (f: object): string => Object.keys(f).sort().join(',');
+    const same = this.top?.parts.find(
+      (p) =>
+        p.id === part.id &&
+        p.before.type === 'fields' &&
+        p.after.type === 'fields' &&
+        keys(p.after.fields) === keys(after.fields),
+    );
+    if (same === undefined) return false;
     this.redos.length = 0;
-    last.after = part.after;
+    same.after = after;
     return true;
   }
 

@@ -118,7 +118,17 @@ export function withHistory(
           before[k] = cur[k];
           if (cur[k] !== patch[k]) changes = true;
         }
-        if (changes) record({ id, before: fieldsSide(before), after: fieldsSide({ ...patch }) });
+        const part = { id, before: fieldsSide(before), after: fieldsSide({ ...patch }) };
+        // The box growing as its text is typed is part of the typing step.
+        const growing =
+          typing?.id === id &&
+          typing.step === history.top &&
+          Object.keys(patch).every((k) => k === 'h');
+        if (!changes) {
+          // Nothing changes: nothing to take back.
+        } else if (growing) {
+          if (!history.merge(part)) history.record(part, typing?.step);
+        } else record(part);
       }
       base.edit(now, id, patch);
     },

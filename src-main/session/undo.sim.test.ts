@@ -85,6 +85,31 @@ describe('per-user undo over the session', () => {
     expect(s.host.counters.restoresRefused).toBe(0);
   });
 
+  it('typing into a note, its box growing as it goes, is one step; anything else starts the next', async () => {
+    const s = makeSimSession({ seed: 19_004 });
+    const [host] = users(s);
+    if (host === undefined) throw new Error('missing');
+    const made = await host.create(0, newRect({ kind: 'note', h: 40 }));
+    if (typeof made !== 'number') throw new Error(made.refused);
+    const id = made;
+    host.text(0, id, 0, 0, 'quick');
+    host.edit(0, id, { h: 60 });
+    host.text(0, id, 5, 0, ' brown');
+    host.edit(0, id, { h: 80 });
+    host.text(0, id, 11, 0, ' fox');
+    expect(s.host.board.get(id)).toMatchObject({ text: 'quick brown fox', h: 80 });
+    host.edit(0, id, { x: 50 });
+    host.text(0, id, 0, 0, '!');
+    expect(await host.undo(0)).toBe('done');
+    expect(s.host.board.get(id)).toMatchObject({ text: 'quick brown fox', x: 50 });
+    expect(await host.undo(0)).toBe('done');
+    expect(s.host.board.get(id)).toMatchObject({ text: 'quick brown fox', x: 0 });
+    expect(await host.undo(0)).toBe('done');
+    expect(s.host.board.get(id)).toMatchObject({ text: '', h: 40 });
+    expect(await host.redo(0)).toBe('done');
+    expect(s.host.board.get(id)).toMatchObject({ text: 'quick brown fox', h: 80 });
+  });
+
   it('an undo never brings back an object another user deleted', async () => {
     const s = makeSimSession({ seed: 19_002, conditions: lossy });
     s.addPeer('Ana');
