@@ -46,6 +46,8 @@ export function withHistory(
   });
   base.on((e) => {
     if (e.type !== 'refused') return;
+    // A grab with no drop to come must not hold the gesture open (the next drag would join this one's step).
+    if (e.cmd === 'grab') gesture.open.clear();
     const gone = e.cmd === 'delete';
     if (gone || e.cmd === 'create' || e.cmd === 'restore')
       for (const [id, o] of expected) if ((o === null) === gone) expected.delete(id);

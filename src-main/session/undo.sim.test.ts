@@ -110,6 +110,28 @@ describe('per-user undo over the session', () => {
     expect(s.host.board.get(id)).toMatchObject({ text: 'quick brown fox', h: 80 });
   });
 
+  it('a refused grab does not hold the drag open: the next two drags are two steps', async () => {
+    const s = makeSimSession({ seed: 19_005 });
+    s.addPeer('Ana');
+    await run(s, 1000);
+    const [host, ana] = users(s);
+    if (host === undefined || ana === undefined) throw new Error('missing');
+    const [x, y] = [await host.create(0, newRect()), await host.create(0, newRect({ x: 300 }))];
+    if (typeof x !== 'number' || typeof y !== 'number') throw new Error('refused');
+    host.grab(s.sim.now, x);
+    await run(s, s.sim.now + 500);
+    ana.grab(s.sim.now, x);
+    await run(s, s.sim.now + 500);
+    for (const to of [400, 500]) {
+      ana.grab(s.sim.now, y);
+      ana.drop(s.sim.now, y, to, 0);
+      await run(s, s.sim.now + 500);
+    }
+    expect(await ana.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 500);
+    expect(s.host.board.get(y)).toMatchObject({ x: 400 });
+  });
+
   it('an undo never brings back an object another user deleted', async () => {
     const s = makeSimSession({ seed: 19_002, conditions: lossy });
     s.addPeer('Ana');
