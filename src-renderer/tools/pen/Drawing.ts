@@ -4,8 +4,8 @@ import type { NewObject } from '../../../shared/board';
 import type { Style } from '../../board/shapes';
 import { type Pt, strokeGeometry } from '../../board/simplify';
 import type { ToolEditor } from '../editor';
-import type { KeyInfo, PointerInfo } from '../events';
-import { StateNode } from '../state-node';
+import type { PointerInfo } from '../events';
+import { GestureState } from '../gesture-state';
 import type { PenTool } from './PenTool';
 
 /** The stroke as drawn so far, points relative to the first (the preview; the created one is simplified). */
@@ -26,7 +26,7 @@ export function penObject(points: readonly Pt[], style: Style): NewObject {
   };
 }
 
-export class Drawing extends StateNode<Pt> {
+export class Drawing extends GestureState<Pt> {
   readonly id = 'drawing';
   private points: Pt[] = [];
 
@@ -53,21 +53,11 @@ export class Drawing extends StateNode<Pt> {
     });
   }
 
-  override onPointerUp(): void {
-    this.finish();
-  }
-
-  override onPointerLeave(): void {
-    this.finish();
-  }
-
-  override onKeyDown(k: KeyInfo): boolean {
-    if (k.key !== 'Escape') return false;
+  protected cancel(): void {
     this.tool.transition('idle');
-    return true;
   }
 
-  private finish(): void {
+  protected finish(): void {
     const points = this.points;
     this.tool.transition('idle');
     const style = this.editor.state().style;

@@ -4,11 +4,11 @@ import type { NewObject } from '../../../shared/board';
 import { dragShape, isTinyShape } from '../../board/shapes';
 import type { Pt } from '../../board/simplify';
 import type { ToolEditor } from '../editor';
-import type { KeyInfo, PointerInfo } from '../events';
-import { StateNode } from '../state-node';
+import type { PointerInfo } from '../events';
+import { GestureState } from '../gesture-state';
 import type { ShapeTool } from './ShapeTool';
 
-export class Drawing extends StateNode<Pt> {
+export class Drawing extends GestureState<Pt> {
   readonly id = 'drawing';
   private from: Pt = { x: 0, y: 0 };
   /** The shape as last drawn, or null before the first move. */
@@ -36,21 +36,11 @@ export class Drawing extends StateNode<Pt> {
     this.editor.dispatch({ type: 'preview', object: this.last });
   }
 
-  override onPointerUp(): void {
-    this.finish();
-  }
-
-  override onPointerLeave(): void {
-    this.finish();
-  }
-
-  override onKeyDown(k: KeyInfo): boolean {
-    if (k.key !== 'Escape') return false;
+  protected cancel(): void {
     this.tool.transition('idle');
-    return true;
   }
 
-  private finish(): void {
+  protected finish(): void {
     const shape = this.last;
     this.tool.transition('idle');
     if (shape === null || isTinyShape(shape)) return;
