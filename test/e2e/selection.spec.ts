@@ -5,7 +5,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import { hostAndJoin } from './harness/scenario';
 import type { RunningHost } from './harness/web-host';
-import { startWebHost } from './harness/web-host';
+import { selectedIds, withTwoUsers } from './harness/two-users';
 
 const hosts: RunningHost[] = [];
 
@@ -52,22 +52,10 @@ async function expectPlaced(
 const shifted = (m: ReadonlyMap<string, Pt>, dx: number, dy: number): Map<string, Pt> =>
   new Map([...m].map(([id, p]) => [id, { x: p.x + dx, y: p.y + dy }]));
 
-async function selected(page: Page): Promise<string[]> {
-  const ids = (await page.getByTestId('selection').getAttribute('data-ids')) ?? '';
-  return ids === '' ? [] : ids.split(',').sort();
-}
-
 test('marquee, Ctrl+A, group move, nudge and delete, seen by the other user', async ({
   browser,
 }, info) => {
-  const [hostA, hostB] = await Promise.all([startWebHost(), startWebHost()]);
-  hosts.push(hostA, hostB);
-  const contextA = await browser.newContext();
-  const contextB = await browser.newContext();
-  try {
-    const a = await contextA.newPage();
-    const b = await contextB.newPage();
-    await Promise.all([a.goto(hostA.url), b.goto(hostB.url)]);
+  await withTwoUsers(browser, hosts, async ({ a, b }) => {
     await hostAndJoin({ a, b }, info);
     const box = await a.getByTestId('board-stage').boundingBox();
     if (box === null) throw new Error('board-stage has no box');
@@ -106,7 +94,7 @@ test('marquee, Ctrl+A, group move, nudge and delete, seen by the other user', as
       await a.mouse.down();
       await a.mouse.move(to.x, to.y, { steps: 8 });
       await a.mouse.up();
-      await expect.poll(() => selected(a)).toEqual([first, second].sort());
+      await expect.poll(() => selectedIds(a)).toEqual([first, second].sort());
       const sel = a.getByTestId('selection');
       const p1 = await worldOf(a, first);
       const p2 = await worldOf(a, second);
@@ -116,12 +104,12 @@ test('marquee, Ctrl+A, group move, nudge and delete, seen by the other user', as
       expect(right).toBeGreaterThan(p2.x + 60);
       await a.screenshot({ path: info.outputPath('1-marquee.png') });
       await a.keyboard.press('Escape');
-      await expect.poll(() => selected(a)).toEqual([]);
+      await expect.poll(() => selectedIds(a)).toEqual([]);
     });
 
     await test.step('Ctrl+A selects every object and none of the page text', async () => {
       await a.keyboard.press('Control+a');
-      await expect.poll(() => selected(a)).toEqual([...ids].sort());
+      await expect.poll(() => selectedIds(a)).toEqual([...ids].sort());
       expect(String(await a.evaluate('window.getSelection()?.toString() ?? ""'))).toBe('');
       await a.screenshot({ path: info.outputPath('2-select-all.png') });
     });
@@ -149,7 +137,7 @@ test('marquee, Ctrl+A, group move, nudge and delete, seen by the other user', as
       moved = shifted(before, end.x - p.x, end.y - p.y);
       await expectPlaced(a, moved, 'A drops all three by the same offset');
       await expectPlaced(b, moved, 'B sees all three land');
-      await expect.poll(() => selected(a)).toEqual([...ids].sort());
+      await expect.poll(() => selectedIds(a)).toEqual([...ids].sort());
     });
 
     await test.step('arrow keys nudge the selection: 1, and 10 with Shift', async () => {
@@ -165,8 +153,5 @@ test('marquee, Ctrl+A, group move, nudge and delete, seen by the other user', as
       await expect(objects).toHaveCount(0);
       await expect(b.locator('[data-testid^="object-"]')).toHaveCount(0);
     });
-  } finally {
-    await contextA.close();
-    await contextB.close();
-  }
+  });
 });

@@ -7,7 +7,7 @@ import type { Page, TestInfo } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import { hostAndJoin } from './harness/scenario';
 import type { RunningHost } from './harness/web-host';
-import { startWebHost } from './harness/web-host';
+import { withTwoUsers } from './harness/two-users';
 
 const hosts: RunningHost[] = [];
 
@@ -166,21 +166,11 @@ async function typeBoth(a: Page, b: Page, info: TestInfo): Promise<void> {
 test('typing at once after placing a note or a text box: every character lands, no shortcut fires', async ({
   browser,
 }, info) => {
-  const [hostA, hostB] = await Promise.all([startWebHost(), startWebHost()]);
-  hosts.push(hostA, hostB);
-  const contextA = await browser.newContext();
-  const contextB = await browser.newContext();
-  try {
-    const a = await contextA.newPage();
-    const b = await contextB.newPage();
-    await Promise.all([a.goto(hostA.url), b.goto(hostB.url)]);
+  await withTwoUsers(browser, hosts, async ({ a, b }) => {
     await hostAndJoin({ a, b }, info);
     await test.step(`B's own traffic is delayed ${DELAY_MS} ms`, () => delayLink(b, DELAY_MS));
     await watchShortcuts(a);
     await watchShortcuts(b);
     await typeBoth(a, b, info);
-  } finally {
-    await contextA.close();
-    await contextB.close();
-  }
+  });
 });

@@ -6,7 +6,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import { hostAndJoin } from './harness/scenario';
 import type { RunningHost } from './harness/web-host';
-import { startWebHost } from './harness/web-host';
+import { selectedIds, withTwoUsers } from './harness/two-users';
 
 const hosts: RunningHost[] = [];
 
@@ -87,22 +87,10 @@ async function drawRect(page: Page, from: Pt, to: Pt): Promise<void> {
   await page.mouse.up();
 }
 
-async function selected(page: Page): Promise<string[]> {
-  const ids = (await page.getByTestId('selection').getAttribute('data-ids')) ?? '';
-  return ids === '' ? [] : ids.split(',').sort();
-}
-
 test('per-user undo and redo, seen by both users; an undo never resurrects what another deleted', async ({
   browser,
 }, info) => {
-  const [hostA, hostB] = await Promise.all([startWebHost(), startWebHost()]);
-  hosts.push(hostA, hostB);
-  const contextA = await browser.newContext();
-  const contextB = await browser.newContext();
-  try {
-    const a = await contextA.newPage();
-    const b = await contextB.newPage();
-    await Promise.all([a.goto(hostA.url), b.goto(hostB.url)]);
+  await withTwoUsers(browser, hosts, async ({ a, b }) => {
     await hostAndJoin({ a, b }, info);
     const atA = await stageAt(a);
 
@@ -179,7 +167,7 @@ test('per-user undo and redo, seen by both users; an undo never resurrects what 
       await b.getByTestId('tool-select').click();
       await b.mouse.click(grip.x, grip.y);
       await expect
-        .poll(() => selected(b), { message: "B selected A's rectangle" })
+        .poll(() => selectedIds(b), { message: "B selected A's rectangle" })
         .toEqual([rectA]);
       await b.keyboard.press('Delete');
       await expectBoth(a, b, { [rectB]: placedB }, "A's rectangle deleted by B");
@@ -208,8 +196,5 @@ test('per-user undo and redo, seen by both users; an undo never resurrects what 
       await a.screenshot({ path: info.outputPath('5-not-resurrected-a.png') });
       await b.screenshot({ path: info.outputPath('5-not-resurrected-b.png') });
     });
-  } finally {
-    await contextA.close();
-    await contextB.close();
-  }
+  });
 });

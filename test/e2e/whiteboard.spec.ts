@@ -2,7 +2,7 @@
 // one hosts and one joins through the UI; pointers, a live drag, chat and the bandwidth panel.
 import { expect, test } from '@playwright/test';
 import type { RunningHost } from './harness/web-host';
-import { startWebHost } from './harness/web-host';
+import { withTwoUsers } from './harness/two-users';
 import { runScenario } from './harness/scenario';
 
 const hosts: RunningHost[] = [];
@@ -14,19 +14,9 @@ test.afterEach(async () => {
 test('two users in the browser: host, join, pointer, drag, chat, bandwidth', async ({
   browser,
 }, testInfo) => {
-  const [hostA, hostB] = await Promise.all([startWebHost(), startWebHost()]);
-  hosts.push(hostA, hostB);
-  const contextA = await browser.newContext();
-  const contextB = await browser.newContext();
-  try {
-    const a = await contextA.newPage();
-    const b = await contextB.newPage();
-    await Promise.all([a.goto(hostA.url), b.goto(hostB.url)]);
+  await withTwoUsers(browser, hosts, async ({ a, b }) => {
     // The launch token leaves the address bar as soon as the page has it.
     await Promise.all([expect(a).not.toHaveURL(/token/), expect(b).not.toHaveURL(/token/)]);
     await runScenario({ a, b }, testInfo);
-  } finally {
-    await contextA.close();
-    await contextB.close();
-  }
+  });
 });
