@@ -282,7 +282,14 @@ export type ApiEvent =
   /** The settings in force (on sync and after each change). */
   | { readonly type: 'settings'; readonly settings: Settings }
   /** A join link the desktop opened (a ghostboard:// URL clicked elsewhere): the start screen offers it. */
-  | { readonly type: 'open-link'; readonly link: string };
+  | { readonly type: 'open-link'; readonly link: string }
+  /**
+   * The host (or the core, first) refused this user's command on an object (a notice says why): what the screen
+   * showed at once for it (a delete, an edit, a drop) is taken back.
+   */
+  | { readonly type: 'refused'; readonly cmd: string; readonly id: ObjectId }
+  /** Whether this user has a step to undo or redo (the toolbar's buttons), on every change and on sync. */
+  | { readonly type: 'history'; readonly canUndo: boolean; readonly canRedo: boolean };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */
 export interface GhostboardBridge {

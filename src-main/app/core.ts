@@ -82,6 +82,8 @@ class Core implements AppCore {
   private pendingLink: string | undefined;
   /** Joining: the path the join took, once the handshake completed over it. */
   private path: PathKind | undefined;
+  /** What the renderer was last told of this user's undo and redo. */
+  private historyShown: { canUndo: boolean; canRedo: boolean } | undefined;
 
   constructor(
     private readonly options: AppCoreOptions & LanOptions,
@@ -137,7 +139,18 @@ class Core implements AppCore {
     const s = r.controls;
     const reply = await this.sessionCommand(c, s, now);
     r.flush();
+    this.emitHistory(false);
     return reply;
+  }
+
+  /** Tells the renderer whether there is a step to undo or redo, when that changed (or always: `force`). */
+  private emitHistory(force: boolean): void {
+    const s = this.runner?.controls;
+    const now = { canUndo: s?.canUndo ?? false, canRedo: s?.canRedo ?? false };
+    const last = this.historyShown;
+    if (!force && last?.canUndo === now.canUndo && last.canRedo === now.canRedo) return;
+    this.historyShown = now;
+    this.emit({ type: 'history', ...now });
   }
 
   private async sessionCommand(
@@ -402,6 +415,7 @@ class Core implements AppCore {
 
   private adopt(runner: SessionHandle): void {
     this.runner = runner;
+    this.historyShown = undefined;
     this.pendingLink = undefined;
     this.chat = [];
     this.translator = new EventTranslator(
@@ -591,6 +605,7 @@ class Core implements AppCore {
       this.emitParticipants();
       for (const m of this.chat) this.emit({ type: 'chat', message: m });
     }
+    this.emitHistory(true);
     return { ok: true };
   }
 
