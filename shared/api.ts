@@ -248,13 +248,27 @@ export type ApiCommand =
   | { readonly cmd: 'rotate-code' }
   | { readonly cmd: 'settings'; readonly settings: Settings }
   /** Asks for the full current state as events (status, board, participants, chat history). */
-  | { readonly cmd: 'sync' };
+  | { readonly cmd: 'sync' }
+  /**
+   * The board, or the objects `ids` names, as a file's text in the reply: a .ghostboard copy, an .excalidraw scene
+   * or an SVG (on white, or with no background when `transparent`).
+   */
+  | {
+      readonly cmd: 'export';
+      readonly format: ExportFormat;
+      readonly ids?: readonly ObjectId[];
+      readonly transparent?: boolean;
+    };
+
+export const EXPORT_FORMATS = ['ghostboard', 'excalidraw', 'svg'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export type ApiCommandName = ApiCommand['cmd'];
 
-/** The reply to a command: ok (with the created object's id for 'create'), or refused with a reason. */
+/** The reply to a command: ok (with the created object's id for 'create', the text for 'export'), or refused. */
 export type ApiReply =
-  { readonly ok: true; readonly id?: ObjectId } | { readonly ok: false; readonly reason: string };
+  | { readonly ok: true; readonly id?: ObjectId; readonly text?: string }
+  | { readonly ok: false; readonly reason: string };
 
 export type ApiEvent =
   | { readonly type: 'status'; readonly status: SessionStatus }

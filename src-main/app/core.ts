@@ -28,6 +28,7 @@ import type { AppCore, AppCoreOptions } from './core-api';
 import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io';
 import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
+import { exportBoard } from '../files/convert';
 import { localAddresses } from './addresses';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 
@@ -226,6 +227,12 @@ class Core implements AppCore {
           return { ok: false, reason: 'only the host can change the code' };
         s.rotateCode(now);
         break;
+      case 'export': {
+        const wanted = c.ids === undefined ? undefined : new Set(c.ids);
+        const objects = s.board.all().filter((o) => wanted === undefined || wanted.has(o.id));
+        if (objects.length === 0) return { ok: false, reason: 'nothing to export' };
+        return { ok: true, text: exportBoard(objects, c.format, c.transparent === true) };
+      }
       case 'host':
       case 'join':
       case 'leave':

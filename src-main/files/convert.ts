@@ -1,7 +1,7 @@
 // Converting boards between formats: .ghostboard (ours), .excalidraw (Excalidraw's scene) and .svg (export only),
 // by file name. What one format cannot hold is reported, never silently dropped. Pure over text: the CLI reads and
 // writes the files. Knows nothing of sessions or the network.
-import type { NewObject } from '../../shared/board';
+import type { BoardObject, NewObject } from '../../shared/board';
 import { fromExcalidraw, toExcalidraw } from '../../shared/excalidraw';
 import { toSvg } from '../../shared/svg';
 import type { BoardState } from '../board';
@@ -52,6 +52,22 @@ export function writeBoard(state: BoardState, to: BoardFormat): string {
   if (to === 'ghostboard') return encodeBoardFile(state);
   const objects = objectsByZ(state);
   return to === 'excalidraw' ? toExcalidraw(objects) : toSvg(objects, { background: 0xffffff });
+}
+
+/** Objects of a live board (any order) as `to`'s text: bottom to top, an SVG on white unless `transparent`. */
+export function exportBoard(
+  objects: readonly BoardObject[],
+  to: BoardFormat,
+  transparent = false,
+): string {
+  const state = emptyBoard();
+  for (const o of objects) {
+    state.objects.set(o.id, { ...o, lockedBy: null });
+    state.nextId = Math.max(state.nextId, o.id + 1);
+    state.topZ = Math.max(state.topZ, o.z);
+  }
+  if (to !== 'svg') return writeBoard(state, to);
+  return toSvg(objectsByZ(state), { background: transparent ? null : 0xffffff });
 }
 
 /** Converts a board's text from one format to another. */

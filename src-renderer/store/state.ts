@@ -15,7 +15,7 @@ import { INITIAL_CAMERA } from '../board/camera';
 import type { Style } from '../board/shapes';
 import { EMPTY_HISTORY, type StatsHistory } from './stats-history';
 
-export type Panel = 'chat' | 'bandwidth' | 'share' | 'presence';
+export type Panel = 'chat' | 'bandwidth' | 'share' | 'presence' | 'export';
 export type BridgeState = 'connecting' | 'open' | 'lost';
 export type ToastLevel = 'info' | 'warn' | 'error';
 
