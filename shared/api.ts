@@ -79,6 +79,11 @@ export type SessionStatus =
       readonly total: number;
       /** How this app reaches the host. */
       readonly path?: PathKind;
+      /**
+       * The host has gone quiet: attempt 0 while the connection still waits for it, then each try to join again
+       * (with backoff). The board stays on screen, read-only, until the host is back.
+       */
+      readonly reconnecting?: { readonly attempt: number };
     }
   | { readonly phase: 'ended'; readonly reason: EndReason; readonly detail: string };
 

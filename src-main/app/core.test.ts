@@ -4,14 +4,15 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiEvent, SessionStatus } from '../../shared/api';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApiEvent, ApiReply, SessionStatus } from '../../shared/api';
 import { parseCommand } from '../../shared/api-validate';
 import { newRect } from '../../shared/testing/rect';
 import { NO_IMPAIRMENT } from '../net/impairment';
-import { createAppCore, directoriesFromArgs, directoriesFromEnv } from './core';
+import { createAppCore, directoriesFromArgs, directoriesFromEnv, JOINED_COPY_FILE } from './core';
 import type { AppCore } from './core-api';
 import { SimSessions } from './testing/sim-sessions';
+import { REJOIN_GIVE_UP_MS } from './rejoin';
 
 const cores: AppCore[] = [];
 const dirs: string[] = [];
@@ -170,6 +171,102 @@ describe('app core (simulated sessions)', () => {
     expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: false, reason: 'nothing to undo' });
     expect(await a.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
     await world.runUntil(seen(2, (o) => o === undefined));
+  });
+
+  it('a joiner whose host crashes says so at once, keeps the board (and a copy on disk), and rejoins when it is back', async () => {
+    const world = new SimSessions(21);
+    const a = core(world);
+    const b = core(world);
+    const code = 'ABCDE-FGHJK';
+    await a.core.invoke({ cmd: 'host', options: { name: 'Ana', code } });
+    await a.core.invoke({ cmd: 'create', object: { ...rect, x: 111 } });
+    await b.core.invoke({ cmd: 'join', options: { name: 'Ben', address: '127.0.0.1:7350', code } });
+    await world.runUntil(() => last(b, 'joined')?.received === 1);
+    const status = () => b.events.findLast((e) => e.type === 'status');
+    const reconnecting = () => {
+      const st = status();
+      return st?.type === 'status' && st.status.phase === 'joined'
+        ? st.status.reconnecting
+        : undefined;
+    };
+    const from = b.events.length;
+    const crashedAt = world.sim.now;
+    world.handles[0]?.crash();
+    // Silent well before the link's 10 s timeout: the board stays, read-only, and says so.
+    await world.runUntil(() => reconnecting()?.attempt === 0, 5_000);
+    expect(world.sim.now - crashedAt).toBeLessThan(4_000);
+    await world.runUntil(() => (reconnecting()?.attempt ?? 0) >= 1, 15_000);
+    expect(
+      b.events.slice(from).some((e) => e.type === 'status' && e.status.phase !== 'joined'),
+    ).toBe(false);
+    // Nothing is lost: the board as it was saves as a copy, and one waits on disk.
+    const copy = await b.core.invoke({ cmd: 'export', format: 'ghostboard' });
+    expect(copy.ok && copy.text?.includes('"x":111')).toBe(true);
+    // Written as the host went away (real file I/O: waited for in real time, bounded).
+    await vi.waitFor(
+      () => {
+        expect(readFileSync(join(b.dir, JOINED_COPY_FILE), 'utf8')).toContain('"x":111');
+      },
+      { timeout: 10_000 },
+    );
+    await world.run(20_000);
+    expect(reconnecting()?.attempt ?? 0).toBeGreaterThanOrEqual(2);
+
+    // The host comes back on the same address with the same code (a restarted process).
+    const a2 = core(world);
+    await a2.core.invoke({ cmd: 'host', options: { name: 'Ana', code } });
+    expect(last(a2, 'hosting')?.port).toBe(7350);
+    await a2.core.invoke({ cmd: 'create', object: { ...rect, x: 222 } });
+    await world.runUntil(() => status()?.type === 'status' && reconnecting() === undefined, 30_000);
+    // The board shown is the host's again (the old one replaced whole, then the host's objects as they come).
+    const board = b.events.findLastIndex((e) => e.type === 'board');
+    expect(board).toBeGreaterThan(from);
+    await world.runUntil(() =>
+      b.events.slice(board).some((e) => e.type === 'objects' && e.upserts.some((o) => o.x === 222)),
+    );
+    expect(b.events.some((e) => e.type === 'notice' && /Ana is back/.test(e.text))).toBe(true);
+    // Live again: B's edits reach the host.
+    let made: ApiReply | undefined;
+    void b.core.invoke({ cmd: 'create', object: { ...rect, x: 333 } }).then((r) => {
+      made = r;
+    });
+    await world.runUntil(() => made !== undefined);
+    expect(made).toMatchObject({ ok: true });
+    await world.runUntil(() =>
+      a2.events.some((e) => e.type === 'objects' && e.upserts.some((o) => o.x === 333)),
+    );
+  });
+
+  it('a joiner stops trying when the host ended the session, and gives up on one gone for good', async () => {
+    const world = new SimSessions(22);
+    const a = core(world);
+    const b = core(world);
+    const c = core(world);
+    const code = 'ABCDE-FGHJK';
+    await a.core.invoke({ cmd: 'host', options: { name: 'Ana', code } });
+    await b.core.invoke({ cmd: 'join', options: { name: 'Ben', address: '127.0.0.1:7350', code } });
+    await c.core.invoke({ cmd: 'join', options: { name: 'Cy', address: '127.0.0.1:7350', code } });
+    await world.runUntil(() => last(b, 'joined') !== undefined && last(c, 'joined') !== undefined);
+    // A leaves on purpose: that is the end, not a hiccup.
+    await a.core.invoke({ cmd: 'leave' });
+    await world.runUntil(() => last(b, 'ended') !== undefined);
+    expect(last(b, 'ended')?.reason).toBe('host-left');
+    await world.run(5_000);
+    expect(
+      b.events.filter(
+        (e) =>
+          e.type === 'status' && e.status.phase === 'joined' && e.status.reconnecting !== undefined,
+      ),
+    ).toEqual([]);
+    // C's host (a new one) crashes and never returns: C tries for ten minutes, then says the host is gone.
+    const a2 = core(world);
+    await a2.core.invoke({ cmd: 'host', options: { name: 'Ana', code } });
+    const d = core(world);
+    await d.core.invoke({ cmd: 'join', options: { name: 'Di', address: '127.0.0.1:7350', code } });
+    await world.runUntil(() => last(d, 'joined') !== undefined);
+    world.handles.at(-2)?.crash();
+    await world.runUntil(() => last(d, 'ended') !== undefined, REJOIN_GIVE_UP_MS + 60_000);
+    expect(['timeout', 'unreachable']).toContain(last(d, 'ended')?.reason);
   });
 
   it('tells the renderer whether there is anything to undo or redo, as it changes and on sync', async () => {

@@ -17,6 +17,7 @@ import type {
   Settings,
 } from '../../shared/api';
 import { parseCommand } from '../../shared/api-validate';
+import type { BoardObject } from '../../shared/board';
 import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
 import type { PeerAddress } from '../net/address';
 import type { ReachEvent } from '../session/runner';
@@ -29,6 +30,7 @@ import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io
 import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
 import { exportBoard } from '../files/convert';
+import { HOST_SILENT_MS, isRetryable, REJOIN_GIVE_UP_MS, rejoinDelay } from './rejoin';
 import { localAddresses } from './addresses';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 
@@ -36,6 +38,8 @@ const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
 const CHAT_HISTORY = 500;
 const SETTINGS_FILE = 'settings.json';
+/** A joiner's copy of the board, written when its host goes away. */
+export const JOINED_COPY_FILE = 'last-joined-board.ghostboard';
 /** A join still connecting this long after its relay path joined the race says it is trying the relay. */
 const RELAYING_AFTER_MS = 1_000;
 
@@ -83,6 +87,21 @@ class Core implements AppCore {
   private pendingLink: string | undefined;
   /** Joining: the path the join took, once the handshake completed over it. */
   private path: PathKind | undefined;
+  /** Joining: what the join was asked with (a rejoin asks the same). */
+  private joinArgs: { name: string; address: string; code: string } | undefined;
+  /**
+   * The host went away while joined: the board as it last was (still shown and exportable), the joined status it
+   * had, the tries so far, when it began, and the next try's timer.
+   */
+  private rejoin:
+    | {
+        readonly board: readonly BoardObject[];
+        readonly joined: Extract<SessionStatus, { phase: 'joined' }>;
+        readonly since: number;
+        attempt: number;
+        cancel?: () => void;
+      }
+    | undefined;
   /** What the renderer was last told of this user's undo and redo. */
   private historyShown: { canUndo: boolean; canRedo: boolean } | undefined;
 
@@ -131,10 +150,14 @@ class Core implements AppCore {
     if (c.cmd === 'sync') return this.sync();
     if (c.cmd === 'settings') return this.saveSettings(c.settings);
     if (c.cmd === 'leave') {
+      this.stopRejoin();
       await this.end('left', '');
       this.setStatus({ phase: 'idle' });
       return { ok: true };
     }
+    // Between tries to rejoin, the board as it was can still be saved.
+    if (c.cmd === 'export' && this.rejoin !== undefined && this.status.phase === 'joined')
+      return exportReply(this.rejoin.board, c);
     const r = this.runner;
     if (r === undefined) return { ok: false, reason: 'not in a session' };
     const s = r.controls;
@@ -227,12 +250,8 @@ class Core implements AppCore {
           return { ok: false, reason: 'only the host can change the code' };
         s.rotateCode(now);
         break;
-      case 'export': {
-        const wanted = c.ids === undefined ? undefined : new Set(c.ids);
-        const objects = s.board.all().filter((o) => wanted === undefined || wanted.has(o.id));
-        if (objects.length === 0) return { ok: false, reason: 'nothing to export' };
-        return { ok: true, text: exportBoard(objects, c.format, c.transparent === true) };
-      }
+      case 'export':
+        return exportReply(s.board.all(), c);
       case 'host':
       case 'join':
       case 'leave':
@@ -319,15 +338,18 @@ class Core implements AppCore {
         ok: false,
         reason: 'the address must look like 192.168.1.20:7350, or paste an invite link',
       };
+    this.joinArgs = { name, address, code: typedCode };
     const runner = await this.sessions.join({ name, code, host });
     this.path = undefined;
     this.adopt(runner);
     runner.onReach((e) => this.onReach(runner, e));
-    this.setStatus({
-      phase: 'connecting',
-      address: shown,
-      stage: 'address' in host ? 'connecting' : 'looking-up',
-    });
+    // Rejoining, the board screen stays as it was (with its reconnecting status) until the host answers.
+    if (this.rejoin === undefined)
+      this.setStatus({
+        phase: 'connecting',
+        address: shown,
+        stage: 'address' in host ? 'connecting' : 'looking-up',
+      });
     return { ok: true };
   }
 
@@ -520,6 +542,8 @@ class Core implements AppCore {
         : { received: 0, total: 0 };
     const hostName = s.participants.find((p) => p.isHost)?.name ?? first?.name ?? 'host';
     const path = this.path ?? r.path;
+    const back = this.rejoin !== undefined;
+    this.stopRejoin();
     this.setStatus({
       phase: 'joined',
       address,
@@ -528,16 +552,25 @@ class Core implements AppCore {
       ...progress,
       ...(path === undefined ? {} : { path }),
     });
-    if (prev.phase === 'connecting') this.emit({ type: 'board', objects: s.board.all() });
+    if (prev.phase === 'connecting' || back) this.emit({ type: 'board', objects: s.board.all() });
+    if (back)
+      this.emit({
+        type: 'notice',
+        level: 'info',
+        text: `${hostName} is back: the board is live again.`,
+      });
   }
 
   private async end(reason: string, detail: string): Promise<void> {
     const r = this.runner;
+    const st = this.status;
+    const board = r?.controls.board.all() ?? [];
     this.runner = undefined;
     this.translator = undefined;
     this.stopStats?.();
     this.stopStats = undefined;
     if (r) await Promise.all([r.close(), this.lan?.unhost()]);
+    if (this.keepTrying(reason, st, board, r?.controls.role)) return;
     const known = [
       'left',
       'kicked',
@@ -558,6 +591,75 @@ class Core implements AppCore {
       { phase: 'ended' }
     >['reason'];
     if (reason !== 'left') this.setStatus({ phase: 'ended', reason: why, detail });
+  }
+
+  /**
+   * A joined session (or a try to rejoin it) ended in a way the host may come back from: tries again later and
+   * says so, keeping the board on screen; true while it does. Gives up after REJOIN_GIVE_UP_MS.
+   */
+  private keepTrying(
+    reason: string,
+    st: SessionStatus,
+    board: readonly BoardObject[],
+    role: 'host' | 'peer' | undefined,
+  ): boolean {
+    const args = this.joinArgs;
+    if (args === undefined || !isRetryable(reason)) {
+      this.stopRejoin();
+      return false;
+    }
+    const now = this.clock.now();
+    if (this.rejoin === undefined) {
+      if (st.phase !== 'joined' || role !== 'peer') return false;
+      this.rejoin = { board, joined: st, since: now, attempt: 0 };
+      void this.keepCopy(board);
+    }
+    const rejoin = this.rejoin;
+    if (now - rejoin.since >= REJOIN_GIVE_UP_MS) {
+      this.stopRejoin();
+      return false;
+    }
+    rejoin.attempt++;
+    this.setStatus({ ...rejoin.joined, reconnecting: { attempt: rejoin.attempt } });
+    rejoin.cancel = this.clock.after(rejoinDelay(rejoin.attempt), () => {
+      if (this.rejoin !== rejoin || this.runner !== undefined) return;
+      void this.join(args.name, args.address, args.code).then((r) => {
+        // A link whose directories cannot be found now is one more try that failed.
+        if (!r.ok && this.rejoin === rejoin) void this.end('unreachable', r.reason);
+      });
+    });
+    return true;
+  }
+
+  private stopRejoin(): void {
+    this.rejoin?.cancel?.();
+    this.rejoin = undefined;
+  }
+
+  /** The host's board, kept on disk while it is away: nothing is lost if it never comes back. */
+  private async keepCopy(board: readonly BoardObject[]): Promise<void> {
+    try {
+      await mkdir(this.options.dataDir, { recursive: true });
+      const file = joinPath(this.options.dataDir, JOINED_COPY_FILE);
+      await writeFile(`${file}.tmp`, exportBoard(board, 'ghostboard'));
+      await rename(`${file}.tmp`, file);
+    } catch {
+      // The copy in memory (Export → Ghostboard copy) still holds it.
+    }
+  }
+
+  /** Watches a joined session's host: silent for HOST_SILENT_MS, the status says it is reconnecting. */
+  private watchHost(): void {
+    const st = this.status;
+    const r = this.runner;
+    if (st.phase !== 'joined' || r?.controls.role !== 'peer' || this.rejoin !== undefined) return;
+    const conn = r.controls.connections()[0]?.stack.conn;
+    if (conn === undefined) return;
+    const silent = this.clock.now() - conn.heardAt > HOST_SILENT_MS;
+    if (silent === (st.reconnecting !== undefined)) return;
+    const rest = { ...st };
+    delete rest.reconnecting;
+    this.setStatus(silent ? { ...rest, reconnecting: { attempt: 0 } } : rest);
   }
 
   private setConditions(c: NetworkConditions): void {
@@ -583,6 +685,7 @@ class Core implements AppCore {
   }
 
   private emitStats(): void {
+    this.watchHost();
     const t = this.translator;
     if (t === undefined) return;
     this.emit({
@@ -688,4 +791,15 @@ function hostingStatus(
     ...(link === undefined ? {} : { link }),
     ...(reach === undefined ? {} : { reach }),
   };
+}
+
+/** The export command's reply: the objects it names (all when it names none) as the file's text. */
+function exportReply(
+  all: readonly BoardObject[],
+  c: Extract<ApiCommand, { cmd: 'export' }>,
+): ApiReply {
+  const wanted = c.ids === undefined ? undefined : new Set(c.ids);
+  const objects = all.filter((o) => wanted === undefined || wanted.has(o.id));
+  if (objects.length === 0) return { ok: false, reason: 'nothing to export' };
+  return { ok: true, text: exportBoard(objects, c.format, c.transparent === true) };
 }

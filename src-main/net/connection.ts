@@ -179,6 +179,11 @@ export class Connection<R> {
     return this.phase.kind === 'closed' ? this.phase.info : undefined;
   }
 
+  /** When the peer was last heard (any packet of this connection), on the clock the connection is driven by. */
+  get heardAt(): number {
+    return this.lastReceivedAt;
+  }
+
   get isOpen(): boolean {
     return this.phase.kind === 'open';
   }

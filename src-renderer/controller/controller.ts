@@ -13,7 +13,7 @@ import { Throttle } from '../board/throttle';
 import type { Style } from '../board/shapes';
 import { RemoteLive } from '../interp/remote-live';
 import { draftKey, isProvisional, provisionalId } from '../store/drafts';
-import { canEdit, selfId } from '../store/selectors';
+import { canEdit, hostAway, selfId } from '../store/selectors';
 import type { Store } from '../store/store';
 import { DragSession } from './drag-session';
 import { EditorKeys } from './editor-keys';
@@ -134,8 +134,14 @@ export class Controller {
   }
 
   setTool(tool: Tool): void {
-    if (tool !== 'select' && !canEdit(this.store.getState())) {
-      this.toast('info', 'You can look but not draw: the host made you a viewer.');
+    const s = this.store.getState();
+    if (tool !== 'select' && !canEdit(s)) {
+      this.toast(
+        'info',
+        hostAway(s)
+          ? 'The board is read-only until the host is back.'
+          : 'You can look but not draw: the host made you a viewer.',
+      );
       return;
     }
     this.store.dispatch({ type: 'tool', tool });

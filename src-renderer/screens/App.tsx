@@ -3,7 +3,7 @@ import { type ReactElement, useEffect } from 'react';
 import { BoardScreen } from './BoardScreen';
 import { useAppState } from '../view/context';
 import { StartScreen } from '../ui/StartScreen';
-import { BridgeBanner, Toasts } from '../ui/Toasts';
+import { BridgeBanner, HostAwayBanner, Toasts } from '../ui/Toasts';
 import { recentSessions } from '../ui/use-recent';
 
 /** A join that got in is remembered among the recent sessions, under the host's name. */
@@ -21,6 +21,7 @@ export function App(): ReactElement {
   return (
     <>
       <BridgeBanner />
+      <HostAwayBanner />
       {onBoard ? <BoardScreen /> : <StartScreen />}
       <Toasts />
     </>

@@ -82,6 +82,14 @@ export function addToast(
   return { ...s, toasts, nextToastId: s.nextToastId + 1 };
 }
 
+/** Which kind of session this status belongs to, and whether it got onto the board (kept after it ends). */
+function sessionKind(last: AppState['lastSession'], st: SessionStatus): AppState['lastSession'] {
+  if (st.phase === 'hosting') return { kind: 'host', reached: true };
+  if (st.phase === 'joined') return { kind: 'join', reached: true };
+  if (st.phase === 'connecting') return { kind: 'join', reached: false };
+  return last;
+}
+
 function inSession(st: SessionStatus): boolean {
   return st.phase === 'hosting' || st.phase === 'joined';
 }
@@ -96,7 +104,7 @@ function reduceStatus(s: AppState, status: SessionStatus): AppState {
   if (status.phase === 'hosting' && s.status.phase !== 'hosting')
     panels = new Set([...panels, 'share']);
   if (!inSession(status)) panels = new Set<Panel>();
-  return { ...base, status, panels };
+  return { ...base, status, panels, lastSession: sessionKind(base.lastSession, status) };
 }
 
 /**

@@ -12,8 +12,13 @@ export function selfParticipant(s: AppState): Participant | null {
   return s.participants.find((p) => p.isSelf) ?? null;
 }
 
+/** Whether the host has gone quiet (this user's board is read-only until it is back). */
+export function hostAway(s: Pick<AppState, 'status'>): boolean {
+  return s.status.phase === 'joined' && s.status.reconnecting !== undefined;
+}
+
 export function canEdit(s: AppState): boolean {
-  return selfParticipant(s)?.role !== 'viewer';
+  return selfParticipant(s)?.role !== 'viewer' && !hostAway(s);
 }
 
 export function participantOf(s: AppState, peer: PeerId): Participant | null {

@@ -90,6 +90,8 @@ export interface AppState {
   readonly settings: Settings;
   /** A join link the desktop was asked to open, until the start screen takes it. */
   readonly openLink: string | null;
+  /** The last session this user started: hosting or joining, and whether it got onto the board. */
+  readonly lastSession: { readonly kind: 'host' | 'join'; readonly reached: boolean } | null;
 }
 
 export type Action =
@@ -149,4 +151,5 @@ export const INITIAL_STATE: AppState = {
   lan: [],
   settings: { directories: [] },
   openLink: null,
+  lastSession: null,
 };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiEvent, ChatMessage, Participant, StatsSnapshot } from '../../shared/api';
 import type { BoardObject, NewObject } from '../../shared/board';
 import { reduce } from './reduce-ui';
-import { endMessage, formatIdle, shownObject } from './selectors';
+import { canEdit, endMessage, formatIdle, hostAway, shownObject } from './selectors';
 import { type Action, type AppState, INITIAL_STATE } from './state';
 import { appendStats, HISTORY_SECONDS } from './stats-history';
 import { Store } from './store';
@@ -227,6 +227,66 @@ describe('editing a draft (provisional id)', () => {
     s = reduce(s, ev(hosting));
     expect(s.editing).toBeNull();
     expect(s.editKey).toBe(opened);
+  });
+});
+
+describe('a host that goes away', () => {
+  const joinedStatus = {
+    phase: 'joined',
+    address: '10.0.0.2:7350',
+    hostName: 'Ana',
+    you: 3,
+    received: 1,
+    total: 1,
+  } as const;
+  const joined: ApiEvent = { type: 'status', status: joinedStatus };
+  const away = (attempt: number): ApiEvent => ({
+    type: 'status',
+    status: { ...joinedStatus, reconnecting: { attempt } },
+  });
+  const me: Participant = {
+    id: 3,
+    name: 'Ben',
+    color: 0,
+    role: 'editor',
+    isHost: false,
+    isSelf: true,
+    rttMs: null,
+    idleMs: 0,
+  };
+
+  it('keeps the board and the panels, read-only, while reconnecting, and editable when back', () => {
+    let s = run(
+      ev({ type: 'status', status: { phase: 'connecting', address: '10.0.0.2:7350' } }),
+      ev(joined),
+      ev({ type: 'participants', list: [me] }),
+      ev({ type: 'board', objects: [obj(1)] }),
+      { type: 'panel', panel: 'chat', open: true },
+    );
+    expect(canEdit(s)).toBe(true);
+    s = reduce(s, ev(away(0)));
+    s = reduce(s, ev(away(2)));
+    expect([hostAway(s), canEdit(s), s.board.size, s.panels.has('chat')]).toEqual([
+      true,
+      false,
+      1,
+      true,
+    ]);
+    s = reduce(s, ev(joined));
+    expect([hostAway(s), canEdit(s)]).toEqual([false, true]);
+  });
+
+  it('remembers the last session was a join that got onto the board, after it ends', () => {
+    let s = run(ev({ type: 'status', status: { phase: 'connecting', address: '10.0.0.2:7350' } }));
+    expect(s.lastSession).toEqual({ kind: 'join', reached: false });
+    s = reduce(s, ev(joined));
+    s = reduce(
+      s,
+      ev({ type: 'status', status: { phase: 'ended', reason: 'timeout', detail: '' } }),
+    );
+    expect(s.lastSession).toEqual({ kind: 'join', reached: true });
+    s = reduce(s, ev(hosting));
+    expect(s.lastSession).toEqual({ kind: 'host', reached: true });
   });
 });
 

@@ -74,14 +74,28 @@ function Outcome({
   status: SessionStatus;
 }): ReactElement | null {
   const ended = endMessage(status);
+  const last = useAppState((s) => s.lastSession);
   if (refused === null && ended && !ended.isError)
     return <div className="callout info">{ended.text}</div>;
   const error = refused ?? (ended?.isError ? ended.text : null);
   if (error === null) return null;
-  const detail = refused === null && status.phase === 'ended' ? status.detail : '';
+  // A timeout's detail is the link's own words ("nothing heard for …"): the message says it for people.
+  const detail =
+    refused === null && status.phase === 'ended' && status.reason !== 'timeout'
+      ? status.detail
+      : '';
+  // A session that had started and then ended did not fail to start: it was lost.
+  const lost = refused === null && last?.reached === true;
+  const head = lost
+    ? last.kind === 'join'
+      ? 'Disconnected.'
+      : 'The session ended.'
+    : mode === 'join'
+      ? "Couldn't join."
+      : "Couldn't host.";
   return (
     <div className="callout error" role="alert">
-      <strong>{mode === 'join' ? "Couldn't join." : "Couldn't host."}</strong> {error}
+      <strong>{head}</strong> {error}
       {detail !== '' && <div className="callout-detail">{detail}</div>}
     </div>
   );
@@ -131,7 +145,10 @@ function useStartForm(): {
 } {
   const controller = useController();
   const openLink = useAppState((s) => s.openLink);
-  const [mode, setMode] = useState<Mode>('host');
+  // Back from a session, the form it came from (a joiner whose host went away sees the join form again).
+  const [mode, setMode] = useState<Mode>(
+    () => controller.store.getState().lastSession?.kind ?? 'host',
+  );
   const [f, setF] = useState<StartFields>(() => ({ ...EMPTY_FIELDS, name: rememberedName() }));
   useEffect(() => {
     if (openLink === null) return;

@@ -1,4 +1,5 @@
-// Short-lived messages (refused grabs naming the holder, notices) and the "connection to the app lost" banner.
+// Short-lived messages (refused grabs naming the holder, notices), the "connection to the app lost" banner and
+// the "host is not answering" one.
 // Renders the store; knows nothing of Konva or the bridge.
 import { type ReactElement, useEffect } from 'react';
 import type { Toast } from '../store/state';
@@ -42,6 +43,39 @@ export function Toasts(): ReactElement {
         <ToastItem key={t.id} t={t} />
       ))}
     </ol>
+  );
+}
+
+/**
+ * The host has gone quiet: the board stays, read-only, while the app tries to rejoin; a copy can be saved
+ * meanwhile (the Export panel).
+ */
+export function HostAwayBanner(): ReactElement | null {
+  const controller = useController();
+  const status = useAppState((s) => s.status);
+  if (status.phase !== 'joined' || status.reconnecting === undefined) return null;
+  const { attempt } = status.reconnecting;
+  return (
+    <div className="link-banner host-away" role="alert" data-testid="host-away">
+      <span className="spinner" aria-hidden="true" />
+      <span>
+        {status.hostName} is not answering.{' '}
+        {attempt === 0
+          ? 'Waiting for them…'
+          : `Trying to reconnect${attempt > 1 ? ` (try ${attempt})` : ''}…`}{' '}
+        Your board stays here, read-only, until they are back.
+      </span>
+      <button
+        type="button"
+        className="btn small"
+        data-testid="host-away-save"
+        onClick={() => {
+          controller.store.dispatch({ type: 'panel', panel: 'export', open: true });
+        }}
+      >
+        Save a copy
+      </button>
+    </div>
   );
 }
 

@@ -125,8 +125,21 @@ class SimSessionHandle implements SessionHandle {
       this.closed = true;
       for (const stop of this.stops) stop();
       this.controls.close(this.world.clock.now());
+      // Its socket closes once the goodbye has left: nothing answers at the address after that, and it is free.
+      this.world.clock.after(TICK_MS, () => {
+        this.world.sim.remove(this.address);
+        this.world.release(this.address);
+      });
     }
     return Promise.resolve();
+  }
+
+  /** The process dies: no goodbye, nothing more sent or heard, and its address is free for another session. */
+  crash(): void {
+    this.closed = true;
+    for (const stop of this.stops) stop();
+    this.world.sim.remove(this.address);
+    this.world.release(this.address);
   }
 
   /** As SessionRunner: the session's own work after I/O, then (joining) the path once the handshake is done. */
@@ -270,6 +283,11 @@ export class SimSessions implements SessionFactory {
       });
     this.handles.push(handle);
     return Promise.resolve(handle);
+  }
+
+  /** An address a crashed session held, free again. */
+  release(address: PeerAddress): void {
+    this.taken.delete(addressKey(address));
   }
 
   /** As SessionRunner's: 50 random bits, from the simulation's seed. */

@@ -43,6 +43,11 @@ export class SimHarness {
     return node;
   }
 
+  /** Takes an endpoint off the network (its process died): what is sent to its address is lost. */
+  remove(address: PeerAddress): void {
+    this.nodes.delete(`${address.address}:${address.port}`);
+  }
+
   /** Calls `fn` every `everyMs` of virtual time (the application's tick). */
   every(everyMs: number, fn: (now: number) => void, startAt = this.now): void {
     this.tickers.push({ every: everyMs, next: startAt, fn });
