@@ -1,8 +1,9 @@
 // electron-builder.yml run through the real electron-builder, offline: a Linux `dir` build of a stand-in project
 // (the repo's config and package.json, whose dependencies are swapped for one installed stand-in; fake build
-// output; decoy tests, benches, sources and source maps) onto a stand-in Electron whose only content is a fuse wire. Checks the config passes
-// electron-builder's schema, that app.asar holds the built app and nothing else, and that the fuses are flipped
-// as the config says. The real installers are built by CI's desktop workflow; Electron can't be downloaded here.
+// output; decoy tests, benches, sources and source maps) onto a stand-in Electron whose only content is a fuse
+// wire. Checks the config passes electron-builder's schema, that app.asar holds the built app and nothing else,
+// and that the fuses are flipped as the config says. The real installers are built by CI's desktop workflow;
+// Electron can't be downloaded here.
 import {
   chmodSync,
   cpSync,
