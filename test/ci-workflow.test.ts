@@ -132,7 +132,7 @@ describe('desktop workflow', () => {
         /^npm run lint$/,
         /^npm run test:unit$/,
         /^npm run build$/,
-        /^xvfb-run -a npx playwright test test\/e2e\/electron\.spec\.ts$/,
+        /^xvfb-run -a (--server-args="[^"]*" )?npx playwright test test\/e2e\/electron\.spec\.ts$/,
       ].map((p) => stepIndex(steps, p));
       expect(order).toEqual([...order].sort((a, b) => a - b));
       // Nothing in the job may turn the binary download off.
