@@ -7,7 +7,7 @@
 // budget. A run that prints nothing for the stall limit is wedged, not slow: the longest silent stretch of a
 // healthy run is one test, well under its hang guard. The watchdog kills the command's whole process group
 // and runs it once more, saying so loudly; a second stall, like any failure, fails the step.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 const argv = process.argv.slice(2);
 let stallMinutes = 8;
@@ -29,12 +29,19 @@ if (argv.length === 0) {
 }
 const [command, ...args] = argv;
 const stallMs = stallMinutes * 60_000;
+// Windows (CI's desktop workflow) has no process groups or signals, and npm's .bin shims there are .cmd files,
+// which only a shell can start: the command goes through cmd and a stall kills its process tree with taskkill.
+const WINDOWS = process.platform === 'win32';
 
 /** One run; resolves to the exit code, or 'stalled' after killing a wedged run. */
 function runOnce() {
   return new Promise((resolve) => {
     // Its own process group, so a wedged runner goes down with every worker and child it started.
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: !WINDOWS,
+      shell: WINDOWS,
+    });
     let last = Date.now();
     let stalled = false;
     const forward = (stream) => (chunk) => {
@@ -44,6 +51,10 @@ function runOnce() {
     child.stdout.on('data', forward(process.stdout));
     child.stderr.on('data', forward(process.stderr));
     const killGroup = (signal) => {
+      if (WINDOWS) {
+        spawnSync('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore' });
+        return;
+      }
       try {
         process.kill(-child.pid, signal);
       } catch {

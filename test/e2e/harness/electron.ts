@@ -1,5 +1,7 @@
 // Finds an Electron binary (as the electron package would: ELECTRON_OVERRIDE_DIST_PATH honoured) and launches
 // the built desktop app with a profile of its own. Knows nothing of the scenario.
+// Where the desktop app must be proven (CI's desktop workflow sets GB_REQUIRE_ELECTRON=1), a missing binary or
+// display fails the run instead of skipping it; locally the spec still skips with one line saying why.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -19,11 +21,16 @@ export function electronBinary(): string | undefined {
 }
 
 /** Why the Electron tests can't run here, or undefined when they can. */
-export function electronSkipReason(): string | undefined {
-  if (electronBinary() === undefined) return 'skipped: no Electron binary';
+export function electronMissing(): string | undefined {
+  if (electronBinary() === undefined) return 'no Electron binary';
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
-    return 'skipped: no display for Electron (run under xvfb-run -a)';
+    return 'no display for Electron (run under xvfb-run -a)';
   return undefined;
+}
+
+/** True when a skip is a failure: GB_REQUIRE_ELECTRON=1 (set by .github/workflows/desktop.yml). */
+export function electronRequired(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.GB_REQUIRE_ELECTRON === '1';
 }
 
 export interface ElectronUser {
