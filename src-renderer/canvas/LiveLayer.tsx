@@ -8,7 +8,7 @@ import { colorToCss } from '../../shared/board';
 import { withHeldObjects } from '../interp/held-drags';
 import type { LiveDrag, LiveFrame } from '../interp/remote-live';
 import { useAppState, useController } from '../view/context';
-import { Ghost, GHOST_BODY, GHOST_BOX, Pointer } from './LiveShapes';
+import { Ghost, GHOST_BODY, GHOST_BOX, GHOST_TAG, Pointer } from './LiveShapes';
 import type { PositionMirror } from './position-mirror';
 
 interface Shown {
@@ -41,7 +41,10 @@ function placeGhost(g: Konva.Group, o: BoardObject, d: LiveDrag): void {
   g.position(d);
   const w = d.shape?.w ?? o.w;
   const h = d.shape?.h ?? o.h;
-  g.rotation((d.shape?.rotation ?? o.rotation) / 10);
+  const degrees = (d.shape?.rotation ?? o.rotation) / 10;
+  g.rotation(degrees);
+  // The name stays upright however the object turns.
+  g.findOne(`.${GHOST_TAG}`)?.rotation(-degrees);
   g.findOne(`.${GHOST_BODY}`)?.scale({ x: o.w > 0 ? w / o.w : 1, y: o.h > 0 ? h / o.h : 1 });
   g.findOne<Konva.Rect>(`.${GHOST_BOX}`)?.size({ width: w + 8, height: h + 8 });
 }

@@ -9,6 +9,7 @@ import { FONT_FAMILY } from './shape-bodies';
 /** Names of a ghost's parts that the live layer reshapes every frame. */
 export const GHOST_BODY = 'ghost-body';
 export const GHOST_BOX = 'ghost-box';
+export const GHOST_TAG = 'ghost-tag';
 
 const CURSOR_PATH = 'M0 0 L0 17 L4.5 12.8 L7.6 19.6 L10.6 18.2 L7.6 11.6 L13.6 11.4 Z';
 
@@ -90,7 +91,13 @@ export function Ghost(p: {
         fill="transparent"
       />
       {p.labelled && (
-        <Group scaleX={1 / scale} scaleY={1 / scale} y={-26 / scale} listening={false}>
+        <Group
+          name={GHOST_TAG}
+          scaleX={1 / scale}
+          scaleY={1 / scale}
+          y={-26 / scale}
+          listening={false}
+        >
           <NameTag
             name={`${p.name} is ${p.shaped === true ? 'changing' : 'moving'} this`}
             color={p.color}
