@@ -2,7 +2,8 @@
 // selects it and drags its bottom-right handle; before A lets go, B's canvas shows the rectangle at its new size
 // (the live ghost, read from B's position mirror); after the release both show it. Then A drags the rotation
 // handle: before A lets go B shows it turned, and after the release both show the same rotation. A's Ctrl+Z then
-// takes the whole rotate back in one step, on both screens.
+// takes the whole rotate back in one step, on both screens. Last, a selection of two is resized: B sees both
+// grow before A lets go, both land, and one Ctrl+Z takes both back.
 import type { Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import { hostAndJoin } from './harness/scenario';
@@ -123,6 +124,59 @@ test('a resize and a rotate are seen live by the other user, and land for both',
         await expect
           .poll(() => shapeOf(page, id), { message: 'the rotate undone' })
           .toEqual(resized);
+    });
+
+    await test.step('A resizes a selection of two: B sees both grow live, and both land', async () => {
+      await a.getByTestId('tool-rect').click();
+      const from = atA(600, 200);
+      const to = atA(700, 280);
+      await a.mouse.move(from.x, from.y);
+      await a.mouse.down();
+      await a.mouse.move(to.x, to.y, { steps: 6 });
+      await a.mouse.up();
+      const objects = a.locator('[data-testid^="object-"]');
+      await expect(objects).toHaveCount(2);
+      const testIds = await Promise.all(
+        [0, 1].map(async (i) => (await objects.nth(i).getAttribute('data-testid')) ?? ''),
+      );
+      const second = testIds.map((t) => t.replace('object-', '')).find((t) => t !== id) ?? '';
+      const secondDrawn = await shapeOf(a, second);
+      await expect.poll(() => shapeOf(b, second)).toEqual(secondDrawn);
+      await a.keyboard.press('Control+a');
+      await expect.poll(() => selectedIds(a)).toEqual([id, second].sort());
+      // The selection's box spans (300, 200)-(700, 350) on A's stage: pull its bottom-right handle out.
+      const corner = atA(700, 350);
+      await a.mouse.move(corner.x, corner.y);
+      await a.mouse.down();
+      await a.mouse.move(corner.x + 100, corner.y + 75, { steps: 10 });
+      await expect
+        .poll(
+          async () => [
+            (await shapeOf(b, id)).w > resized.w + 30,
+            (await shapeOf(b, second)).w > secondDrawn.w + 15,
+          ],
+          { message: 'B sees both wider, live' },
+        )
+        .toEqual([true, true]);
+      await b.screenshot({ path: info.outputPath('4-group-resize-live-b.png') });
+      await a.mouse.up();
+      await expect
+        .poll(async () => (await shapeOf(a, second)).w, { message: 'A shows the second resized' })
+        .toBeGreaterThan(secondDrawn.w + 15);
+      const landed = [await shapeOf(a, id), await shapeOf(a, second)];
+      await expect
+        .poll(async () => [await shapeOf(b, id), await shapeOf(b, second)], {
+          message: 'B shows both as released',
+        })
+        .toEqual(landed);
+      // One step: one Ctrl+Z takes both back.
+      await a.keyboard.press('Control+z');
+      for (const page of [a, b])
+        await expect
+          .poll(async () => [await shapeOf(page, id), await shapeOf(page, second)], {
+            message: 'the group resize undone',
+          })
+          .toEqual([resized, secondDrawn]);
     });
   });
 });
