@@ -55,6 +55,9 @@ describe('parseCommand', () => {
       { cmd: 'edit', id: 0, patch: {} },
       { cmd: 'edit', id: 1, patch: { x: '3' } },
       { cmd: 'drag', id: 1, x: 1.5, y: 0 },
+      { cmd: 'reshape', id: 1, x: 0, y: 0, w: 10, h: 10, rotation: 3600 },
+      { cmd: 'reshape', id: 1, x: 0, y: 0, w: -1, h: 10, rotation: 0 },
+      { cmd: 'reshape', id: 1, x: 0, y: 0, w: 10, rotation: 0 },
       { cmd: 'delete', ids: [1, -2] },
       { cmd: 'chat', text: 'x'.repeat(5000) },
       { cmd: 'chat', text: '   ' },
@@ -94,6 +97,7 @@ describe('parseCommand', () => {
       { cmd: 'redo' },
       { cmd: 'settings', settings: { directories: [] } },
       { cmd: 'sync' },
+      { cmd: 'reshape', id: 1, x: 0, y: 0, w: 10, h: 20, rotation: 450 },
     ];
     for (const g of good) {
       expect(parseCommand(g), JSON.stringify(g)).not.toHaveProperty('error');

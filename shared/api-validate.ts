@@ -5,10 +5,12 @@ import { EXPORT_FORMATS, TOOLS } from './api';
 import type { FieldSpec, FieldType, NewObject, ObjectPatch } from './board';
 import {
   MAX_OBJECT_ID,
+  MAX_SIZE,
   MAX_TEXT_BYTES,
   NEW_OBJECT_FIELDS,
   OBJECT_FIELDS,
   PATCH_FIELDS,
+  ROTATION_STEPS,
   validateObjectFields,
   WORLD_EXTENT,
 } from './board';
@@ -129,6 +131,7 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   settings: ['settings'],
   sync: [],
   export: ['format', 'ids', 'transparent'],
+  reshape: ['id', 'x', 'y', 'w', 'h', 'rotation'],
 };
 
 /** The command, or why it is refused. Extra or missing fields, wrong types and out-of-range values are refused. */
@@ -279,6 +282,15 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
       return int(c.peer, 0, 1023) && (c.role === 'editor' || c.role === 'viewer')
         ? { cmd: 'role', peer: c.peer, role: c.role }
         : bad('bad role');
+    case 'reshape':
+      return objectId(c.id) &&
+        coord(c.x) &&
+        coord(c.y) &&
+        int(c.w, 0, MAX_SIZE) &&
+        int(c.h, 0, MAX_SIZE) &&
+        int(c.rotation, 0, ROTATION_STEPS - 1)
+        ? { cmd: 'reshape', id: c.id, x: c.x, y: c.y, w: c.w, h: c.h, rotation: c.rotation }
+        : bad('bad reshape');
     default:
       return bad('unknown command');
   }

@@ -28,8 +28,20 @@ export interface RemotePointer {
   readonly y: number;
   readonly tool: Tool;
   readonly visible: boolean;
-  /** While they drag an object: which one and where it is now. */
-  readonly drag: { readonly id: ObjectId; readonly x: number; readonly y: number } | null;
+  /** While they drag an object: which one and where it is now (and its live shape while resizing or rotating). */
+  readonly drag: {
+    readonly id: ObjectId;
+    readonly x: number;
+    readonly y: number;
+    readonly shape?: LiveShape;
+  } | null;
+}
+
+/** A held object's live size (world units) and rotation (tenths of a degree, 0..3599) during a resize or rotate. */
+export interface LiveShape {
+  readonly w: number;
+  readonly h: number;
+  readonly rotation: number;
 }
 
 export interface ChatMessage {
@@ -263,6 +275,19 @@ export type ApiCommand =
       readonly format: ExportFormat;
       readonly ids?: readonly ObjectId[];
       readonly transparent?: boolean;
+    }
+  /**
+   * A held object's live resize or rotate (x, y, w, h, rotation as the board fields): the others see it like a
+   * drag; the release is an edit, then a drop.
+   */
+  | {
+      readonly cmd: 'reshape';
+      readonly id: ObjectId;
+      readonly x: number;
+      readonly y: number;
+      readonly w: number;
+      readonly h: number;
+      readonly rotation: number;
     };
 
 export const EXPORT_FORMATS = ['ghostboard', 'excalidraw', 'svg'] as const;

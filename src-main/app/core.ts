@@ -222,6 +222,9 @@ class Core implements AppCore {
       case 'drop':
         s.drop(now, c.id, c.x, c.y);
         break;
+      case 'reshape':
+        s.reshape(now, c.id, { x: c.x, y: c.y, w: c.w, h: c.h, rotation: c.rotation });
+        break;
       case 'pointer':
         s.pointer(now, c.x, c.y, c.visible);
         break;

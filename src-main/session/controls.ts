@@ -1,6 +1,8 @@
 // One interface for what the local user does, whether this side hosts or joined: the CLI's script mode and the
 // app core drive a session through it. Knows nothing of stdin, IPC or the UI.
 import type { Tool, Viewport } from '../../shared/api';
+import type { LiveGeometry } from './presence';
+import { reshapedPresence } from './presence';
 import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
 import type { Board, Refusal } from './board';
 import { isRefusal } from './board';
@@ -29,6 +31,8 @@ export interface Controls {
   restack(now: number, id: ObjectId, front: boolean): void;
   grab(now: number, id: ObjectId): void;
   drag(now: number, id: ObjectId, x: number, y: number): void;
+  /** A held object's live resize or rotate (its place, size and rotation now), seen by the others like a drag. */
+  reshape(now: number, id: ObjectId, shape: LiveGeometry): void;
   drop(now: number, id: ObjectId, x: number, y: number): void;
   chat(now: number, text: string): void;
   /**
@@ -97,7 +101,9 @@ export function hostControls(h: HostSession): Controls {
       remove: (now, id) => refuse('delete', h.remove(id, now), id),
       restack: (now, id, front) => refuse('restack', h.restack(id, front, now), id),
       grab: (now, id) => refuse('grab', h.grab(id, now), id),
-      drag: (now, id, x, y) => h.setPresence(now, { dragId: id, dragX: x, dragY: y }),
+      drag: (now, id, x, y) =>
+        h.setPresence(now, { dragId: id, dragX: x, dragY: y, dragShaped: false }),
+      reshape: (now, id, g) => h.setPresence(now, reshapedPresence(id, g)),
       drop: (now, id, x, y) => {
         h.setPresence(now, { dragId: 0 });
         refuse('drop', h.drop(id, x, y, now), id);
@@ -154,6 +160,7 @@ export function peerControls(p: PeerSession): Controls {
       restack: (_now, id, front) => p.restack(id, front),
       grab: (_now, id) => p.grab(id),
       drag: (_now, id, x, y) => p.drag(id, x, y),
+      reshape: (_now, id, g) => p.reshape(id, g),
       drop: (_now, id, x, y) => p.drop(id, x, y),
       chat: (_now, text) => p.chat(text),
       connections: () => {

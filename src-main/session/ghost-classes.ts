@@ -2,7 +2,14 @@
 // each split into state groups so only what changed is sent (a board object's groups are those of the field
 // table, shared/board.ts's OBJECT_FIELDS). Knows nothing of connections or scoping.
 import type { BoardObject, FieldSpec, FieldType } from '../../shared/board';
-import { MAX_OBJECT_ID, OBJECT_FIELDS, OBJECT_KINDS, WORLD_EXTENT } from '../../shared/board';
+import {
+  MAX_OBJECT_ID,
+  MAX_SIZE,
+  OBJECT_FIELDS,
+  OBJECT_KINDS,
+  ROTATION_STEPS,
+  WORLD_EXTENT,
+} from '../../shared/board';
 import type { BitReader, BitWriter } from '../net/bitstream';
 import { defineGhostClass, GhostRegistry } from '../net/ghost/ghost-class';
 import type { Field } from '../net/stream/params';
@@ -28,6 +35,20 @@ const writePointerCoord = (w: BitWriter, v: number): void => {
 const readPointerCoord = (r: BitReader): number =>
   r.readBool() ? r.readRanged(-NEAR_COORD, NEAR_COORD - 1) : readCoord(r);
 
+/**
+ * A live resize's width or height, mostly a few hundred units: one flag bit, then 12 bits below 4096 or the full
+ * 20-bit range.
+ */
+const NEAR_SIZE = 4096;
+const writeLiveSize = (w: BitWriter, v: number): void => {
+  const near = v < NEAR_SIZE;
+  w.writeBool(near);
+  if (near) w.writeRanged(v, 0, NEAR_SIZE - 1);
+  else w.writeRanged(v, 0, MAX_SIZE);
+};
+const readLiveSize = (r: BitReader): number =>
+  r.readBool() ? r.readRanged(0, NEAR_SIZE - 1) : r.readRanged(0, MAX_SIZE);
+
 /** A participant's live presence, as its owner sets it and as every other participant sees it. */
 export interface PresenceState {
   peer: number;
@@ -39,6 +60,14 @@ export interface PresenceState {
   dragId: number;
   dragX: number;
   dragY: number;
+  /**
+   * Whether the held object is being resized or rotated (not only moved), and its live size (world units) and
+   * rotation (tenths of a degree, 0..3599) while it is; meaningless otherwise.
+   */
+  dragShaped: boolean;
+  dragW: number;
+  dragH: number;
+  dragRotation: number;
 }
 
 /** Copies every field of `from` into `to` (per update received: a plain copy, not Object.assign's generic one). */
@@ -51,10 +80,27 @@ export function copyPresence(to: PresenceState, from: PresenceState): void {
   to.dragId = from.dragId;
   to.dragX = from.dragX;
   to.dragY = from.dragY;
+  to.dragShaped = from.dragShaped;
+  to.dragW = from.dragW;
+  to.dragH = from.dragH;
+  to.dragRotation = from.dragRotation;
 }
 
 export function blankPresence(peer = 0): PresenceState {
-  return { peer, x: 0, y: 0, visible: false, tool: 0, dragId: 0, dragX: 0, dragY: 0 };
+  return {
+    peer,
+    x: 0,
+    y: 0,
+    visible: false,
+    tool: 0,
+    dragId: 0,
+    dragX: 0,
+    dragY: 0,
+    dragShaped: false,
+    dragW: 0,
+    dragH: 0,
+    dragRotation: 0,
+  };
 }
 
 export const Presence = defineGhostClass<PresenceState, PresenceState>({
@@ -86,6 +132,8 @@ export const Presence = defineGhostClass<PresenceState, PresenceState>({
       unpack: (r, g) => void (g.tool = r.readRanged(0, TOOLS.length - 1)),
     },
     {
+      // A held object's live state: where it is and, during a resize or rotate, its size and rotation. One group
+      // (not a fifth one) so a pointer-only update's mask stays 4 bits; a plain move costs one bit more.
       name: 'drag',
       urgent: true,
       pack: (w, s) => {
@@ -94,15 +142,26 @@ export const Presence = defineGhostClass<PresenceState, PresenceState>({
         w.writeRanged(s.dragId, 1, MAX_OBJECT_ID);
         writePointerCoord(w, s.dragX);
         writePointerCoord(w, s.dragY);
+        w.writeBool(s.dragShaped);
+        if (!s.dragShaped) return;
+        writeLiveSize(w, s.dragW);
+        writeLiveSize(w, s.dragH);
+        w.writeRanged(s.dragRotation, 0, ROTATION_STEPS - 1);
       },
       unpack: (r, g) => {
         if (!r.readBool()) {
           g.dragId = 0;
+          g.dragShaped = false;
           return;
         }
         g.dragId = r.readRanged(1, MAX_OBJECT_ID);
         g.dragX = readPointerCoord(r);
         g.dragY = readPointerCoord(r);
+        g.dragShaped = r.readBool();
+        if (!g.dragShaped) return;
+        g.dragW = readLiveSize(r);
+        g.dragH = readLiveSize(r);
+        g.dragRotation = r.readRanged(0, ROTATION_STEPS - 1);
       },
     },
   ],

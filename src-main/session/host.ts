@@ -68,6 +68,12 @@ export interface HostSessionOptions {
   readonly boardLimits?: Partial<BoardLimits>;
 }
 
+/** A presence's live drag (or resize, or rotate) of one object. */
+type HeldBack = Pick<
+  PresenceState,
+  'dragId' | 'dragX' | 'dragY' | 'dragShaped' | 'dragW' | 'dragH' | 'dragRotation'
+>;
+
 /** A participant: a connection that said hello, with the id, colour and role the host gave it (never id 0). */
 interface Member {
   readonly peerId: PeerId;
@@ -76,7 +82,7 @@ interface Member {
   role: Role;
   readonly relay: GhostSource<PresenceState>;
   /** The last drag it sent of an object it did not hold yet: shown if its grab of that object succeeds. */
-  heldBack: { readonly id: ObjectId; readonly x: number; readonly y: number } | undefined;
+  heldBack: HeldBack | undefined;
 }
 
 /** A connection as the host sees it: a participant only once it said hello. */
@@ -474,7 +480,8 @@ export class HostSession {
       else {
         shown = this.withoutDrag(g);
         groups |= Presence.maskOf('drag');
-        m.heldBack = { id: g.dragId, x: g.dragX, y: g.dragY };
+        const { dragId, dragX, dragY, dragShaped, dragW, dragH, dragRotation } = g;
+        m.heldBack = { dragId, dragX, dragY, dragShaped, dragW, dragH, dragRotation };
         this.counters.dragsNotHeld++;
       }
     }
@@ -496,6 +503,7 @@ export class HostSession {
     s.dragId = 0;
     s.dragX = 0;
     s.dragY = 0;
+    s.dragShaped = false;
     return s;
   }
 
@@ -737,12 +745,10 @@ export class HostSession {
   /** A drag that arrived just before its grab (presence is read before events in a packet) is shown now. */
   private showHeldBackDrag(m: Member, id: ObjectId): void {
     const d = m.heldBack;
-    if (d?.id !== id) return;
+    if (d?.dragId !== id) return;
     m.heldBack = undefined;
     const s = m.relay.obj;
-    s.dragId = d.id;
-    s.dragX = d.x;
-    s.dragY = d.y;
+    Object.assign(s, d);
     const drag = Presence.maskOf('drag');
     m.relay.markDirty(drag);
     const pointer = presenceMaskToPointer(s, drag);
@@ -795,6 +801,7 @@ export class HostSession {
       mask |= Presence.maskOf('pointer');
     if (change.dragId !== undefined) mask |= Presence.maskOf('drag');
     Object.assign(s, change);
+    if (s.dragId === 0) s.dragShaped = false;
     if (tool !== undefined) {
       s.tool = TOOLS.indexOf(tool);
       mask |= Presence.maskOf('tool');

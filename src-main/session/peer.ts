@@ -18,7 +18,13 @@ import { blankPresence, copyPresence, Presence, PRESENCE_REGISTRY } from './ghos
 import type { ConnectionStack } from './connection-stack';
 import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
-import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
+import type { LiveGeometry } from './presence';
+import {
+  changedPresenceMask,
+  POINTER_MASK,
+  presenceMaskToPointer,
+  reshapedPresence,
+} from './presence';
 import type { Protocol, Role } from './protocol';
 import { buildRegistry, editCall, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
@@ -342,12 +348,19 @@ export class PeerSession {
 
   /** A live drag travels in the presence ghost (current state, never resent stale). */
   drag(id: ObjectId, x: number, y: number): void {
-    Object.assign(this.self.obj, { dragId: id, dragX: x, dragY: y });
+    Object.assign(this.self.obj, { dragId: id, dragX: x, dragY: y, dragShaped: false });
+    this.self.markDirty(Presence.maskOf('drag'));
+  }
+
+  /** A live resize or rotate: the same slot as a drag, with the size and rotation. */
+  reshape(id: ObjectId, g: LiveGeometry): void {
+    Object.assign(this.self.obj, reshapedPresence(id, g));
     this.self.markDirty(Presence.maskOf('drag'));
   }
 
   drop(id: ObjectId, x: number, y: number): void {
     this.self.obj.dragId = 0;
+    this.self.obj.dragShaped = false;
     this.self.markDirty(Presence.maskOf('drag'));
     this.rpc?.send(this.proto.drop, { id, x, y });
   }

@@ -26,10 +26,43 @@ export function changedPresenceMask(
   if (
     before.dragId === after.dragId &&
     before.dragX === after.dragX &&
-    before.dragY === after.dragY
+    before.dragY === after.dragY &&
+    before.dragShaped === after.dragShaped &&
+    (!after.dragShaped ||
+      (before.dragW === after.dragW &&
+        before.dragH === after.dragH &&
+        before.dragRotation === after.dragRotation))
   )
     m &= ~DRAG_MASK;
   return m >>> 0;
+}
+
+/** A held object's live place, size and rotation (the board fields' units) during a resize or rotate. */
+export interface LiveGeometry {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+  readonly rotation: number;
+}
+
+/** The presence fields a live resize or rotate of object `id` sets. */
+export function reshapedPresence(
+  id: number,
+  g: LiveGeometry,
+): Pick<
+  PresenceState,
+  'dragId' | 'dragX' | 'dragY' | 'dragShaped' | 'dragW' | 'dragH' | 'dragRotation'
+> {
+  return {
+    dragId: id,
+    dragX: g.x,
+    dragY: g.y,
+    dragShaped: true,
+    dragW: g.w,
+    dragH: g.h,
+    dragRotation: g.rotation,
+  };
 }
 
 /** The pointer as it now stands, when this update touched what a viewer sees; undefined otherwise. */
@@ -41,6 +74,12 @@ export function presenceMaskToPointer(s: PresenceState, mask: number): PointerIn
     y: s.y,
     visible: s.visible,
     tool: TOOLS[s.tool] ?? 'select',
-    drag: s.dragId === 0 ? null : { id: s.dragId, x: s.dragX, y: s.dragY },
+    drag: s.dragId === 0 ? null : liveDrag(s),
   };
+}
+
+/** The held object's live state: a move, or a resize or rotate with its size and rotation. */
+function liveDrag(s: PresenceState): NonNullable<PointerInfo['drag']> {
+  const at = { id: s.dragId, x: s.dragX, y: s.dragY };
+  return s.dragShaped ? { ...at, shape: { w: s.dragW, h: s.dragH, rotation: s.dragRotation } } : at;
 }

@@ -1,7 +1,7 @@
 // What a session reports to whoever runs it (CLI script mode, the app core, tests). Plain data; knows nothing
 // of the network below or of the UI above.
 import type { BoardObject, ObjectId, PeerId } from '../../shared/board';
-import type { Tool } from '../../shared/api';
+import type { LiveShape, Tool } from '../../shared/api';
 import type { LeaveReason, RefusableCommand, Role } from './protocol';
 
 export interface ParticipantInfo {
@@ -18,7 +18,12 @@ export interface PointerInfo {
   readonly y: number;
   readonly visible: boolean;
   readonly tool: Tool;
-  readonly drag: { readonly id: ObjectId; readonly x: number; readonly y: number } | null;
+  readonly drag: {
+    readonly id: ObjectId;
+    readonly x: number;
+    readonly y: number;
+    readonly shape?: LiveShape;
+  } | null;
 }
 
 export type SessionEvent =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NewObject } from '../../shared/board';
-import { MAX_OBJECT_ID, OBJECT_KINDS } from '../../shared/board';
+import { MAX_OBJECT_ID, MAX_SIZE, OBJECT_KINDS, ROTATION_STEPS } from '../../shared/board';
 import type { Rng } from '../net/rng';
 import { isRefusal } from './board';
 import { peerControls } from './controls';
@@ -107,6 +107,11 @@ function randomCall(s: SimSession, r: RawPeer): void {
         dragId: rng.int(2) === 0 ? 0 : someId(s),
         dragX: x,
         dragY: y,
+        // A live resize or rotate now and then (liveresize), of anything in range.
+        dragShaped: rng.int(3) === 0,
+        dragW: rng.range(0, MAX_SIZE),
+        dragH: rng.range(0, 5000),
+        dragRotation: rng.int(ROTATION_STEPS),
       });
   }
 }

@@ -15,7 +15,8 @@ export type HistoryMembers = 'undo' | 'redo' | 'group' | 'canUndo' | 'canRedo';
 /**
  * Wraps a session's controls: `restore` brings back an object this user deleted, as the host had it (the host
  * checks it may). A drag
- * (grab … drop, of one object or of a selection: every drop until the last open grab closes) is one step; typing
+ * (grab … drop, of one object or of a selection: every drop until the last open grab closes, with the edits of
+ * held objects between them: a resize or rotate) is one step; typing
  * into one text is one step until anything else is recorded; a group (group()) is one step.
  */
 export function withHistory(
@@ -132,8 +133,16 @@ export function withHistory(
           typing?.id === id &&
           typing.step === history.top &&
           Object.keys(patch).every((k) => k === 'h');
+        const gestureOf = gesture.open.has(id) ? gesture : undefined;
         if (!changes) {
           // Nothing changes: nothing to take back.
+        } else if (gestureOf !== undefined) {
+          // A resize or rotate is released as an edit, then a drop where the edit put it: one step with the
+          // gesture (the drop then moves nothing more).
+          gestureOf.step = record(part, gestureOf.step);
+          const start = gestureOf.start.get(id);
+          if (start !== undefined)
+            gestureOf.start.set(id, { x: patch.x ?? start.x, y: patch.y ?? start.y });
         } else if (growing) {
           if (!history.merge(part)) history.record(part, typing?.step);
         } else record(part);

@@ -363,9 +363,20 @@ describe('wire golden bytes', () => {
   });
 
   it('presence ghost groups encode to the same bits', () => {
+    const unshaped = { dragShaped: false, dragW: 0, dragH: 0, dragRotation: 0 };
     const states: PresenceState[] = [
-      { peer: 0, x: 0, y: 0, visible: false, tool: 0, dragId: 0, dragX: 0, dragY: 0 },
-      { peer: 7, x: 8191, y: -8192, visible: true, tool: 3, dragId: 12, dragX: -20, dragY: 9000 },
+      { peer: 0, x: 0, y: 0, visible: false, tool: 0, dragId: 0, dragX: 0, dragY: 0, ...unshaped },
+      {
+        peer: 7,
+        x: 8191,
+        y: -8192,
+        visible: true,
+        tool: 3,
+        dragId: 12,
+        dragX: -20,
+        dragY: 9000,
+        ...unshaped,
+      },
       {
         peer: 1023,
         x: WORLD_EXTENT,
@@ -375,6 +386,22 @@ describe('wire golden bytes', () => {
         dragId: MAX_OBJECT_ID,
         dragX: 1,
         dragY: -1,
+        ...unshaped,
+      },
+      // liveresize: a live resize or rotate carries the size and rotation after the drag's place.
+      {
+        peer: 3,
+        x: 10,
+        y: 20,
+        visible: true,
+        tool: 0,
+        dragId: 5,
+        dragX: 100,
+        dragY: -50,
+        dragShaped: true,
+        dragW: 240,
+        dragH: 5000,
+        dragRotation: 3599,
       },
     ];
     expect(Presence.groups.map((g) => g.name)).toMatchInlineSnapshot(`
@@ -407,13 +434,19 @@ describe('wire golden bytes', () => {
           "peer 10:01c0",
           "pointer 31:ffff8000",
           "tool 3:60",
-          "drag 63:800005dfec3d4f50",
+          "drag 64:800005dfec3d4f50",
         ],
         [
           "peer 10:ffc0",
           "pointer 47:bd0900000000",
           "tool 3:20",
-          "drag 55:ffffff6001bffe",
+          "drag 56:ffffff6001bffe",
+        ],
+        [
+          "peer 10:00c0",
+          "pointer 31:e00ac028",
+          "tool 3:00",
+          "drag 102:8000026064bf9d878004e2383c",
         ],
       ]
     `);

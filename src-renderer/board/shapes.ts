@@ -99,17 +99,33 @@ export interface TransformResult {
   readonly rotation: number;
 }
 
-/** The edit a Transformer gesture makes: scale goes into w/h (and the points), never into the object. */
-export function transformPatch(o: BoardObject, t: TransformResult): ObjectPatch {
+/** A held object's live place, size and rotation (board units: rotation in tenths of a degree). */
+export interface LiveGeometry {
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+  readonly h: number;
+  readonly rotation: number;
+}
+
+/** Where a Transformer gesture has the object now: what the others see live (the release's edit has the points). */
+export function transformGeometry(o: BoardObject, t: TransformResult): LiveGeometry {
   const sx = Math.abs(t.scaleX);
   const sy = Math.abs(t.scaleY);
-  const patch: ObjectPatch = {
+  return {
     x: clampWorld(t.x),
     y: clampWorld(t.y),
     w: clampSize(o.w * sx),
     h: clampSize(o.h * sy),
     rotation: toRotationSteps(t.rotation),
   };
+}
+
+/** The edit a Transformer gesture makes: scale goes into w/h (and the points), never into the object. */
+export function transformPatch(o: BoardObject, t: TransformResult): ObjectPatch {
+  const sx = Math.abs(t.scaleX);
+  const sy = Math.abs(t.scaleY);
+  const patch: ObjectPatch = transformGeometry(o, t);
   if (o.points.length === 0) return patch;
   const points = o.points.map((v, i) => clampPoint(v * (i % 2 === 0 ? sx : sy)));
   return { ...patch, points };

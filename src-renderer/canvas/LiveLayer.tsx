@@ -1,31 +1,52 @@
-// Remote telepointers and ghosts of objects others are dragging (a whole selection: every object its dragger
-// holds), on their own layer, moved every animation frame from the interpolated tracks (interp/). React re-renders it only when who is shown changes, never per frame.
+// Remote telepointers and ghosts of objects others are dragging, resizing or rotating (a whole selection: every
+// object its holder holds), on their own layer, moved every animation frame from the interpolated tracks (interp/). React re-renders it only when who is shown changes, never per frame.
 import type Konva from 'konva';
 import { type ReactElement, useEffect, useRef, useState } from 'react';
 import { Group, Layer } from 'react-konva';
-import type { ObjectId, PeerId } from '../../shared/board';
+import type { BoardObject, ObjectId, PeerId } from '../../shared/board';
 import { colorToCss } from '../../shared/board';
 import { withHeldObjects } from '../interp/held-drags';
-import type { LiveFrame } from '../interp/remote-live';
+import type { LiveDrag, LiveFrame } from '../interp/remote-live';
 import { useAppState, useController } from '../view/context';
-import { Ghost, Pointer } from './LiveShapes';
+import { Ghost, GHOST_BODY, GHOST_BOX, GHOST_TAG, Pointer } from './LiveShapes';
 import type { PositionMirror } from './position-mirror';
 
 interface Shown {
   readonly pointers: readonly PeerId[];
-  readonly drags: readonly { peer: PeerId; id: ObjectId; dropped: boolean }[];
+  readonly drags: readonly { peer: PeerId; id: ObjectId; dropped: boolean; shaped: boolean }[];
 }
 
 const keyOf = (s: Shown): string =>
-  `${s.pointers.join(',')}|${s.drags.map((d) => `${d.peer}:${d.id}:${d.dropped ? 1 : 0}`).join(',')}`;
+  `${s.pointers.join(',')}|${s.drags.map((d) => `${d.peer}:${d.id}:${d.dropped ? 1 : 0}:${d.shaped ? 1 : 0}`).join(',')}`;
 
 const ghostId = (peer: PeerId, id: ObjectId): string => `ghost-${peer}-${id}`;
 
 function shownOf(f: LiveFrame): Shown {
   return {
     pointers: f.pointers.map((p) => p.peer),
-    drags: f.drags.map((d) => ({ peer: d.peer, id: d.id, dropped: d.dropped })),
+    drags: f.drags.map((d) => ({
+      peer: d.peer,
+      id: d.id,
+      dropped: d.dropped,
+      shaped: d.shape !== undefined,
+    })),
   };
+}
+
+/**
+ * Puts a ghost where its drag is now: moved, or (a resize or rotate) turned, its body scaled from the board's
+ * size to the live one as the holder's own canvas scales it, and its outline sized to match.
+ */
+function placeGhost(g: Konva.Group, o: BoardObject, d: LiveDrag): void {
+  g.position(d);
+  const w = d.shape?.w ?? o.w;
+  const h = d.shape?.h ?? o.h;
+  const degrees = (d.shape?.rotation ?? o.rotation) / 10;
+  g.rotation(degrees);
+  // The name stays upright however the object turns.
+  g.findOne(`.${GHOST_TAG}`)?.rotation(-degrees);
+  g.findOne(`.${GHOST_BODY}`)?.scale({ x: o.w > 0 ? w / o.w : 1, y: o.h > 0 ? h / o.h : 1 });
+  g.findOne<Konva.Rect>(`.${GHOST_BOX}`)?.size({ width: w + 8, height: h + 8 });
 }
 
 /** Runs the per-frame loop: positions nodes imperatively, and reports structure changes to React. */
@@ -40,7 +61,8 @@ function useLiveFrames(
     let raf = 0;
     const tick = (): void => {
       const now = performance.now();
-      const frame = withHeldObjects(controller.live.frame(now), controller.store.getState().board);
+      const board = controller.store.getState().board;
+      const frame = withHeldObjects(controller.live.frame(now), board);
       const next = shownOf(frame);
       const key = keyOf(next);
       if (key !== shownKey.current) {
@@ -53,7 +75,11 @@ function useLiveFrames(
       const layer = layerRef.current;
       if (layer) {
         for (const p of frame.pointers) layer.findOne(`#ptr-${p.peer}`)?.position(p);
-        for (const d of frame.drags) layer.findOne(`#${ghostId(d.peer, d.id)}`)?.position(d);
+        for (const d of frame.drags) {
+          const g = layer.findOne<Konva.Group>(`#${ghostId(d.peer, d.id)}`);
+          const o = board.get(d.id);
+          if (g && o) placeGhost(g, o, d);
+        }
         layer.batchDraw();
       }
       mirror.frame(frame);
@@ -83,7 +109,7 @@ export function LiveLayer({ mirror }: { mirror: PositionMirror }): ReactElement 
 
   return (
     <Layer ref={layerRef}>
-      {shown.drags.map(({ peer, id }, i) => {
+      {shown.drags.map(({ peer, id, shaped }, i) => {
         const o = board.get(id);
         if (!o) return null;
         const { name, color } = who(peer);
@@ -100,7 +126,14 @@ export function LiveLayer({ mirror }: { mirror: PositionMirror }): ReactElement 
               controller.toast('info', `${name} is moving this right now.`);
             }}
           >
-            <Ghost o={o} name={name} color={color} scale={scale} labelled={labelled} />
+            <Ghost
+              o={o}
+              name={name}
+              color={color}
+              scale={scale}
+              labelled={labelled}
+              shaped={shaped}
+            />
           </Group>
         );
       })}

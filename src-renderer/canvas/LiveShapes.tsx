@@ -6,6 +6,11 @@ import type { BoardObject } from '../../shared/board';
 import { ObjectShape } from './ObjectShape';
 import { FONT_FAMILY } from './shape-bodies';
 
+/** Names of a ghost's parts that the live layer reshapes every frame. */
+export const GHOST_BODY = 'ghost-body';
+export const GHOST_BOX = 'ghost-box';
+export const GHOST_TAG = 'ghost-tag';
+
 const CURSOR_PATH = 'M0 0 L0 17 L4.5 12.8 L7.6 19.6 L10.6 18.2 L7.6 11.6 L13.6 11.4 Z';
 
 export function NameTag(p: { name: string; color: string; x: number; y: number }): ReactElement {
@@ -63,12 +68,18 @@ export function Ghost(p: {
   scale: number;
   /** Whether this ghost carries the name tag (one per peer when it drags several objects). */
   labelled: boolean;
+  /** Being resized or rotated, not only moved. */
+  shaped?: boolean;
 }): ReactElement {
   const { o, scale } = p;
   return (
     <>
-      <ObjectShape o={{ ...o, x: 0, y: 0, rotation: 0 }} listening={false} opacity={0.92} />
+      {/* Named for the live layer, which scales the body and sizes the box during a resize (never React). */}
+      <Group name={GHOST_BODY}>
+        <ObjectShape o={{ ...o, x: 0, y: 0, rotation: 0 }} listening={false} opacity={0.92} />
+      </Group>
       <Rect
+        name={GHOST_BOX}
         x={-4}
         y={-4}
         width={o.w + 8}
@@ -80,8 +91,19 @@ export function Ghost(p: {
         fill="transparent"
       />
       {p.labelled && (
-        <Group scaleX={1 / scale} scaleY={1 / scale} y={-26 / scale} listening={false}>
-          <NameTag name={`${p.name} is moving this`} color={p.color} x={-4} y={0} />
+        <Group
+          name={GHOST_TAG}
+          scaleX={1 / scale}
+          scaleY={1 / scale}
+          y={-26 / scale}
+          listening={false}
+        >
+          <NameTag
+            name={`${p.name} is ${p.shaped === true ? 'changing' : 'moving'} this`}
+            color={p.color}
+            x={-4}
+            y={0}
+          />
         </Group>
       )}
     </>

@@ -129,4 +129,32 @@ describe('PositionMirror', () => {
     expect(controller.localDrags()).toEqual([]);
     expect(shown(root)['object-1']).toBe('60,70');
   });
+
+  it("shows a ghost's live size and rotation while someone resizes or rotates it, then the board's", () => {
+    const { mirror, root, emit } = setup();
+    emit({ type: 'board', objects: [rect(2, 50, 50)] });
+    const sized = (): string[] => {
+      const el = root.children.find((c) => c.dataset.testid === 'object-2');
+      return [el?.dataset.w, el?.dataset.h, el?.dataset.rotation].map(String);
+    };
+    mirror.frame({ pointers: [], drags: [] });
+    expect(sized()).toEqual(['10', '10', '0']);
+    mirror.frame({
+      pointers: [],
+      drags: [
+        {
+          peer: 3,
+          id: 2,
+          x: 40,
+          y: 45,
+          dropped: false,
+          shape: { w: 30.4, h: 21, rotation: 449.6 },
+        },
+      ],
+    });
+    expect(shown(root)['object-2']).toBe('40,45');
+    expect(sized()).toEqual(['30', '21', '450']);
+    mirror.frame({ pointers: [], drags: [] });
+    expect(sized()).toEqual(['10', '10', '0']);
+  });
 });

@@ -1,7 +1,10 @@
 // Mirrors what the canvas shows into tiny invisible DOM elements (data-testid + integer world data-x/data-y),
 // so tests and accessibility tooling can read positions Konva only paints: this user's pointer
 // (`local-pointer`), remote pointers (`remote-pointer-<peer>`) and board objects (`object-<id>`, including live
-// drags; a text's or note's text as data-text). Written imperatively, once per animation frame and right after local input; never renders React.
+// drags; its size and rotation as data-w/data-h/data-rotation, live during someone's resize or rotate; a text's
+// or note's text as data-text). Written imperatively, once per animation frame and right after local input;
+// never renders React.
+import type { LiveShape } from '../../shared/api';
 import type { BoardObject, ObjectId } from '../../shared/board';
 import type { Controller } from '../controller/controller';
 import type { LiveFrame } from '../interp/remote-live';
@@ -83,24 +86,43 @@ export class PositionMirror {
           this.remove(key);
       for (const o of s.board.values()) {
         const key = `${OBJECT}${o.id}`;
-        this.put(key, shownObject(s, o));
+        const shown = shownObject(s, o);
+        this.put(key, shown);
+        this.putShape(key, shown);
         if (o.kind === 'text' || o.kind === 'note') this.putText(key, o.text);
       }
     }
     // Live drags, the holder's own last: each object shows where its ghost or the dragged node is now.
-    const live = new Map<ObjectId, Point>();
+    const live = new Map<ObjectId, Point & { readonly shape?: LiveShape }>();
     for (const d of this.remote.drags) live.set(d.id, d);
     for (const d of this.controller.localDrags()) live.set(d.id, d);
     for (const id of this.overridden) {
       const o: BoardObject | undefined = s.board.get(id);
-      if (o && !live.has(id)) this.put(`${OBJECT}${id}`, shownObject(s, o));
+      if (o && !live.has(id)) {
+        const shown = shownObject(s, o);
+        this.put(`${OBJECT}${id}`, shown);
+        this.putShape(`${OBJECT}${id}`, shown);
+      }
     }
     this.overridden = new Set();
     for (const [id, p] of live) {
-      if (!s.board.has(id)) continue;
+      const o = s.board.get(id);
+      if (!o) continue;
       this.overridden.add(id);
       this.put(`${OBJECT}${id}`, p);
+      this.putShape(`${OBJECT}${id}`, p.shape ?? shownObject(s, o));
     }
+  }
+
+  private putShape(key: string, shape: LiveShape): void {
+    const el = this.els.get(key);
+    if (el === undefined) return;
+    const w = String(Math.round(shape.w));
+    const h = String(Math.round(shape.h));
+    const rotation = String(Math.round(shape.rotation));
+    if (el.dataset.w !== w) el.dataset.w = w;
+    if (el.dataset.h !== h) el.dataset.h = h;
+    if (el.dataset.rotation !== rotation) el.dataset.rotation = rotation;
   }
 
   private put(key: string, p: Point): void {

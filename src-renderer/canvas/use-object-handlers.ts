@@ -1,8 +1,10 @@
 // Konva node events of board objects (drag, transform, double-click) translated for the tool machines
-// (tools/): positions in world units and a handle to put the node back. Decides nothing and draws nothing.
+// (tools/): positions in world units and a handle to put the node back (or end the handles' gesture). Decides
+// nothing and draws nothing.
 import type Konva from 'konva';
 import { useMemo } from 'react';
-import type { DragHandle, DragInfo } from '../tools/events';
+import type { TransformResult } from '../board/shapes';
+import type { DragHandle, DragInfo, TransformHandle } from '../tools/events';
 import type { Tools } from '../tools/Tools';
 import type { ObjectHandlers } from './ObjectShape';
 
@@ -11,6 +13,41 @@ function handleOf(node: Konva.Node): DragHandle {
     put: (at, stop) => {
       if (stop && node.isDragging()) node.stopDrag();
       node.position(at);
+      node.getLayer()?.batchDraw();
+    },
+  };
+}
+
+function transformOf(node: Konva.Node): TransformResult {
+  return {
+    x: node.x(),
+    y: node.y(),
+    scaleX: node.scaleX(),
+    scaleY: node.scaleY(),
+    rotation: node.rotation(),
+  };
+}
+
+/** Whether the selection's handles are in a gesture now. */
+function isTransforming(node: Konva.Node): boolean {
+  return node.getLayer()?.findOne<Konva.Transformer>('Transformer')?.isTransforming() ?? false;
+}
+
+/** Whether `node` is the last of the selection Transformer's nodes (whose ends are reported in order). */
+function isLastNode(node: Konva.Node): boolean {
+  const tr = node.getLayer()?.findOne<Konva.Transformer>('Transformer');
+  return tr === undefined || tr.nodes().at(-1) === node;
+}
+
+function transformHandleOf(node: Konva.Node): TransformHandle {
+  return {
+    stop: () => {
+      // Every Transformer on the layer (there is one: the selection's); each reports its nodes' transformEnd.
+      for (const tr of node.getLayer()?.find<Konva.Transformer>('Transformer') ?? [])
+        tr.stopTransform();
+    },
+    put: (o) => {
+      node.setAttrs({ x: o.x, y: o.y, rotation: o.rotation / 10, scaleX: 1, scaleY: 1 });
       node.getLayer()?.batchDraw();
     },
   };
@@ -30,18 +67,21 @@ export function useObjectHandlers(tools: Tools): ObjectHandlers {
       onDragStart: (id, node) => tools.handle({ type: 'dragStart', drag: dragInfo(id, node) }),
       onDragMove: (id, node) => tools.handle({ type: 'dragMove', drag: dragInfo(id, node) }),
       onDragEnd: (id, node) => tools.handle({ type: 'dragEnd', drag: dragInfo(id, node) }),
-      onTransform: (id, node) => tools.handle({ type: 'transform', id, pointer: pointerOf(node) }),
+      onTransform: (id, node) =>
+        // A gesture the tools stopped during this move still reports the move's other nodes: not a new one.
+        isTransforming(node) &&
+        tools.handle({
+          type: 'transform',
+          id,
+          pointer: pointerOf(node),
+          result: transformOf(node),
+          node: transformHandleOf(node),
+        }),
       onTransformEnd: (id, node) => {
-        const result = {
-          x: node.x(),
-          y: node.y(),
-          scaleX: node.scaleX(),
-          scaleY: node.scaleY(),
-          rotation: node.rotation(),
-        };
+        const result = transformOf(node);
         // Scale goes into w/h (and points); the node itself always stays at scale 1.
         node.scale({ x: 1, y: 1 });
-        tools.handle({ type: 'transformEnd', id, result });
+        tools.handle({ type: 'transformEnd', id, result, last: isLastNode(node) });
       },
     }),
     [tools],

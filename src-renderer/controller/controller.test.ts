@@ -83,6 +83,55 @@ describe('DragSession', () => {
   });
 });
 
+describe('DragSession: a resize or rotate (liveresize)', () => {
+  it('sends the live geometry (rounded) as reshapes once held, and releases as the edit, then the drop', async () => {
+    const { sent, invoke, answerGrab } = scripted();
+    const d = new DragSession(5, invoke, { refused: () => undefined }, frozen);
+    const started = d.start();
+    d.reshape({ x: 9.6, y: 10, w: 120.4, h: 60, rotation: 450 });
+    await answerGrab({ ok: true });
+    await started;
+    expect(sent.at(-1)).toEqual({
+      cmd: 'reshape',
+      id: 5,
+      x: 10,
+      y: 10,
+      w: 120,
+      h: 60,
+      rotation: 450,
+    });
+    expect(d.position).toEqual({ x: 10, y: 10 });
+    const patch = { x: 10, y: 10, w: 121, h: 61, rotation: 460 };
+    expect(d.end(10, 10, patch)).toBe(true);
+    expect(sent.slice(-2)).toEqual([
+      { cmd: 'edit', id: 5, patch },
+      { cmd: 'drop', id: 5, x: 10, y: 10 },
+    ]);
+  });
+
+  it('a release before the grab is answered waits for it, edit first', async () => {
+    const { sent, invoke, answerGrab } = scripted();
+    const d = new DragSession(5, invoke, { refused: () => undefined }, frozen);
+    const started = d.start();
+    d.end(1, 2, { x: 1, y: 2, w: 3, h: 4, rotation: 0 });
+    expect(sent).toEqual([{ cmd: 'grab', id: 5 }]);
+    await answerGrab({ ok: true });
+    await started;
+    expect(sent.map((c) => c.cmd)).toEqual(['grab', 'edit', 'drop']);
+  });
+
+  it('a refused release (edit and drop both) is reported once', async () => {
+    const reasons: string[] = [];
+    const invoke = (c: ApiCommand): Promise<ApiReply> =>
+      Promise.resolve(c.cmd === 'grab' ? { ok: true } : { ok: false, reason: 'no object 5' });
+    const d = new DragSession(5, invoke, { refused: (r) => reasons.push(r) }, frozen);
+    await d.start();
+    d.end(1, 2, { x: 1, y: 2, w: 3, h: 4, rotation: 0 });
+    for (let i = 0; i < 4; i++) await Promise.resolve();
+    expect(reasons).toEqual(['no object 5']);
+  });
+});
+
 describe('TextSession', () => {
   it('sends one splice per change', () => {
     const sent: ApiCommand[] = [];

@@ -15,6 +15,7 @@ import { RemoteLive } from '../interp/remote-live';
 import { draftKey, isProvisional, provisionalId } from '../store/drafts';
 import { canEdit, hostAway, selfId } from '../store/selectors';
 import type { Store } from '../store/store';
+import type { LiveGeometry } from '../board/shapes';
 import { DragSession } from './drag-session';
 import { EditorKeys } from './editor-keys';
 import { ProvisionalIds } from './provisional';
@@ -269,11 +270,23 @@ export class Controller {
     this.notifyLocal();
   }
 
-  /** Drops at (x, y), shown at once (prediction: the host's upsert confirms or corrects it). */
-  endDrag(id: ObjectId, x: number, y: number): void {
+  /** A held object's live resize or rotate: the others see its place, size and rotation like a drag. */
+  reshapeDrag(id: ObjectId, g: LiveGeometry): void {
+    this.drags.get(id)?.reshape(g);
+    this.notifyLocal();
+  }
+
+  /**
+   * Drops at (x, y), shown at once (prediction: the host's upsert confirms or corrects it); a resize or rotate's
+   * `patch` is sent as one edit just before the drop, and shown at once too.
+   */
+  endDrag(id: ObjectId, x: number, y: number, patch?: ObjectPatch): void {
     const session = this.drags.get(id);
     this.drags.delete(id);
-    if (session?.end(x, y)) this.store.dispatch({ type: 'moved', id, x, y });
+    if (session?.end(x, y, patch)) {
+      if (patch) this.store.dispatch({ type: 'edited', id, patch });
+      else this.store.dispatch({ type: 'moved', id, x, y });
+    }
     this.notifyLocal();
   }
 

@@ -1,7 +1,10 @@
 // One local drag of one object: grab, throttled drags, drop — shown at once (prediction) and undone if the host
-// refuses the grab. A small state machine; knows nothing of Konva, React or the store.
+// refuses the grab. A resize or rotate is the same gesture: its live state is the object's place, size and
+// rotation (reshapes instead of drags), and its release an edit, then the drop. A small state machine; knows
+// nothing of Konva, React or the store.
 import type { ApiCommand, ApiReply } from '../../shared/api';
-import type { ObjectId } from '../../shared/board';
+import type { ObjectId, ObjectPatch } from '../../shared/board';
+import type { LiveGeometry } from '../board/shapes';
 import { type Clock, realClock, Throttle } from '../board/throttle';
 
 export type Invoke = (c: ApiCommand) => Promise<ApiReply>;
@@ -9,8 +12,19 @@ export type Invoke = (c: ApiCommand) => Promise<ApiReply>;
 /** ~60 Hz: drags go out no faster than the display draws them. */
 export const DRAG_INTERVAL_MS = 16;
 
+interface At {
+  readonly x: number;
+  readonly y: number;
+}
+
+/** Where the user let go, and the edit a resize or rotate makes there (sent before the drop). */
+interface Release {
+  readonly at: At;
+  readonly patch: ObjectPatch | undefined;
+}
+
 type Phase =
-  | { readonly kind: 'grabbing'; readonly dropAt: { x: number; y: number } | null }
+  | { readonly kind: 'grabbing'; readonly dropAt: Release | null }
   | { readonly kind: 'held' }
   | { readonly kind: 'refused' }
   | { readonly kind: 'done' };
@@ -28,8 +42,10 @@ export interface DragCallbacks {
 
 export class DragSession {
   private phase: Phase = { kind: 'grabbing', dropAt: null };
-  private last: { x: number; y: number } | null = null;
-  private readonly drags: Throttle<{ x: number; y: number }>;
+  private last: At | LiveGeometry | null = null;
+  private readonly drags: Throttle<At | LiveGeometry>;
+  /** The release's edit or drop was refused already: one notice is enough. */
+  private releaseRefused = false;
 
   constructor(
     readonly id: ObjectId,
@@ -39,7 +55,12 @@ export class DragSession {
   ) {
     this.drags = new Throttle(
       DRAG_INTERVAL_MS,
-      (p) => void this.invoke({ cmd: 'drag', id, ...p }),
+      (p) =>
+        void this.invoke(
+          'w' in p
+            ? { cmd: 'reshape', id, x: p.x, y: p.y, w: p.w, h: p.h, rotation: p.rotation }
+            : { cmd: 'drag', id, x: p.x, y: p.y },
+        ),
       clock,
     );
   }
@@ -49,8 +70,8 @@ export class DragSession {
   }
 
   /** Where the user holds the object now (world, rounded), or null before the first move. */
-  get position(): { x: number; y: number } | null {
-    return this.last;
+  get position(): At | null {
+    return this.last && { x: this.last.x, y: this.last.y };
   }
 
   /** Sends the grab; resolves once the host answered. */
@@ -64,24 +85,37 @@ export class DragSession {
       return;
     }
     this.phase = { kind: 'held' };
-    if (phase.dropAt) this.sendDrop(phase.dropAt);
+    if (phase.dropAt) this.release(phase.dropAt);
     else if (this.last && this.cb.quiet !== true) this.drags.push(this.last);
   }
 
   move(x: number, y: number): void {
-    this.last = { x: Math.round(x), y: Math.round(y) };
-    if (this.phase.kind === 'held' && this.cb.quiet !== true) this.drags.push(this.last);
+    this.show({ x: Math.round(x), y: Math.round(y) });
   }
 
-  /** The user let go at (x, y). False when the drag was refused (nothing to predict). */
-  end(x: number, y: number): boolean {
-    const at = { x: Math.round(x), y: Math.round(y) };
+  /** A resize or rotate: the object's live place, size and rotation (the others see it like a drag). */
+  reshape(g: LiveGeometry): void {
+    const r = Math.round;
+    this.show({ x: r(g.x), y: r(g.y), w: r(g.w), h: r(g.h), rotation: r(g.rotation) });
+  }
+
+  private show(live: At | LiveGeometry): void {
+    this.last = live;
+    if (this.phase.kind === 'held' && this.cb.quiet !== true) this.drags.push(live);
+  }
+
+  /**
+   * The user let go at (x, y); a resize or rotate's `patch` (its new place, size, rotation, points) goes as one
+   * edit just before the drop. False when the drag was refused (nothing to predict).
+   */
+  end(x: number, y: number, patch?: ObjectPatch): boolean {
+    const release = { at: { x: Math.round(x), y: Math.round(y) }, patch };
     switch (this.phase.kind) {
       case 'grabbing':
-        this.phase = { kind: 'grabbing', dropAt: at };
+        this.phase = { kind: 'grabbing', dropAt: release };
         return true;
       case 'held':
-        this.sendDrop(at);
+        this.release(release);
         return true;
       case 'refused':
       case 'done':
@@ -89,11 +123,22 @@ export class DragSession {
     }
   }
 
-  private sendDrop(at: { x: number; y: number }): void {
+  private release({ at, patch }: Release): void {
     this.drags.cancel();
     this.phase = { kind: 'done' };
+    // Both on the drawing channel, in this order: the edit lands while the object is still ours.
+    if (patch !== undefined)
+      void this.invoke({ cmd: 'edit', id: this.id, patch }).then((r) => {
+        this.releaseFailed(r);
+      });
     void this.invoke({ cmd: 'drop', id: this.id, ...at }).then((r) => {
-      if (!r.ok) this.cb.refused(r.reason);
+      this.releaseFailed(r);
     });
+  }
+
+  private releaseFailed(r: ApiReply): void {
+    if (r.ok || this.releaseRefused) return;
+    this.releaseRefused = true;
+    this.cb.refused(r.reason);
   }
 }

@@ -85,6 +85,7 @@ class FakeCore {
       case 'conditions':
         return this.handleBoard(c);
       case 'drag':
+      case 'reshape':
       case 'pointer':
       case 'tool':
       case 'viewport':

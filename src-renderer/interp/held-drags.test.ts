@@ -62,3 +62,70 @@ describe('withHeldObjects', () => {
     expect(withHeldObjects(frame, board).drags).toEqual(frame.drags);
   });
 });
+
+describe('withHeldObjects: a resize or rotate of a selection (liveresize)', () => {
+  const sel = (o: BoardObject) => [o.id, o] as const;
+  const lead = { ...obj(1, 0, 0, 7), w: 100, h: 50 };
+  const other = { ...obj(2, 200, 100, 7), w: 40, h: 20 };
+  const two = new Map([sel(lead), sel(other)]);
+
+  it('a resize scales the others from the same corner: their place and size alike', () => {
+    const frame: LiveFrame = {
+      pointers: [],
+      drags: [
+        {
+          peer: 7,
+          id: 1,
+          x: -10,
+          y: -5,
+          dropped: false,
+          shape: { w: 200, h: 150, rotation: 0 },
+        },
+      ],
+    };
+    const [, follower] = withHeldObjects(frame, two).drags;
+    expect(follower).toEqual({
+      peer: 7,
+      id: 2,
+      x: -10 + 200 * 2,
+      y: -5 + 100 * 3,
+      dropped: false,
+      shape: { w: 80, h: 60, rotation: 0 },
+    });
+  });
+
+  it("a quarter turn about the selection's centre turns the others about it too", () => {
+    // The two objects' box is 0..240 x 0..120, centre (120, 60); 90° clockwise (y down) about it.
+    const turn = (x: number, y: number) => ({ x: 120 - (y - 60), y: 60 + (x - 120) });
+    const at = turn(lead.x, lead.y);
+    const frame: LiveFrame = {
+      pointers: [],
+      drags: [
+        {
+          peer: 7,
+          id: 1,
+          ...at,
+          dropped: false,
+          shape: { w: 100, h: 50, rotation: 900 },
+        },
+      ],
+    };
+    const [, follower] = withHeldObjects(frame, two).drags;
+    const want = turn(other.x, other.y);
+    expect(follower?.x).toBeCloseTo(want.x, 9);
+    expect(follower?.y).toBeCloseTo(want.y, 9);
+    expect(follower?.shape?.w).toBeCloseTo(40, 9);
+    expect(follower?.shape?.rotation).toBe(900);
+  });
+
+  it('rotation wraps: a follower at 350° turned by 20° is at 10°', () => {
+    const b = new Map([sel({ ...lead, rotation: 100 }), sel({ ...other, rotation: 3500 })]);
+    const frame: LiveFrame = {
+      pointers: [],
+      drags: [
+        { peer: 7, id: 1, x: 0, y: 0, dropped: false, shape: { w: 100, h: 50, rotation: 300 } },
+      ],
+    };
+    expect(withHeldObjects(frame, b).drags[1]?.shape?.rotation).toBe(100);
+  });
+});

@@ -73,3 +73,32 @@ describe('RemoteLive', () => {
     expect(live.frame(100).drags).toEqual([{ peer: 1, id: 8, x: 900, y: 900, dropped: false }]);
   });
 });
+
+describe('RemoteLive: a live resize or rotate (liveresize)', () => {
+  const shaped = (x: number, w: number, rotation: number) => ({
+    id: 7,
+    x,
+    y: 0,
+    shape: { w, h: 50, rotation },
+  });
+
+  it('interpolates the size and rotation with the place, and keeps them after the drop', () => {
+    const live = new RemoteLive(OPTS);
+    live.update([ptr(1, 0, 0, { drag: shaped(0, 100, 0) })], [], 0);
+    live.update([ptr(1, 0, 0, { drag: shaped(-20, 300, 200) })], [], 100);
+    expect(live.frame(150).drags).toEqual([
+      { peer: 1, id: 7, x: -10, y: 0, dropped: false, shape: { w: 200, h: 50, rotation: 100 } },
+    ]);
+    live.update([ptr(1, 0, 0)], [], 200);
+    expect(live.frame(400).drags).toEqual([
+      { peer: 1, id: 7, x: -20, y: 0, dropped: true, shape: { w: 300, h: 50, rotation: 200 } },
+    ]);
+  });
+
+  it('a plain move of the same object after a resize carries no stale shape', () => {
+    const live = new RemoteLive(OPTS);
+    live.update([ptr(1, 0, 0, { drag: shaped(0, 100, 0) })], [], 0);
+    live.update([ptr(1, 0, 0, { drag: { id: 7, x: 5, y: 0 } })], [], 100);
+    expect(live.frame(200).drags).toEqual([{ peer: 1, id: 7, x: 5, y: 0, dropped: false }]);
+  });
+});

@@ -1,7 +1,8 @@
 // Remote telepointers and live drags, interpolated per peer: fed with 'pointers' events and their arrival times,
 // queried once per animation frame. Knows nothing of React, Konva or the bridge; every time is passed in (ms).
-import type { RemotePointer, Tool } from '../../shared/api';
+import type { LiveShape, RemotePointer, Tool } from '../../shared/api';
 import type { ObjectId, PeerId } from '../../shared/board';
+import { ShapeTrack } from './shape-track';
 import { DEFAULT_TRACK, Track, type TrackOptions } from './track';
 
 export interface LivePointer {
@@ -18,6 +19,8 @@ export interface LiveDrag {
   readonly y: number;
   /** The holder dropped it; the ghost stays until the board shows the object's new place. */
   readonly dropped: boolean;
+  /** While it is being resized or rotated: its live size and rotation (absent: as the board has them). */
+  readonly shape?: LiveShape;
 }
 
 export interface LiveFrame {
@@ -28,6 +31,8 @@ export interface LiveFrame {
 interface DragState {
   readonly id: ObjectId;
   readonly track: Track;
+  /** Its size and rotation, once a resize or rotate reported them. */
+  shape: ShapeTrack | null;
   /** When the holder dropped it (ms), or null while still dragging. */
   droppedAt: number | null;
 }
@@ -72,13 +77,16 @@ export class RemoteLive {
       if (s.drag && s.drag.droppedAt === null) {
         s.drag.droppedAt = now;
         s.drag.track.hold(now);
+        s.drag.shape?.hold(now);
       }
       return;
     }
     if (s.drag?.id !== d.id || s.drag.droppedAt !== null) {
-      s.drag = { id: d.id, track: new Track(this.opts), droppedAt: null };
+      s.drag = { id: d.id, track: new Track(this.opts), shape: null, droppedAt: null };
     }
     s.drag.track.push(now, d.x, d.y);
+    if (d.shape === undefined) s.drag.shape = null;
+    else (s.drag.shape ??= new ShapeTrack(this.opts)).push(now, d.shape);
   }
 
   /** The board now shows object `id` where its holder left it: its ghost can go. */
@@ -105,7 +113,11 @@ export class RemoteLive {
       if (at) pointers.push({ peer, x: at.x, y: at.y, tool: s.tool });
       const d = s.drag;
       const dragAt = d?.track.sample(now);
-      if (d && dragAt) drags.push({ peer, id: d.id, ...dragAt, dropped: d.droppedAt !== null });
+      if (d && dragAt) {
+        const shape = d.shape?.sample(now);
+        const dropped = d.droppedAt !== null;
+        drags.push({ peer, id: d.id, ...dragAt, dropped, ...(shape ? { shape } : {}) });
+      }
     }
     return { pointers, drags };
   }

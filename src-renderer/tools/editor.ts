@@ -3,6 +3,7 @@
 import type { Tool } from '../../shared/api';
 import type { NewObject, ObjectId, ObjectPatch } from '../../shared/board';
 import type { Controller } from '../controller/controller';
+import type { LiveGeometry } from '../board/shapes';
 import type { Action, AppState, ToastLevel } from '../store/state';
 
 export interface ToolEditor {
@@ -29,7 +30,10 @@ export interface ToolEditor {
    */
   startDrag(id: ObjectId, refused: (reason: string) => void, quiet?: boolean): void;
   moveDrag(id: ObjectId, x: number, y: number): void;
-  endDrag(id: ObjectId, x: number, y: number): void;
+  /** A held object's live resize or rotate (its place, size and rotation now). */
+  reshapeDrag(id: ObjectId, g: LiveGeometry): void;
+  /** Lets go at (x, y); a resize or rotate's `patch` lands as one edit first. */
+  endDrag(id: ObjectId, x: number, y: number, patch?: ObjectPatch): void;
 }
 
 export function controllerEditor(c: Controller): ToolEditor {
@@ -60,8 +64,11 @@ export function controllerEditor(c: Controller): ToolEditor {
     moveDrag: (id, x, y) => {
       c.moveDrag(id, x, y);
     },
-    endDrag: (id, x, y) => {
-      c.endDrag(id, x, y);
+    reshapeDrag: (id, g) => {
+      c.reshapeDrag(id, g);
+    },
+    endDrag: (id, x, y, patch) => {
+      c.endDrag(id, x, y, patch);
     },
   };
 }

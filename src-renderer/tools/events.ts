@@ -58,6 +58,23 @@ export interface DragInfo {
   readonly node: DragHandle;
 }
 
+/** A node under the selection's handles (resize, rotate): the canvas transforms it; the tools only undo that. */
+export interface TransformHandle {
+  /** Ends the handles' gesture now: the canvas reports a transformEnd for each of its nodes at once. */
+  stop(): void;
+  /** Shows the node at the board's place and rotation, unscaled (a refused resize or rotate rolls back). */
+  put(o: { readonly x: number; readonly y: number; readonly rotation: number }): void;
+}
+
+/** One node's transform so far under the selection's handles. */
+export interface TransformInfo {
+  readonly id: ObjectId;
+  /** Where the pointer is (world), if known. */
+  readonly pointer: Pt | null;
+  readonly result: TransformResult;
+  readonly node: TransformHandle;
+}
+
 export type ToolEvent =
   | { readonly type: 'pointerDown'; readonly pointer: PointerInfo }
   | { readonly type: 'pointerMove'; readonly pointer: PointerInfo }
@@ -70,6 +87,15 @@ export type ToolEvent =
   | { readonly type: 'dragStart'; readonly drag: DragInfo }
   | { readonly type: 'dragMove'; readonly drag: DragInfo }
   | { readonly type: 'dragEnd'; readonly drag: DragInfo }
-  /** A selection handle is being dragged (resize, rotate); no pointer events arrive meanwhile either. */
-  | { readonly type: 'transform'; readonly id: ObjectId; readonly pointer: Pt | null }
-  | { readonly type: 'transformEnd'; readonly id: ObjectId; readonly result: TransformResult };
+  /**
+   * A selection handle is being dragged (resize, rotate): one node's transform so far (one event per node per
+   * move); no pointer events arrive meanwhile either.
+   */
+  | ({ readonly type: 'transform' } & TransformInfo)
+  /** `last`: the gesture's last node (the canvas reports every node's end at once, in the same order). */
+  | {
+      readonly type: 'transformEnd';
+      readonly id: ObjectId;
+      readonly result: TransformResult;
+      readonly last: boolean;
+    };

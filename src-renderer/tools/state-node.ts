@@ -3,8 +3,7 @@
 // Knows nothing of React, Konva or the store.
 import type { ObjectId } from '../../shared/board';
 import type { TransformResult } from '../board/shapes';
-import type { Pt } from '../board/simplify';
-import type { DragInfo, KeyInfo, PointerInfo, ToolEvent, WheelInfo } from './events';
+import type { DragInfo, KeyInfo, PointerInfo, ToolEvent, TransformInfo, WheelInfo } from './events';
 
 /** One state. `Input` is what a transition into it carries (undefined: nothing). */
 export abstract class StateNode<Input = undefined> {
@@ -47,10 +46,10 @@ export abstract class StateNode<Input = undefined> {
   onDragEnd(_d: DragInfo): void {
     // ignored unless a state says otherwise
   }
-  onTransform(_id: ObjectId, _pointer: Pt | null): void {
+  onTransform(_t: TransformInfo): void {
     // ignored unless a state says otherwise
   }
-  onTransformEnd(_id: ObjectId, _t: TransformResult): void {
+  onTransformEnd(_id: ObjectId, _t: TransformResult, _last: boolean): void {
     // ignored unless a state says otherwise
   }
 
@@ -102,10 +101,10 @@ export abstract class StateNode<Input = undefined> {
         this.onDragEnd(e.drag);
         return false;
       case 'transform':
-        this.onTransform(e.id, e.pointer);
+        this.onTransform(e);
         return false;
       case 'transformEnd':
-        this.onTransformEnd(e.id, e.result);
+        this.onTransformEnd(e.id, e.result, e.last);
         return false;
     }
   }

@@ -1,14 +1,13 @@
 // The select tool at rest: presses select (on the bare canvas a press starts a marquee), a drag of a node starts
 // dragging it with the rest of the selection (unless someone else holds it), Ctrl/Cmd+A selects every object,
-// arrow keys nudge the selection, double-click and Enter open a text or note for typing, the handles' gestures
-// become edits.
+// arrow keys nudge the selection, double-click and Enter open a text or note for typing, a handle's first move
+// starts resizing or rotating the selection.
 import type { ObjectId } from '../../../shared/board';
 import { WORLD_EXTENT } from '../../../shared/board';
-import { transformPatch, type TransformResult } from '../../board/shapes';
 import type { Pt } from '../../board/simplify';
 import { canEdit, shownObject } from '../../store/selectors';
 import type { ToolEditor } from '../editor';
-import type { DragInfo, KeyInfo, PointerInfo } from '../events';
+import type { DragInfo, KeyInfo, PointerInfo, TransformInfo } from '../events';
 import { StateNode } from '../state-node';
 import { holderName, snapBack } from './locks';
 import { allSelectable } from './selecting';
@@ -87,15 +86,9 @@ export class Idle extends StateNode {
     else this.tool.transition('dragging', d);
   }
 
-  /** Konva fires no pointer events while a handle is dragged: keep the others' view of our pointer moving. */
-  override onTransform(_id: ObjectId, pointer: Pt | null): void {
-    if (pointer) this.editor.pointerMoved(pointer.x, pointer.y);
-  }
-
-  override onTransformEnd(id: ObjectId, t: TransformResult): void {
-    const s = this.editor.state();
-    const o = s.board.get(id);
-    if (o) this.editor.edit(id, transformPatch(shownObject(s, o), t));
+  /** A selection handle's first move: the selection is being resized or rotated. */
+  override onTransform(t: TransformInfo): void {
+    this.tool.transition('transforming', t);
   }
 
   private press(id: ObjectId, shift: boolean): void {

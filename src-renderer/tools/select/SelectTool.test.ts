@@ -81,16 +81,7 @@ describe('SelectTool: selecting', () => {
     expect(e.state().editing).toBe(1);
   });
 
-  it('a resize or rotate through the handles becomes one edit, and reports the pointer meanwhile', () => {
-    const { e, tools } = selectTools(boardObject(1, { x: 10, y: 20, w: 100, h: 50 }));
-    tools.handle({ type: 'transform', id: 1, pointer: { x: 7, y: 8 } });
-    const result = { x: 12, y: 22, scaleX: 2, scaleY: 0.5, rotation: 90 };
-    tools.handle({ type: 'transformEnd', id: 1, result });
-    expect(e.of('pointerMoved')).toEqual([{ kind: 'pointerMoved', x: 7, y: 8 }]);
-    expect(e.of('edit')).toEqual([
-      { kind: 'edit', id: 1, patch: { x: 12, y: 22, w: 200, h: 25, rotation: 900 } },
-    ]);
-  });
+  // Resizing and rotating through the handles: Transforming.test.ts.
 });
 
 describe('SelectTool: dragging', () => {

@@ -8,7 +8,8 @@ import { provisionalId } from '../../store/drafts';
 import { INITIAL_STATE } from '../../store/state';
 import { Store } from '../../store/store';
 import type { ToolEditor } from '../editor';
-import type { DragHandle, PointerInfo, Target } from '../events';
+import type { LiveGeometry } from '../../board/shapes';
+import type { DragHandle, PointerInfo, Target, TransformHandle } from '../events';
 
 export type Call =
   | { readonly kind: 'setTool'; readonly tool: Tool }
@@ -20,7 +21,15 @@ export type Call =
   /** `quiet` only on an object following the selection's dragged one. */
   | { readonly kind: 'startDrag'; readonly id: ObjectId; readonly quiet?: true }
   | { readonly kind: 'moveDrag'; readonly id: ObjectId; readonly x: number; readonly y: number }
-  | { readonly kind: 'endDrag'; readonly id: ObjectId; readonly x: number; readonly y: number };
+  | { readonly kind: 'reshapeDrag'; readonly id: ObjectId; readonly g: LiveGeometry }
+  /** `patch` only on a resize or rotate's release. */
+  | {
+      readonly kind: 'endDrag';
+      readonly id: ObjectId;
+      readonly x: number;
+      readonly y: number;
+      readonly patch?: ObjectPatch;
+    };
 
 export const ME = 1;
 export const OTHER = 2;
@@ -87,8 +96,13 @@ export class FakeEditor implements ToolEditor {
   moveDrag(id: ObjectId, x: number, y: number): void {
     this.calls.push({ kind: 'moveDrag', id, x, y });
   }
-  endDrag(id: ObjectId, x: number, y: number): void {
-    this.calls.push({ kind: 'endDrag', id, x, y });
+  reshapeDrag(id: ObjectId, g: LiveGeometry): void {
+    this.calls.push({ kind: 'reshapeDrag', id, g });
+  }
+  endDrag(id: ObjectId, x: number, y: number, patch?: ObjectPatch): void {
+    this.calls.push(
+      patch === undefined ? { kind: 'endDrag', id, x, y } : { kind: 'endDrag', id, x, y, patch },
+    );
   }
 }
 
@@ -156,4 +170,23 @@ export const onObject = (id: ObjectId): Target => ({ kind: 'object', id });
 export function fakeNode(): { node: DragHandle; puts: { x: number; y: number; stop: boolean }[] } {
   const puts: { x: number; y: number; stop: boolean }[] = [];
   return { node: { put: (p, stop) => puts.push({ x: p.x, y: p.y, stop }) }, puts };
+}
+
+/** A selection-handle node that records what the tools did to it: stops of the gesture and geometries put back. */
+export function fakeTransformNode(): {
+  node: TransformHandle;
+  stops: number[];
+  puts: { x: number; y: number; rotation: number }[];
+} {
+  const stops: number[] = [];
+  const puts: { x: number; y: number; rotation: number }[] = [];
+  let n = 0;
+  return {
+    node: {
+      stop: () => stops.push(++n),
+      put: (o) => puts.push({ x: o.x, y: o.y, rotation: o.rotation }),
+    },
+    stops,
+    puts,
+  };
 }
