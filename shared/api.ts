@@ -217,7 +217,8 @@ export type ApiCommand =
   | { readonly cmd: 'host'; readonly options: HostOptions }
   | { readonly cmd: 'join'; readonly options: JoinOptions }
   | { readonly cmd: 'leave' }
-  | { readonly cmd: 'create'; readonly object: NewObject }
+  /** `step`: creates sent with the same step number one after another are one undo step (a paste). */
+  | { readonly cmd: 'create'; readonly object: NewObject; readonly step?: number }
   | { readonly cmd: 'edit'; readonly id: ObjectId; readonly patch: ObjectPatch }
   | {
       readonly cmd: 'text';
@@ -248,7 +249,9 @@ export type ApiCommand =
   | { readonly cmd: 'rotate-code' }
   | { readonly cmd: 'settings'; readonly settings: Settings }
   /** Asks for the full current state as events (status, board, participants, chat history). */
-  | { readonly cmd: 'sync' };
+  | { readonly cmd: 'sync' }
+  /** Locks objects in place (nothing changes them until unlocked) or unlocks them: one undo step. */
+  | { readonly cmd: 'pin'; readonly ids: readonly ObjectId[]; readonly pinned: boolean };
 
 export type ApiCommandName = ApiCommand['cmd'];
 

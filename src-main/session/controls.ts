@@ -21,12 +21,17 @@ export interface Controls {
   pointer(now: number, x: number, y: number, visible: boolean): void;
   tool(now: number, tool: Tool): void;
   viewport(now: number, v: Viewport): void;
-  /** Resolves with the new object's id, or a refusal (a peer waits for the host's answer). */
-  create(now: number, fields: NewObject): Promise<ObjectId | Refusal>;
+  /**
+   * Resolves with the new object's id, or a refusal (a peer waits for the host's answer). Creates given the same
+   * `step` one after another are one step of the history (a paste).
+   */
+  create(now: number, fields: NewObject, step?: number): Promise<ObjectId | Refusal>;
   edit(now: number, id: ObjectId, patch: ObjectPatch): void;
   text(now: number, id: ObjectId, at: number, remove: number, insert: string): void;
   remove(now: number, id: ObjectId): void;
   restack(now: number, id: ObjectId, front: boolean): void;
+  /** Locks the object in place (nothing changes it until unlocked) or unlocks it. */
+  pin(now: number, id: ObjectId, pinned: boolean): void;
   grab(now: number, id: ObjectId): void;
   drag(now: number, id: ObjectId, x: number, y: number): void;
   drop(now: number, id: ObjectId, x: number, y: number): void;
@@ -91,6 +96,7 @@ export function hostControls(h: HostSession): Controls {
       text: (now, id, at, remove, insert) => refuse('text', h.text(id, at, remove, insert, now)),
       remove: (now, id) => refuse('delete', h.remove(id, now)),
       restack: (now, id, front) => refuse('restack', h.restack(id, front, now)),
+      pin: (now, id, pinned) => refuse('pin', h.pin(id, pinned, now)),
       grab: (now, id) => refuse('grab', h.grab(id, now)),
       drag: (now, id, x, y) => h.setPresence(now, { dragId: id, dragX: x, dragY: y }),
       drop: (now, id, x, y) => {
@@ -147,6 +153,7 @@ export function peerControls(p: PeerSession): Controls {
       text: (_now, id, at, remove, insert) => p.text(id, at, remove, insert),
       remove: (_now, id) => p.remove(id),
       restack: (_now, id, front) => p.restack(id, front),
+      pin: (_now, id, pinned) => p.pin(id, pinned),
       grab: (_now, id) => p.grab(id),
       drag: (_now, id, x, y) => p.drag(id, x, y),
       drop: (_now, id, x, y) => p.drop(id, x, y),

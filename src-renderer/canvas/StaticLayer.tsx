@@ -25,6 +25,7 @@ const asObject = (o: NewObject, id: number): BoardObject => ({
   id,
   z: Infinity,
   lockedBy: null,
+  pinned: 0,
 });
 
 export function StaticLayer({ size }: { size: Size }): ReactElement {

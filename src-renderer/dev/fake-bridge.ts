@@ -96,6 +96,12 @@ class FakeCore {
       case 'undo':
       case 'redo':
         return { ok: false, reason: `the demo board has nothing to ${c.cmd}` };
+      case 'pin':
+        for (const id of c.ids) {
+          const o = this.board.get(id);
+          if (o) this.upsert({ ...o, pinned: c.pinned ? 1 : 0 });
+        }
+        return { ok: true };
     }
   }
 
