@@ -10,6 +10,7 @@ import { cullToView } from '../board/bounds';
 import { type Size, visibleWorld } from '../board/camera';
 import { canEdit, shownObject } from '../store/selectors';
 import { useAppState, useTools } from '../view/context';
+import { LockedOutline } from './LockBadge';
 import { MarqueeRect } from './MarqueeRect';
 import { ObjectShape } from './ObjectShape';
 import { SelectionTransformer } from './SelectionTransformer';
@@ -50,14 +51,25 @@ export function StaticLayer({ size }: { size: Size }): ReactElement {
   }, [board, moves, edits, camera, size]);
 
   const selecting = tool === 'select';
-  const transformable = selecting && editable && editing === null ? selection : NONE;
+  // What is locked in place is neither resized nor dragged: outside the Transformer, outlined instead.
+  const transformable = useMemo(
+    () =>
+      selecting && editable && editing === null
+        ? selection.filter((id) => board.get(id)?.pinned !== 1)
+        : NONE,
+    [selecting, editable, editing, selection, board],
+  );
+  const lockedSelected = useMemo(
+    () => visible.filter((o) => o.pinned === 1 && selection.includes(o.id)),
+    [visible, selection],
+  );
   return (
     <Layer ref={layerRef}>
       {visible.map((o) => (
         <ObjectShape
           key={o.id}
           o={o}
-          draggable={selecting && editable}
+          draggable={selecting && editable && o.pinned !== 1}
           listening={selecting}
           opacity={ghosted.has(o.id) ? 0.25 : 1}
           editing={editing === o.id}
@@ -75,6 +87,9 @@ export function StaticLayer({ size }: { size: Size }): ReactElement {
       ))}
       {preview && <ObjectShape o={asObject(preview, 0)} listening={false} />}
       <SelectionTransformer layerRef={layerRef} ids={transformable} version={visible} />
+      {lockedSelected.map((o) => (
+        <LockedOutline key={`locked-${o.id}`} o={o} scale={camera.scale} />
+      ))}
       <MarqueeRect />
     </Layer>
   );

@@ -1,7 +1,7 @@
 // Mirrors what the canvas shows into tiny invisible DOM elements (data-testid + integer world data-x/data-y),
 // so tests and accessibility tooling can read positions Konva only paints: this user's pointer
 // (`local-pointer`), remote pointers (`remote-pointer-<peer>`) and board objects (`object-<id>`, including live
-// drags; a text's or note's text as data-text). Written imperatively, once per animation frame and right after local input; never renders React.
+// drags; a text's or note's text as data-text, its kind as data-kind, data-pinned="1" while locked in place). Written imperatively, once per animation frame and right after local input; never renders React.
 import type { BoardObject, ObjectId } from '../../shared/board';
 import type { Controller } from '../controller/controller';
 import type { LiveFrame } from '../interp/remote-live';
@@ -85,6 +85,7 @@ export class PositionMirror {
         const key = `${OBJECT}${o.id}`;
         this.put(key, shownObject(s, o));
         if (o.kind === 'text' || o.kind === 'note') this.putText(key, o.text);
+        this.putFlags(key, o);
       }
     }
     // Live drags, the holder's own last: each object shows where its ghost or the dragged node is now.
@@ -120,6 +121,15 @@ export class PositionMirror {
   private putText(key: string, text: string): void {
     const el = this.els.get(key);
     if (el && el.dataset.text !== text) el.dataset.text = text;
+  }
+
+  /** Its kind, and data-pinned="1" while it is locked in place. */
+  private putFlags(key: string, o: BoardObject): void {
+    const el = this.els.get(key);
+    if (el === undefined) return;
+    if (el.dataset.kind !== o.kind) el.dataset.kind = o.kind;
+    if (o.pinned === 1) el.dataset.pinned = '1';
+    else if (el.dataset.pinned !== undefined) delete el.dataset.pinned;
   }
 
   private remove(key: string): void {
