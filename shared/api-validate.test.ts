@@ -11,6 +11,16 @@ describe('parseCommand', () => {
       options: { name: 'Ana' },
     });
     expect(parseCommand({ cmd: 'create', object: rect })).toEqual({ cmd: 'create', object: rect });
+    expect(parseCommand({ cmd: 'create', object: rect, step: 2 ** 40 })).toEqual({
+      cmd: 'create',
+      object: rect,
+      step: 2 ** 40,
+    });
+    expect(parseCommand({ cmd: 'pin', ids: [1, 2], pinned: true })).toEqual({
+      cmd: 'pin',
+      ids: [1, 2],
+      pinned: true,
+    });
     expect(parseCommand({ cmd: 'rotate-code' })).toEqual({ cmd: 'rotate-code' });
     expect(parseCommand({ cmd: 'drag', id: 3, x: -5, y: 7 })).toEqual({
       cmd: 'drag',
@@ -46,6 +56,13 @@ describe('parseCommand', () => {
       { cmd: 'edit', id: 1, patch: { x: '3' } },
       { cmd: 'drag', id: 1, x: 1.5, y: 0 },
       { cmd: 'delete', ids: [1, -2] },
+      { cmd: 'create', object: rect, step: -1 },
+      { cmd: 'create', object: rect, step: 1.5 },
+      { cmd: 'create', object: rect, step: '1' },
+      { cmd: 'pin', ids: [1], pinned: 1 },
+      { cmd: 'pin', ids: [0], pinned: true },
+      { cmd: 'pin', ids: 1, pinned: true },
+      { cmd: 'pin', ids: Array(10_001).fill(1), pinned: false },
       { cmd: 'chat', text: 'x'.repeat(5000) },
       { cmd: 'chat', text: '   ' },
       { cmd: 'tool', tool: 'laser' },
@@ -80,6 +97,7 @@ describe('parseCommand', () => {
       { cmd: 'redo' },
       { cmd: 'settings', settings: { directories: [] } },
       { cmd: 'sync' },
+      { cmd: 'pin', ids: [1], pinned: false },
     ];
     for (const g of good) {
       expect(parseCommand(g), JSON.stringify(g)).not.toHaveProperty('error');
