@@ -6,6 +6,7 @@ import { type ReactElement, useMemo, useRef } from 'react';
 import { Layer } from 'react-konva';
 import type { BoardObject, NewObject } from '../../shared/board';
 import { draftObject, provisionalId } from '../store/drafts';
+import type { Draft } from '../store/state';
 import { cullToView } from '../board/bounds';
 import { type Size, visibleWorld } from '../board/camera';
 import { canEdit, shownObject } from '../store/selectors';
@@ -20,6 +21,17 @@ import { useObjectHandlers } from './use-object-handlers';
 const CULL_MARGIN_PX = 200;
 
 const NONE: readonly number[] = [];
+
+/**
+ * Each draft's object, made once per draft (a draft is replaced when it changes): a paste of many objects
+ * renders its drafts again with every reply, and ObjectShape skips one whose object is the same.
+ */
+const draftObjects = new WeakMap<Draft, BoardObject>();
+function drawnDraft(d: Draft): BoardObject {
+  let o = draftObjects.get(d);
+  if (o === undefined) draftObjects.set(d, (o = draftObject(d)));
+  return o;
+}
 
 const asObject = (o: NewObject, id: number): BoardObject => ({
   ...o,
@@ -79,7 +91,7 @@ export function StaticLayer({ size }: { size: Size }): ReactElement {
       {drafts.map((d) => (
         <ObjectShape
           key={`draft-${d.key}`}
-          o={draftObject(d)}
+          o={drawnDraft(d)}
           listening={false}
           opacity={0.7}
           editing={editing !== null && (editing === provisionalId(d.key) || editing === d.id)}
