@@ -54,7 +54,9 @@ function pinnedEverywhere(s: SimSession, id: ObjectId): (number | undefined)[] {
 
 describe('locking an object in place', () => {
   it('the host refuses every change of a locked object but its unlock, from anyone, with a reason', async () => {
-    const s = makeSimSession({ seed: 31_001, conditions: lossy });
+    const seed = 31_001;
+    const msg = `seed ${seed}`;
+    const s = makeSimSession({ seed, conditions: lossy });
     s.addPeer('Ana');
     s.addPeer('Ben');
     await run(s, 2000);
@@ -62,7 +64,7 @@ describe('locking an object in place', () => {
     const id = await made(s, ana.create(s.sim.now, newRect({ kind: 'note', x: 10, y: 20 })));
     ana.pin(s.sim.now, id, true);
     await run(s, s.sim.now + 1500);
-    expect(pinnedEverywhere(s, id)).toEqual([1, 1, 1]);
+    expect(pinnedEverywhere(s, id), msg).toEqual([1, 1, 1]);
     const before = s.host.board.get(id);
 
     const benSaw = refusals(ben);
@@ -77,23 +79,28 @@ describe('locking an object in place', () => {
     host.remove(s.sim.now, id);
     await run(s, s.sim.now + 2000);
     const locked = 'it is locked: unlock it first';
-    expect(benSaw).toEqual(
+    expect(benSaw, msg).toEqual(
       ['edit', 'edit', 'text', 'restack', 'grab', 'delete'].map((c) => `${c}: ${locked}`),
     );
-    expect(hostSaw).toEqual([`edit: ${locked}`, `delete: ${locked}`]);
-    expect(s.host.board.get(id)).toEqual(before);
-    expect(new Set([s.host.board.hash(), ...s.peers.map((p) => p.board.hash())]).size).toBe(1);
+    expect(hostSaw, msg).toEqual([`edit: ${locked}`, `delete: ${locked}`]);
+    expect(s.host.board.get(id), msg).toEqual(before);
+    expect(new Set([s.host.board.hash(), ...s.peers.map((p) => p.board.hash())]).size, msg).toBe(1);
 
     // Anyone may unlock it; then it moves again.
     ben.pin(s.sim.now, id, false);
     ben.edit(s.sim.now, id, { x: 500 });
     await run(s, s.sim.now + 1500);
-    expect(pinnedEverywhere(s, id)).toEqual([0, 0, 0]);
-    expect(s.peers.map((p) => p.board.get(id)?.x)).toEqual([500, 500]);
+    expect(pinnedEverywhere(s, id), msg).toEqual([0, 0, 0]);
+    expect(
+      s.peers.map((p) => p.board.get(id)?.x),
+      msg,
+    ).toEqual([500, 500]);
   });
 
   it('is refused while someone else holds the object', async () => {
-    const s = makeSimSession({ seed: 31_002 });
+    const seed = 31_002;
+    const msg = `seed ${seed}`;
+    const s = makeSimSession({ seed });
     s.addPeer('Ana');
     s.addPeer('Ben');
     await run(s, 1500);
@@ -104,12 +111,14 @@ describe('locking an object in place', () => {
     await run(s, s.sim.now + 500);
     ana.pin(s.sim.now, id, true);
     await run(s, s.sim.now + 500);
-    expect(anaSaw).toEqual(['pin: held by Ben']);
-    expect(s.host.board.get(id)?.pinned).toBe(0);
+    expect(anaSaw, msg).toEqual(['pin: held by Ben']);
+    expect(s.host.board.get(id)?.pinned, msg).toBe(0);
   });
 
   it('a lock is one undo step; an undo passes over edits of an object someone has locked since', async () => {
-    const s = makeSimSession({ seed: 31_003, conditions: lossy });
+    const seed = 31_003;
+    const msg = `seed ${seed}`;
+    const s = makeSimSession({ seed, conditions: lossy });
     s.addPeer('Ana');
     s.addPeer('Ben');
     await run(s, 2000);
@@ -118,13 +127,13 @@ describe('locking an object in place', () => {
     const anaSaw = refusals(ana);
     ana.pin(s.sim.now, id, true);
     await run(s, s.sim.now + 1500);
-    expect(await ana.undo(s.sim.now)).toBe('done');
+    expect(await ana.undo(s.sim.now), msg).toBe('done');
     await run(s, s.sim.now + 1500);
-    expect(pinnedEverywhere(s, id)).toEqual([0, 0, 0]);
-    expect(await ana.redo(s.sim.now)).toBe('done');
+    expect(pinnedEverywhere(s, id), msg).toEqual([0, 0, 0]);
+    expect(await ana.redo(s.sim.now), msg).toBe('done');
     await run(s, s.sim.now + 1500);
-    expect(pinnedEverywhere(s, id)).toEqual([1, 1, 1]);
-    expect(await ana.undo(s.sim.now)).toBe('done');
+    expect(pinnedEverywhere(s, id), msg).toEqual([1, 1, 1]);
+    expect(await ana.undo(s.sim.now), msg).toBe('done');
     await run(s, s.sim.now + 1500);
 
     // Ana moves it, Ben locks it: Ana's undo leaves it where it is (and sends nothing the host would refuse).
@@ -132,14 +141,16 @@ describe('locking an object in place', () => {
     await run(s, s.sim.now + 1500);
     ben.pin(s.sim.now, id, true);
     await run(s, s.sim.now + 1500);
-    expect(await ana.undo(s.sim.now)).toBe('nothing');
+    expect(await ana.undo(s.sim.now), msg).toBe('nothing');
     await run(s, s.sim.now + 1000);
-    expect(s.host.board.get(id)).toMatchObject({ x: 300, pinned: 1 });
-    expect(anaSaw).toEqual([]);
+    expect(s.host.board.get(id), msg).toMatchObject({ x: 300, pinned: 1 });
+    expect(anaSaw, msg).toEqual([]);
   });
 
   it('creates with one step number are one undo step (a paste); others are steps of their own', async () => {
-    const s = makeSimSession({ seed: 31_004, conditions: lossy });
+    const seed = 31_004;
+    const msg = `seed ${seed}`;
+    const s = makeSimSession({ seed, conditions: lossy });
     s.addPeer('Ana');
     await run(s, 2000);
     const [, ana] = users(s);
@@ -153,14 +164,17 @@ describe('locking an object in place', () => {
     const ids = (rs: (ObjectId | { refused: string })[]): ObjectId[] =>
       rs.map((r) => (typeof r === 'number' ? r : -1));
     const on = (list: ObjectId[]): boolean[] => list.map((i) => s.host.board.get(i) !== undefined);
-    expect(on([single, ...ids(first), ...ids(second)])).toEqual(Array(6).fill(true));
+    expect(on([single, ...ids(first), ...ids(second)]), msg).toEqual(Array(6).fill(true));
     // In the order asked, so their stacking order is the pasted one.
     const zs = ids(first).map((i) => s.host.board.get(i)?.z ?? 0);
-    expect([...zs].sort((a, b) => a - b)).toEqual(zs);
+    expect(
+      [...zs].sort((a, b) => a - b),
+      msg,
+    ).toEqual(zs);
 
-    expect(await ana.undo(s.sim.now)).toBe('done');
+    expect(await ana.undo(s.sim.now), msg).toBe('done');
     await run(s, s.sim.now + 1500);
-    expect(on([single, ...ids(first), ...ids(second)])).toEqual([
+    expect(on([single, ...ids(first), ...ids(second)]), msg).toEqual([
       true,
       true,
       true,
@@ -168,13 +182,13 @@ describe('locking an object in place', () => {
       false,
       false,
     ]);
-    expect(await ana.undo(s.sim.now)).toBe('done');
+    expect(await ana.undo(s.sim.now), msg).toBe('done');
     await run(s, s.sim.now + 1500);
-    expect(on([single, ...ids(first)])).toEqual([true, false, false, false]);
-    expect(await ana.redo(s.sim.now)).toBe('done');
+    expect(on([single, ...ids(first)]), msg).toEqual([true, false, false, false]);
+    expect(await ana.redo(s.sim.now), msg).toBe('done');
     await run(s, s.sim.now + 1500);
-    expect(on([single, ...ids(first)])).toEqual([true, true, true, true]);
-    expect(s.peers[0]?.board.hash()).toBe(s.host.board.hash());
+    expect(on([single, ...ids(first)]), msg).toEqual([true, true, true, true]);
+    expect(s.peers[0]?.board.hash(), msg).toBe(s.host.board.hash());
   });
 });
 
