@@ -56,6 +56,9 @@ export function ContextMenu(props: {
     const stage = stageRef.current;
     if (!stage) return;
     const atClick = (e: MouseEvent): void => {
+      // A text box being typed into keeps the browser's own menu (its text's cut, copy and paste).
+      const t = e.target;
+      if (t instanceof HTMLElement && (t.isContentEditable || t.tagName === 'TEXTAREA')) return;
       e.preventDefault();
       const r = stage.getBoundingClientRect();
       const c = controller.store.getState().camera;
