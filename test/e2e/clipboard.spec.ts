@@ -1,8 +1,9 @@
 // Clipboard, duplicate, lock and the context menu, in Chromium with two users each hosting a board of their own
 // on a web host of their own (two sessions): A draws a rectangle, an ellipse and a text and copies them; B pastes
 // them into its board (same kinds, texts and layout, selected), duplicates them, cuts the duplicates and undoes
-// the cut; locks one (a padlock flag; a drag and a delete leave it be), unlocks it from the context menu; the
-// menu's actions by mouse and keyboard; plain text pasted makes a text box, and a damaged payload is refused.
+// the cut; locks one (a padlock flag; a drag and a delete leave it be), unlocks it from the context menu; copies
+// from A's menu and pastes on B, cuts from B's menu; the menu's actions by mouse and keyboard; plain text pasted
+// makes a text box, and a damaged payload is refused.
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import type { RunningHost } from './harness/web-host';
@@ -196,8 +197,40 @@ test('copy in one board, paste in another; duplicate, cut and undo, lock, the co
       await expect.poll(async () => Number(await loc.getAttribute('data-x'))).not.toBe(rect.x);
     });
 
+    await test.step('the menu copies on A; Ctrl+V pastes it on B; the menu cuts it there', async () => {
+      const rect = (await shapes(a)).find((s) => s.kind === 'rect');
+      if (rect === undefined) throw new Error('no rectangle on A');
+      const p = await screenOf(a, rect);
+      await a.keyboard.press('Escape');
+      await a.mouse.click(p.x + 30, p.y + 20, { button: 'right' });
+      await expect.poll(() => selectedIds(a)).toEqual([rect.id]);
+      await a.getByTestId('menu-copy').click();
+      await expect(a.getByTestId('context-menu')).toBeHidden();
+
+      const before = await objects(b).count();
+      await b.keyboard.press('Escape');
+      const at = await stageAt(b, 600, 450);
+      await b.mouse.move(at.x, at.y);
+      await b.keyboard.press('Control+v');
+      await expect(objects(b)).toHaveCount(before + 1);
+      const [pasted] = await selectedIds(b);
+      const loc = b.getByTestId(`object-${pasted ?? ''}`);
+      await expect(loc).toHaveAttribute('data-kind', 'rect');
+      const q = await screenOf(b, {
+        ...rect,
+        x: Number(await loc.getAttribute('data-x')),
+        y: Number(await loc.getAttribute('data-y')),
+      });
+      await b.mouse.click(q.x + 30, q.y + 20, { button: 'right' });
+      await b.getByTestId('menu-cut').click();
+      await expect(objects(b)).toHaveCount(before);
+      await expect(loc).toHaveCount(0);
+    });
+
     await test.step('the menu by keyboard: Shift+F10, arrows, Enter duplicates; Escape closes', async () => {
       const before = await objects(b).count();
+      await b.keyboard.press('Control+a');
+      await expect.poll(async () => (await selectedIds(b)).length).toBe(before);
       await b.keyboard.press('Shift+F10');
       const menu = b.getByTestId('context-menu');
       await expect(menu).toBeVisible();
@@ -209,12 +242,12 @@ test('copy in one board, paste in another; duplicate, cut and undo, lock, the co
       await expect(b.getByTestId('menu-duplicate')).toBeFocused();
       await b.keyboard.press('Enter');
       await expect(menu).toBeHidden();
-      await expect(objects(b)).toHaveCount(before + 1);
+      await expect(objects(b)).toHaveCount(2 * before);
       await b.keyboard.press('Shift+F10');
       await expect(menu).toBeVisible();
       await b.keyboard.press('Escape');
       await expect(menu).toBeHidden();
-      await expect(objects(b)).toHaveCount(before + 1);
+      await expect(objects(b)).toHaveCount(2 * before);
     });
 
     await test.step('the menu on the bare canvas: stays on screen, pastes, selects all, front and back', async () => {
