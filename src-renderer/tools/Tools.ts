@@ -69,8 +69,6 @@ export class Tools extends ParentNode<ToolNodes> {
   override handle(e: ToolEvent): boolean {
     switch (e.type) {
       case 'pointerDown':
-        // The secondary button opens the context menu: it draws nothing (the select tool picks what it is on).
-        if (e.pointer.button === 2 && this.current !== 'select') return false;
         if (!pans(e.pointer)) return super.handle(e);
         this.panAt = e.pointer.screen;
         return true;
