@@ -11,6 +11,16 @@ describe('parseCommand', () => {
       options: { name: 'Ana' },
     });
     expect(parseCommand({ cmd: 'create', object: rect })).toEqual({ cmd: 'create', object: rect });
+    expect(parseCommand({ cmd: 'create', object: rect, step: 2 ** 40 })).toEqual({
+      cmd: 'create',
+      object: rect,
+      step: 2 ** 40,
+    });
+    expect(parseCommand({ cmd: 'pin', ids: [1, 2], pinned: true })).toEqual({
+      cmd: 'pin',
+      ids: [1, 2],
+      pinned: true,
+    });
     expect(parseCommand({ cmd: 'rotate-code' })).toEqual({ cmd: 'rotate-code' });
     expect(parseCommand({ cmd: 'export', format: 'svg', ids: [2, 3], transparent: true })).toEqual({
       cmd: 'export',
@@ -59,6 +69,13 @@ describe('parseCommand', () => {
       { cmd: 'reshape', id: 1, x: 0, y: 0, w: -1, h: 10, rotation: 0 },
       { cmd: 'reshape', id: 1, x: 0, y: 0, w: 10, rotation: 0 },
       { cmd: 'delete', ids: [1, -2] },
+      { cmd: 'create', object: rect, step: -1 },
+      { cmd: 'create', object: rect, step: 1.5 },
+      { cmd: 'create', object: rect, step: '1' },
+      { cmd: 'pin', ids: [1], pinned: 1 },
+      { cmd: 'pin', ids: [0], pinned: true },
+      { cmd: 'pin', ids: 1, pinned: true },
+      { cmd: 'pin', ids: Array(10_001).fill(1), pinned: false },
       { cmd: 'chat', text: 'x'.repeat(5000) },
       { cmd: 'chat', text: '   ' },
       { cmd: 'tool', tool: 'laser' },
@@ -98,6 +115,7 @@ describe('parseCommand', () => {
       { cmd: 'settings', settings: { directories: [] } },
       { cmd: 'sync' },
       { cmd: 'reshape', id: 1, x: 0, y: 0, w: 10, h: 20, rotation: 450 },
+      { cmd: 'pin', ids: [1], pinned: false },
     ];
     for (const g of good) {
       expect(parseCommand(g), JSON.stringify(g)).not.toHaveProperty('error');

@@ -110,7 +110,7 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   host: ['options'],
   join: ['options'],
   leave: [],
-  create: ['object'],
+  create: ['object', 'step'],
   edit: ['id', 'patch'],
   text: ['id', 'at', 'remove', 'insert'],
   delete: ['ids'],
@@ -132,6 +132,7 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   sync: [],
   export: ['format', 'ids', 'transparent'],
   reshape: ['id', 'x', 'y', 'w', 'h', 'rotation'],
+  pin: ['ids', 'pinned'],
 };
 
 /** The command, or why it is refused. Extra or missing fields, wrong types and out-of-range values are refused. */
@@ -226,7 +227,11 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
     }
     case 'create': {
       const o = newObject(c.object);
-      return o ? { cmd: 'create', object: o } : bad('bad object');
+      if (c.step !== undefined && !int(c.step, 0, Number.MAX_SAFE_INTEGER)) return bad('bad step');
+      if (!o) return bad('bad object');
+      return c.step === undefined
+        ? { cmd: 'create', object: o }
+        : { cmd: 'create', object: o, step: c.step };
     }
     case 'edit': {
       const p = patch(c.patch);
@@ -244,6 +249,15 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
       return Array.isArray(ids) && ids.length <= MAX_DELETE_IDS && ids.every(objectId)
         ? { cmd: 'delete', ids: [...ids] as number[] }
         : bad('bad ids');
+    }
+    case 'pin': {
+      const ids = c.ids;
+      return Array.isArray(ids) &&
+        ids.length <= MAX_DELETE_IDS &&
+        ids.every(objectId) &&
+        typeof c.pinned === 'boolean'
+        ? { cmd: 'pin', ids: [...ids] as number[], pinned: c.pinned }
+        : bad('bad pin');
     }
     case 'restack':
       return objectId(c.id) && typeof c.front === 'boolean'

@@ -234,7 +234,8 @@ export type ApiCommand =
   | { readonly cmd: 'host'; readonly options: HostOptions }
   | { readonly cmd: 'join'; readonly options: JoinOptions }
   | { readonly cmd: 'leave' }
-  | { readonly cmd: 'create'; readonly object: NewObject }
+  /** `step`: creates sent with the same step number one after another are one undo step (a paste). */
+  | { readonly cmd: 'create'; readonly object: NewObject; readonly step?: number }
   | { readonly cmd: 'edit'; readonly id: ObjectId; readonly patch: ObjectPatch }
   | {
       readonly cmd: 'text';
@@ -288,7 +289,9 @@ export type ApiCommand =
       readonly w: number;
       readonly h: number;
       readonly rotation: number;
-    };
+    }
+  /** Locks objects in place (nothing changes them until unlocked) or unlocks them: one undo step. */
+  | { readonly cmd: 'pin'; readonly ids: readonly ObjectId[]; readonly pinned: boolean };
 
 export const EXPORT_FORMATS = ['ghostboard', 'excalidraw', 'svg'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -91,6 +91,10 @@ export const OBJECT_FIELDS = [
   { name: 'z', codec: { type: 'z' }, set: 'host', group: 'z', invalid: 'stacking order (z) out of range' },
   // The peer holding the object's lock (grabbed / being dragged), or null.
   { name: 'lockedBy', codec: { type: 'holder' }, set: 'host', group: 'lock', invalid: 'bad lock holder' },
+  // 1 while a user has locked the object in place (the Lock action): no one may move, resize, restyle, type into,
+  // restack or delete it until someone unlocks it. Not lockedBy, which is the transient grab of a drag. Set by the
+  // pin call only (board state: every peer sees it, a board file keeps it).
+  { name: 'pinned', codec: { type: 'int', min: 0, max: 1 }, set: 'host', group: 'pin', invalid: 'bad pinned flag' },
 ] as const satisfies readonly FieldSpec[];
 
 type Field = (typeof OBJECT_FIELDS)[number];

@@ -290,6 +290,40 @@ describe('app core (simulated sessions)', () => {
     expect(shown()).toEqual([true, false]);
   });
 
+  it('a paste (creates under one step) and a locked selection through the API: one undo each', async () => {
+    const world = new SimSessions(20);
+    const a = core(world);
+    await a.core.invoke({ cmd: 'host', options: { name: 'Ana', code: 'ABCDE-FGHJK' } });
+    const board = (): Map<number, { x: number; pinned: number }> => {
+      const m = new Map<number, { x: number; pinned: number }>();
+      for (const e of a.events)
+        if (e.type === 'objects') {
+          for (const o of e.upserts) m.set(o.id, o);
+          for (const id of e.deletes) m.delete(id);
+        }
+      return m;
+    };
+    const ids: number[] = [];
+    for (const x of [0, 200, 400]) {
+      const r = await a.core.invoke({ cmd: 'create', object: { ...rect, x }, step: 9 });
+      if (r.ok && r.id !== undefined) ids.push(r.id);
+    }
+    expect(await a.core.invoke({ cmd: 'pin', ids: ids.slice(0, 2), pinned: true })).toEqual({
+      ok: true,
+    });
+    await world.runUntil(() => board().get(ids[1] ?? 0)?.pinned === 1);
+    expect([...board().values()].map((o) => o.pinned)).toEqual([1, 1, 0]);
+    await a.core.invoke({ cmd: 'delete', ids });
+    await world.runUntil(() => board().size === 2);
+    expect(await a.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
+    await world.runUntil(() => board().size === 3);
+    expect(await a.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
+    await world.runUntil(() => [...board().values()].every((o) => o.pinned === 0));
+    expect(await a.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
+    await world.runUntil(() => board().size === 0);
+    expect(await a.core.invoke({ cmd: 'undo' })).toEqual({ ok: false, reason: 'nothing to undo' });
+  });
+
   it('host powers: a new code keeps joiners with the old one out; a kick ends the joiner and is noticed', async () => {
     const world = new SimSessions(2);
     const a = core(world);

@@ -184,7 +184,7 @@ class Core implements AppCore {
   ): Promise<ApiReply> {
     switch (c.cmd) {
       case 'create': {
-        const r = await s.create(now, c.object);
+        const r = await s.create(now, c.object, c.step);
         return typeof r === 'number' ? { ok: true, id: r } : { ok: false, reason: r.refused };
       }
       case 'edit':
@@ -197,6 +197,12 @@ class Core implements AppCore {
         // A selection deleted at once is undone at once.
         s.group(() => {
           for (const id of c.ids) s.remove(now, id);
+        });
+        break;
+      case 'pin':
+        // A selection locked at once is unlocked by one undo.
+        s.group(() => {
+          for (const id of c.ids) s.pin(now, id, c.pinned);
         });
         break;
       case 'undo':

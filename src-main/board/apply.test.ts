@@ -295,6 +295,7 @@ describe('board operations', () => {
       points: [1, 1],
       z: 9,
       lockedBy: 1,
+      pinned: 1,
     };
     for (const k of HASH_ORDER) {
       if (k === 'id') continue;

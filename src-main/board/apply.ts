@@ -2,7 +2,7 @@
 // inverse, or a typed refusal and leaves the state as it was. Undo sends inverses; a synchronizer runs ops,
 // compares their effects and rolls back with inverses (DESIGN.md §9). Knows nothing of peers or the wire.
 import type { PeerId } from '../../shared/board';
-import { counters, create, lock, patch, place, put, remove, restack, restore } from './edits';
+import { counters, create, lock, patch, pin, place, put, remove, restack, restore } from './edits';
 import { drop, grab, release } from './locks';
 import type { ApplyResult, BoardEffect, BoardOp, BoardRefusal, BoardState } from './types';
 
@@ -17,7 +17,9 @@ export function apply(state: BoardState, op: BoardOp): ApplyResult {
     case 'restore':
       return restore(state, op.id, op.fields, op.z);
     case 'restack':
-      return restack(state, op.id, op.to);
+      return restack(state, op.id, op.to, op.by);
+    case 'pin':
+      return pin(state, op.id, op.pinned, op.by);
     case 'grab':
       return grab(state, op.id, op.peer);
     case 'drop':
@@ -76,5 +78,7 @@ export function refusalText(r: BoardRefusal, nameOf: (peer: PeerId) => string): 
       return `held by ${nameOf(r.by)}`;
     case 'not-holder':
       return 'you are not holding it';
+    case 'pinned':
+      return 'it is locked: unlock it first';
   }
 }

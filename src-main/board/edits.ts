@@ -35,6 +35,11 @@ export function heldByOther(
   return holder !== null && holder !== by ? { type: 'held', by: holder } : undefined;
 }
 
+/** The object is locked in place (pinned): a participant's command may not change it, only unpin it. */
+export function pinnedFor(current: BoardObject, by: PeerId | undefined): BoardRefusal | undefined {
+  return by !== undefined && current.pinned === 1 ? { type: 'pinned' } : undefined;
+}
+
 /** Adds an object on top with the next id, unlocked. */
 export function create(state: BoardState, fields: NewObject): ApplyResult {
   const why = validateObjectFields(fields);
@@ -48,6 +53,7 @@ export function create(state: BoardState, fields: NewObject): ApplyResult {
     id: state.nextId++,
     z: ++state.topZ,
     lockedBy: null,
+    pinned: 0,
   };
   state.objects.set(object.id, object);
   return applied([{ type: 'upsert', object }], {
@@ -78,6 +84,7 @@ export function restore(
     id,
     z: taken ? ++state.topZ : z,
     lockedBy: null,
+    pinned: 0,
   };
   if (object.z > state.topZ) state.topZ = object.z;
   state.objects.set(id, object);
@@ -96,7 +103,7 @@ export function patch(
 ): ApplyResult {
   const current = target(state, id);
   if (!isObject(current)) return current;
-  const held = heldByOther(state, id, by);
+  const held = heldByOther(state, id, by) ?? pinnedFor(current, by);
   if (held !== undefined) return refused(held);
   const why = validateObjectFields(changes);
   if (why !== undefined) return refused({ type: 'invalid', why });
@@ -114,7 +121,7 @@ export function patch(
 export function remove(state: BoardState, id: ObjectId, by?: PeerId): ApplyResult {
   const current = target(state, id);
   if (!isObject(current)) return current;
-  const held = heldByOther(state, id, by);
+  const held = heldByOther(state, id, by) ?? pinnedFor(current, by);
   if (held !== undefined) return refused(held);
   state.objects.delete(id);
   return applied([{ type: 'delete', id }], { type: 'put', object: current });
@@ -130,9 +137,16 @@ export function put(state: BoardState, object: BoardObject): ApplyResult {
 }
 
 /** Moves an object above every other (a fresh top z) or below every other (one under the lowest, or -1). */
-export function restack(state: BoardState, id: ObjectId, to: 'front' | 'back'): ApplyResult {
+export function restack(
+  state: BoardState,
+  id: ObjectId,
+  to: 'front' | 'back',
+  by?: PeerId,
+): ApplyResult {
   const current = target(state, id);
   if (!isObject(current)) return current;
+  const stopped = pinnedFor(current, by);
+  if (stopped !== undefined) return refused(stopped);
   const topZ = state.topZ;
   const z = to === 'front' ? ++state.topZ : bottomZ(state) - 1;
   const next = { ...current, z };
@@ -165,6 +179,26 @@ export function lock(state: BoardState, id: ObjectId, holder: PeerId | null): Ap
     type: 'lock',
     id,
     holder: current.lockedBy,
+  });
+}
+
+/**
+ * Locks the object in place or unlocks it (pinned); only `by`'s own or no grab may be on it. Setting what it
+ * already is changes nothing.
+ */
+export function pin(state: BoardState, id: ObjectId, pinned: boolean, by?: PeerId): ApplyResult {
+  const current = target(state, id);
+  if (!isObject(current)) return current;
+  const held = heldByOther(state, id, by);
+  if (held !== undefined) return refused(held);
+  const flag = pinned ? 1 : 0;
+  if (current.pinned === flag) return applied([], NOTHING);
+  const next = { ...current, pinned: flag };
+  state.objects.set(id, next);
+  return applied([{ type: 'upsert', object: next }], {
+    type: 'pin',
+    id,
+    pinned: current.pinned === 1,
   });
 }
 

@@ -35,7 +35,9 @@ function setup(): {
           ? { type: 'patch', id: op.id, patch: op.patch, by: ME }
           : op.type === 'delete'
             ? { type: 'delete', id: op.id, by: ME }
-            : { type: 'restore', id: op.id, fields: op.fields, z: 1 },
+            : op.type === 'pin'
+              ? { type: 'pin', id: op.id, pinned: op.pinned, by: ME }
+              : { type: 'restore', id: op.id, fields: op.fields, z: 1 },
       );
       if (!r.ok) throw new Error(`refused ${JSON.stringify(op)}`);
     }
@@ -187,7 +189,7 @@ describe('per-user history', () => {
     const part: Part = {
       id: undefined,
       before: ABSENT,
-      after: objectSide({ ...newRect(), id: 1, z: 1, lockedBy: null }),
+      after: objectSide({ ...newRect(), id: 1, z: 1, lockedBy: null, pinned: 0 }),
     };
     h.record(part);
     expect(h.undo(() => undefined, ME)).toBeUndefined();

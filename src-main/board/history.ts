@@ -29,7 +29,9 @@ export interface Step {
 export type HistoryOp =
   | { readonly type: 'patch'; readonly id: ObjectId; readonly patch: ObjectPatch }
   | { readonly type: 'delete'; readonly id: ObjectId }
-  | { readonly type: 'restore'; readonly id: ObjectId; readonly fields: NewObject };
+  | { readonly type: 'restore'; readonly id: ObjectId; readonly fields: NewObject }
+  /** A lock in place set or cleared (the pinned field has a call of its own). */
+  | { readonly type: 'pin'; readonly id: ObjectId; readonly pinned: boolean };
 
 /** Steps kept; the oldest go first. */
 export const MAX_STEPS = 500;
@@ -45,6 +47,12 @@ export function objectSide(o: BoardObject): Side {
   const fields: Record<string, unknown> = {};
   for (const k of NEW_OBJECT_FIELDS) fields[k] = o[k];
   return fieldsSide(fields);
+}
+
+/** A part that locks or unlocks an object in place and changes nothing else. */
+function isPinPart(part: Part): boolean {
+  const f = part.after.type === 'fields' ? Object.keys(part.after.fields) : [];
+  return f.length === 1 && f[0] === 'pinned';
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -76,17 +84,19 @@ export function movePart(
   const id = part.id;
   if (id === undefined) return undefined;
   const heldByOther = current !== undefined && current.lockedBy !== null && current.lockedBy !== me;
+  // Only an unlock changes a pinned object: the other parts wait (the host would refuse them).
+  const pinned = current?.pinned === 1 && !isPinPart(part);
   if (to.type === 'fields' && from.type === 'absent') {
     if (current !== undefined) return undefined;
     return { op: { type: 'restore', id, fields: to.fields as NewObject }, part };
   }
   if (to.type === 'absent') {
-    if (current === undefined || heldByOther) return undefined;
+    if (current === undefined || heldByOther || pinned) return undefined;
     const was = objectSide(current);
     const moved = from === part.after ? { ...part, after: was } : { ...part, before: was };
     return { op: { type: 'delete', id }, part: moved };
   }
-  if (from.type !== 'fields' || current === undefined || heldByOther) return undefined;
+  if (from.type !== 'fields' || current === undefined || heldByOther || pinned) return undefined;
   const keptFrom: Record<string, unknown> = {};
   const keptTo: Record<string, unknown> = {};
   const now = current as Readonly<Record<string, unknown>>;
@@ -103,6 +113,8 @@ export function movePart(
       ? { id, after: sides.from, before: sides.to }
       : { id, before: sides.from, after: sides.to };
   // Sent even when the board shows it already: this user's own edit may still be on its way, and lands first.
+  if (isPinPart(moved))
+    return { op: { type: 'pin', id, pinned: keptTo.pinned === 1 }, part: moved };
   return { op: { type: 'patch', id, patch: keptTo }, part: moved };
 }
 
@@ -232,8 +244,10 @@ export class History {
         const cur = see(op.id);
         if (op.type === 'delete') view.set(op.id, undefined);
         else if (op.type === 'restore')
-          view.set(op.id, { ...op.fields, id: op.id, z: 0, lockedBy: null });
-        else if (cur !== undefined) view.set(op.id, { ...cur, ...op.patch });
+          view.set(op.id, { ...op.fields, id: op.id, z: 0, lockedBy: null, pinned: 0 });
+        else if (op.type === 'pin') {
+          if (cur !== undefined) view.set(op.id, { ...cur, pinned: op.pinned ? 1 : 0 });
+        } else if (cur !== undefined) view.set(op.id, { ...cur, ...op.patch });
       }
       if (kept.length === 0) continue;
       to.push({ parts: way === 'undo' ? kept.reverse() : kept });

@@ -2,7 +2,7 @@
 // result is exact whatever happened to the drag updates), a departed or quiet holder's locks are released. Pure
 // over the board's state; which holder is quiet is the session's to say.
 import type { ObjectId, PeerId } from '../../shared/board';
-import { isObject, lock, patch, refused, target } from './edits';
+import { isObject, lock, patch, pinnedFor, refused, target } from './edits';
 import type { ApplyResult, BoardEffect, BoardOp, BoardState } from './types';
 
 export function grab(state: BoardState, id: ObjectId, peer: PeerId): ApplyResult {
@@ -10,6 +10,9 @@ export function grab(state: BoardState, id: ObjectId, peer: PeerId): ApplyResult
   if (!isObject(current)) return current;
   if (current.lockedBy !== null && current.lockedBy !== peer)
     return refused({ type: 'held', by: current.lockedBy });
+  // A pinned object is not to be moved: no grab.
+  const stopped = pinnedFor(current, peer);
+  if (stopped !== undefined) return refused(stopped);
   return lock(state, id, peer);
 }
 

@@ -59,6 +59,7 @@ export const HASH_ORDER = [
   'lockedBy',
   'points',
   'text',
+  'pinned',
 ] as const satisfies readonly (keyof BoardObject)[];
 
 function canonical(o: BoardObject): string {

@@ -41,7 +41,14 @@ export type BoardOp =
       readonly fields: NewObject;
       readonly z: number;
     }
-  | { readonly type: 'restack'; readonly id: ObjectId; readonly to: 'front' | 'back' }
+  | {
+      readonly type: 'restack';
+      readonly id: ObjectId;
+      readonly to: 'front' | 'back';
+      readonly by?: PeerId;
+    }
+  /** Locks the object in place or unlocks it (its `pinned` field); `by` held to the grab lock rule. */
+  | { readonly type: 'pin'; readonly id: ObjectId; readonly pinned: boolean; readonly by?: PeerId }
   | { readonly type: 'grab'; readonly id: ObjectId; readonly peer: PeerId }
   | {
       readonly type: 'drop';
@@ -81,6 +88,8 @@ export type BoardRefusal =
   /** A restore of an id this board never issued, or one that is on the board. */
   | { readonly type: 'id-not-free'; readonly id: ObjectId }
   | { readonly type: 'held'; readonly by: PeerId }
+  /** The object is locked in place: only an unlock changes it. */
+  | { readonly type: 'pinned' }
   | { readonly type: 'not-holder' };
 
 export interface Applied {

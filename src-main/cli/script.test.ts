@@ -108,3 +108,42 @@ describe('script undo and redo', () => {
     ]);
   });
 });
+
+describe('script pin', () => {
+  it('locks an object in place: a delete is then refused, with the reason; an unlock frees it', async () => {
+    const seed = 19_101;
+    const s = makeSimSession({ seed });
+    s.addPeer('Ann');
+    s.sim.runUntil(1000);
+    const peer = peerControls(s.peers[0] ?? assertNever());
+    const lines: Record<string, unknown>[] = [];
+    const emit = (e: Record<string, unknown>): void => void lines.push(e);
+    const msg = `seed ${seed}`;
+    const refused: string[] = [];
+    peer.on((e) => {
+      if (e.type === 'refused') refused.push(`${e.cmd}: ${e.reason}`);
+    });
+    const step = async (line: string): Promise<unknown> => {
+      const done = runCommand(line, peer, emit);
+      for (let i = 0; i < 20; i++) {
+        s.sim.runUntil(s.sim.now + 50);
+        await new Promise((r) => setImmediate(r));
+      }
+      return done;
+    };
+    await step('{"cmd":"create","kind":"rect","x":0,"y":0,"w":10,"h":10}');
+    const id = s.host.board.all()[0]?.id ?? assertNever();
+    expect(await step(`{"cmd":"pin","id":${id}}`), msg).toBe('error');
+    await step(`{"cmd":"pin","id":${id},"pinned":true}`);
+    expect(s.peers[0]?.board.get(id)?.pinned, msg).toBe(1);
+    await step(`{"cmd":"delete","id":${id}}`);
+    expect(s.host.board.get(id), msg).toBeDefined();
+    await step(`{"cmd":"pin","id":${id},"pinned":false}`);
+    await step(`{"cmd":"delete","id":${id}}`);
+    expect(s.host.board.get(id), msg).toBeUndefined();
+    expect(lines, msg).toEqual([
+      { ev: 'error', message: 'pin needs an id and pinned (true or false)' },
+    ]);
+    expect(refused, msg).toEqual(['delete: it is locked: unlock it first']);
+  });
+});

@@ -197,6 +197,11 @@ export async function runCommand(
       if (cmd.cmd === 'grab') s.grab(now, id);
       else s.remove(now, id);
       return undefined;
+    case 'pin':
+      if (id === undefined || typeof cmd.pinned !== 'boolean')
+        return bad('pin needs an id and pinned (true or false)');
+      s.pin(now, id, cmd.pinned);
+      return undefined;
     case 'drag':
     case 'drop':
       if (id === undefined || x === undefined || y === undefined)

@@ -12,6 +12,8 @@ const fixture = (name: string): string =>
   readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 const AS_SAVED = fixture('v1-small.ghostboard');
 const RESAVED = fixture('v1-canonical.ghostboard');
+/** The same board as version 2 writes it, with the arrow locked in place. */
+const V2 = fixture('v2-canonical.ghostboard');
 
 function decoded(text: string): BoardState {
   const s = decodeBoardFile(text);
@@ -29,12 +31,13 @@ const base = {
   text: '',
   points: [],
   lockedBy: null,
+  pinned: 0,
 };
 
-describe('the .ghostboard file (version 1)', () => {
+describe('the .ghostboard file (version 1, read by version 2)', () => {
   it('decodes the fixture value for value', () => {
     const s = decoded(AS_SAVED);
-    expect([s.nextId, s.topZ, hashBoard(s)]).toEqual([6, 5, 'e8afca2a7498d604']);
+    expect([s.nextId, s.topZ, hashBoard(s)]).toEqual([6, 5, '3782590209776ad4']);
     const expected: BoardObject[] = [
       {
         ...base,
@@ -68,9 +71,31 @@ describe('the .ghostboard file (version 1)', () => {
     for (const o of objectsByZ(s)) expect(Object.keys(o)).toEqual(OBJECT_FIELDS.map((f) => f.name));
   });
 
-  it('re-encodes byte for byte what the code before it wrote', () => {
-    expect(encodeBoardFile(decoded(AS_SAVED))).toBe(RESAVED);
-    expect(encodeBoardFile(decoded(RESAVED))).toBe(RESAVED);
+  it('re-encodes what the code before it wrote as version 2, nothing pinned', () => {
+    const unpinned = V2.replace('"pinned":1', '"pinned":0');
+    expect(encodeBoardFile(decoded(AS_SAVED))).toBe(unpinned);
+    expect(encodeBoardFile(decoded(RESAVED))).toBe(unpinned);
+    // A version 1 file has no pinned field: one there is not read.
+    const v1 = RESAVED.replace('"lockedBy":null', '"lockedBy":null,"pinned":1');
+    expect([...decoded(v1).objects.values()].map((o) => o.pinned)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('version 2 keeps an object locked in place, byte for byte', () => {
+    const s = decoded(V2);
+    expect(objectsByZ(s).map((o) => [o.id, o.pinned])).toEqual([
+      [2, 0],
+      [1, 0],
+      [4, 1],
+      [3, 0],
+    ]);
+    expect(encodeBoardFile(s)).toBe(V2);
+    const o = (JSON.parse(V2) as { objects: Record<string, unknown>[] }).objects[2];
+    const file = (changes: Record<string, unknown>): string =>
+      JSON.stringify({ format: 'ghostboard-board', version: 2, objects: [{ ...o, ...changes }] });
+    expect(decodeBoardFile(file({ pinned: 2 }))).toEqual({ refused: 'bad pinned flag' });
+    expect(decodeBoardFile(file({ pinned: undefined }))).toEqual({
+      refused: 'bad number in object',
+    });
   });
 
   it('keeps the counters: the next create after a load takes the saved nextId', () => {
@@ -104,7 +129,7 @@ describe('the .ghostboard file (version 1)', () => {
       });
     const cases: [string, string][] = [
       ['{', 'board file is not valid JSON'],
-      [file({}, { version: 2 }), 'not a Ghostboard board file (or a newer version)'],
+      [file({}, { version: 3 }), 'not a Ghostboard board file (or a newer version)'],
       [file({}, { objects: {} }), 'bad object list'],
       [file({ x: 1.5 }), 'bad number in object'],
       [file({ z: '1' }), 'bad number in object'],

@@ -1,9 +1,11 @@
-// The .ghostboard file format, version 1: JSON text, built from the object field table so a new field is saved
+// The .ghostboard file format, version 2 (reads version 1 too): JSON text, built from the object field table so a new field is saved
 // and checked like the others. A damaged or hostile file is refused whole, with a reason. Knows nothing of disks
 // (board-file.ts) or sessions.
 //
-//   { "format": "ghostboard-board", "version": 1, "nextId": N, "objects": [OBJECT, …] }
+//   { "format": "ghostboard-board", "version": 2, "nextId": N, "objects": [OBJECT, …] }
 //
+// Version 2 added the field `pinned` (an object locked in place); a version 1 file has none, and its objects load
+// unpinned.
 // nextId: the id the next create takes (at least one above every object's id). objects: bottom to top, each with
 // every field of OBJECT_FIELDS in table order; lockedBy is written null and ignored on reading (a lock belongs to
 // a live session). Files written before this codec had the same fields in another key order: JSON objects are
@@ -20,7 +22,9 @@ import type { BoardState } from '../board';
 import { emptyBoard, MAX_OBJECTS, objectsByZ } from '../board';
 
 export const FILE_FORMAT = 'ghostboard-board';
-export const FILE_VERSION = 1;
+export const FILE_VERSION = 2;
+/** Fields a version 1 file does not have, and the value its objects load with. */
+const ADDED_IN_V2: Readonly<Record<string, unknown>> = { pinned: 0 };
 /**
  * A board file larger than this is refused before it is read: 100,000 objects of typical size take well under
  * it, and a file past it would take the host's memory several times over while parsed.
@@ -64,14 +68,19 @@ export function decodeBoardFile(text: string): BoardState | FileRefusal {
   } catch {
     return { refused: 'board file is not valid JSON' };
   }
-  if (!isRecord(data) || data.format !== FILE_FORMAT || data.version !== FILE_VERSION) {
+  if (
+    !isRecord(data) ||
+    data.format !== FILE_FORMAT ||
+    (data.version !== 1 && data.version !== 2)
+  ) {
     return { refused: 'not a Ghostboard board file (or a newer version)' };
   }
+  const v1 = data.version === 1;
   if (!Array.isArray(data.objects) || data.objects.length > MAX_OBJECTS)
     return { refused: 'bad object list' };
   const state = emptyBoard();
   for (const raw of data.objects as unknown[]) {
-    const o = readObject(raw);
+    const o = readObject(v1 && isRecord(raw) ? { ...raw, ...ADDED_IN_V2 } : raw);
     if ('refused' in o) return o;
     if (state.objects.has(o.id)) return { refused: `duplicate object id ${o.id}` };
     state.objects.set(o.id, o);

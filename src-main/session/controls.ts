@@ -23,12 +23,17 @@ export interface Controls {
   pointer(now: number, x: number, y: number, visible: boolean): void;
   tool(now: number, tool: Tool): void;
   viewport(now: number, v: Viewport): void;
-  /** Resolves with the new object's id, or a refusal (a peer waits for the host's answer). */
-  create(now: number, fields: NewObject): Promise<ObjectId | Refusal>;
+  /**
+   * Resolves with the new object's id, or a refusal (a peer waits for the host's answer). Creates given the same
+   * `step` one after another are one step of the history (a paste).
+   */
+  create(now: number, fields: NewObject, step?: number): Promise<ObjectId | Refusal>;
   edit(now: number, id: ObjectId, patch: ObjectPatch): void;
   text(now: number, id: ObjectId, at: number, remove: number, insert: string): void;
   remove(now: number, id: ObjectId): void;
   restack(now: number, id: ObjectId, front: boolean): void;
+  /** Locks the object in place (nothing changes it until unlocked) or unlocks it. */
+  pin(now: number, id: ObjectId, pinned: boolean): void;
   grab(now: number, id: ObjectId): void;
   drag(now: number, id: ObjectId, x: number, y: number): void;
   /** A held object's live resize or rotate (its place, size and rotation now), seen by the others like a drag. */
@@ -100,6 +105,7 @@ export function hostControls(h: HostSession): Controls {
         refuse('text', h.text(id, at, remove, insert, now), id),
       remove: (now, id) => refuse('delete', h.remove(id, now), id),
       restack: (now, id, front) => refuse('restack', h.restack(id, front, now), id),
+      pin: (now, id, pinned) => refuse('pin', h.pin(id, pinned, now), id),
       grab: (now, id) => refuse('grab', h.grab(id, now), id),
       drag: (now, id, x, y) =>
         h.setPresence(now, { dragId: id, dragX: x, dragY: y, dragShaped: false }),
@@ -158,6 +164,7 @@ export function peerControls(p: PeerSession): Controls {
       text: (_now, id, at, remove, insert) => p.text(id, at, remove, insert),
       remove: (_now, id) => p.remove(id),
       restack: (_now, id, front) => p.restack(id, front),
+      pin: (_now, id, pinned) => p.pin(id, pinned),
       grab: (_now, id) => p.grab(id),
       drag: (_now, id, x, y) => p.drag(id, x, y),
       reshape: (_now, id, g) => p.reshape(id, g),

@@ -363,6 +363,12 @@ export class HostSession {
       ),
     );
     rpc.on(
+      pr.pin,
+      joined('pin', (actor, a, now) =>
+        this.guard(p, 'pin', this.pinAs(actor, a.id, a.pinned, now)),
+      ),
+    );
+    rpc.on(
       pr.setPoints,
       joined('edit', (actor, a, now) =>
         this.guard(p, 'edit', this.editAs(actor, a.id, { points: a.points }, now), a.id),
@@ -578,6 +584,11 @@ export class HostSession {
     return this.restackAs(HOST, id, front, now);
   }
 
+  /** Locks an object in place or unlocks it. */
+  pin(id: ObjectId, pinned: boolean, now: number): BoardObject | Refusal {
+    return this.pinAs(HOST, id, pinned, now);
+  }
+
   /** Brings back an object the host's own user deleted (its undo), under its id. */
   restore(id: ObjectId, now: number): BoardObject | Refusal {
     return this.restoreAs(HOST, id, now);
@@ -723,7 +734,17 @@ export class HostSession {
     this.now = now;
     const denied = this.canEdit(actor);
     if (denied) return denied;
-    const o = this.run({ type: 'restack', id, to: front ? 'front' : 'back' });
+    const o = this.run({ type: 'restack', id, to: front ? 'front' : 'back', by: idOf(actor) });
+    if (!isRefusal(o)) this.emit({ type: 'object', object: o });
+    return o;
+  }
+
+  /** A lock in place (pinned) is anyone's to set or clear, while no one else holds the object. */
+  private pinAs(actor: Actor, id: ObjectId, pinned: boolean, now: number): BoardObject | Refusal {
+    this.now = now;
+    const denied = this.canEdit(actor);
+    if (denied) return denied;
+    const o = this.run({ type: 'pin', id, pinned, by: idOf(actor) });
     if (!isRefusal(o)) this.emit({ type: 'object', object: o });
     return o;
   }

@@ -45,6 +45,7 @@ const UNSEEN: BoardObject = {
   points: [],
   z: 0,
   lockedBy: null,
+  pinned: 0,
 };
 
 export interface PeerSessionOptions {
@@ -340,6 +341,11 @@ export class PeerSession {
 
   restack(id: ObjectId, front: boolean): void {
     this.rpc?.send(this.proto.restack, { id, front });
+  }
+
+  /** Locks an object in place or unlocks it (the host refuses it while someone else holds the object). */
+  pin(id: ObjectId, pinned: boolean): void {
+    this.rpc?.send(this.proto.pin, { id, pinned });
   }
 
   grab(id: ObjectId): void {

@@ -29,6 +29,7 @@ export const REFUSABLE = [
   'chat',
   'join',
   'restore',
+  'pin',
 ] as const;
 export type RefusableCommand = (typeof REFUSABLE)[number];
 export const ROLES = ['editor', 'viewer'] as const;
@@ -235,6 +236,14 @@ export function buildRegistry() {
       channel: Channel.drawing,
       priority: 4,
       params: { id: objectId() },
+    }),
+    // clipboard: lock an object in place or unlock it (its pinned field); on the drawing channel, in order with
+    // the sender's other edits.
+    pin: r.register('pin', {
+      policy: 'reliableOrdered',
+      channel: Channel.drawing,
+      priority: 4,
+      params: { id: objectId(), pinned: bool() },
     }),
   };
 }

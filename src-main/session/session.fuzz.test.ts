@@ -98,6 +98,10 @@ function randomCall(s: SimSession, r: RawPeer): void {
       rpc.send(pr.restore, { id: s.rng.range(1, s.host.board.state.nextId + 2) });
       return;
     }
+    case 12:
+      // Locks and unlocks: a locked object refuses the others' edits until someone unlocks it.
+      rpc.send(pr.pin, { id: someId(s), pinned: rng.int(3) !== 0 });
+      return;
     default:
       r.setPresence({
         peer: rng.int(4),

@@ -33,6 +33,8 @@ export function withHistory(
   } = { open: new Set(), start: new Map() };
   /** The text being typed into, as this user's splices left it (the replica may not show them yet). */
   let typing: { id: ObjectId; text: string; step: Step | undefined } | undefined;
+  /** The newest create given a step (a paste), and the history step it went into. */
+  let pasting: { step: number; into: Step } | undefined;
   const board = base.board;
   /**
    * Objects this user's own creates, deletes and restores have made or removed on the host but not (yet) on this
@@ -58,7 +60,7 @@ export function withHistory(
   /** A create the host answered may not be on this side's board yet; a restore sent now is not. */
   const expectMade = (id: ObjectId, fields: NewObject, sentNow: boolean): void => {
     if (sentNow || board.get(id) === undefined)
-      expected.set(id, { ...fields, id, z: 0, lockedBy: null });
+      expected.set(id, { ...fields, id, z: 0, lockedBy: null, pinned: 0 });
   };
 
   const record = (part: Part, into?: Step): Step => {
@@ -75,6 +77,7 @@ export function withHistory(
     if (ops === undefined) return 'nothing';
     for (const op of ops) {
       if (op.type === 'patch') base.edit(now, op.id, op.patch);
+      else if (op.type === 'pin') base.pin(now, op.id, op.pinned);
       else if (op.type === 'delete') {
         expected.set(op.id, null);
         base.remove(now, op.id);
@@ -100,13 +103,16 @@ export function withHistory(
     get canRedo() {
       return history.canRedo;
     },
-    create(now, fields) {
+    create(now, fields, step) {
       const part: Part = {
         id: undefined,
         before: ABSENT,
         after: fieldsSide({ ...fields, points: [...fields.points] }),
       };
-      record(part);
+      // A paste's creates: one step while it is still the newest.
+      const into = step !== undefined && pasting?.step === step ? pasting.into : undefined;
+      const recorded = record(part, into);
+      pasting = step === undefined ? undefined : { step, into: recorded };
       const made = base.create(now, fields);
       const settled = made.then((r) => {
         pending.delete(settled);
@@ -170,6 +176,16 @@ export function withHistory(
       }
       expected.set(id, null);
       base.remove(now, id);
+    },
+    pin(now, id, pinned) {
+      const cur = board.get(id);
+      if (cur !== undefined && (cur.pinned === 1) !== pinned)
+        record({
+          id,
+          before: fieldsSide({ pinned: cur.pinned }),
+          after: fieldsSide({ pinned: pinned ? 1 : 0 }),
+        });
+      base.pin(now, id, pinned);
     },
     grab(now, id) {
       const cur = board.get(id);

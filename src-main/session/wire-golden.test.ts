@@ -39,6 +39,7 @@ const OBJECTS: readonly BoardObject[] = [
     points: [],
     z: 1,
     lockedBy: null,
+    pinned: 0,
   },
   {
     id: 4242,
@@ -55,6 +56,7 @@ const OBJECTS: readonly BoardObject[] = [
     points: [],
     z: -7,
     lockedBy: 0,
+    pinned: 0,
   },
   {
     id: MAX_OBJECT_ID,
@@ -71,6 +73,7 @@ const OBJECTS: readonly BoardObject[] = [
     points: [0, 0, 5, -5, 32767, -32767],
     z: 2 ** 40,
     lockedBy: 1023,
+    pinned: 1,
   },
 ];
 
@@ -133,6 +136,7 @@ describe('wire golden bytes', () => {
         "17 chat reliableOrdered ch3 p1 ufalse c2 [text]",
         "18 chatFrom reliableOrdered ch3 p1 ufalse c2 [peer,text]",
         "19 restore reliableOrdered ch1 p4 ufalse c1 [id]",
+        "20 pin reliableOrdered ch1 p4 ufalse c1 [id,pinned]",
       ]
     `);
     expect(p.registry.idBits).toMatchInlineSnapshot(`5`);
@@ -175,7 +179,7 @@ describe('wire golden bytes', () => {
     add('viewport', p.viewport.params, { x: -500, y: 250, w: 1280, h: 800 });
     for (const o of OBJECTS) {
       const fields = Object.fromEntries(
-        Object.entries(o).filter(([k]) => !['id', 'z', 'lockedBy'].includes(k)),
+        Object.entries(o).filter(([k]) => !['id', 'z', 'lockedBy', 'pinned'].includes(k)),
       );
       add('create', p.create.params, { req: 65535, ...fields, points: [...o.points] });
       add('edit', p.edit.params, {
@@ -196,6 +200,9 @@ describe('wire golden bytes', () => {
     add('created', p.created.params, { req: 7, id: 4242 });
     add('remove', p.remove.params, { id: 99 });
     add('restore', p.restore.params, { id: MAX_OBJECT_ID });
+    add('pin', p.pin.params, { id: MAX_OBJECT_ID, pinned: true });
+    add('pin', p.pin.params, { id: 1, pinned: false });
+    add('refused', p.refused.params, { cmd: 11, reason: 'it is locked: unlock it first', id: 12 });
     add('restack', p.restack.params, { id: 99, front: false });
     add('text', p.text.params, { id: 5, at: 3, remove: 1, insert: 'xyz' });
     add('grab', p.grab.params, { id: MAX_OBJECT_ID });
@@ -248,9 +255,14 @@ describe('wire golden bytes', () => {
         "peerLeft": [
           "58:009c9d2d3806bdc0",
         ],
+        "pin": [
+          "25:fffffe80",
+          "25:00000000",
+        ],
         "refused": [
           "88:5da27280d788d102000007",
           "186:a848dafd07538ee04a056718b5f3a076133a3b4cc00001c0",
+          "175:bec48e12824d56c3877c5eb26ab604715a4e8e000018",
         ],
         "remove": [
           "24:000062",
@@ -290,13 +302,14 @@ describe('wire golden bytes', () => {
         "points",
         "z",
         "lock",
+        "pin",
       ]
     `);
     expect([BoardItem.allMask, BoardItem.urgentMask, BoardItem.maskBits]).toMatchInlineSnapshot(`
       [
-        255,
+        511,
         0,
-        8,
+        9,
       ]
     `);
     expect(OBJECTS.map(ghostGroups)).toMatchInlineSnapshot(`
@@ -310,6 +323,7 @@ describe('wire golden bytes', () => {
           "points 9:0000",
           "z 5:20",
           "lock 1:00",
+          "pin 1:00",
         ],
         [
           "ident 27:001091c0",
@@ -320,6 +334,7 @@ describe('wire golden bytes', () => {
           "points 9:0000",
           "z 5:d0",
           "lock 11:8000",
+          "pin 1:00",
         ],
         [
           "ident 27:fffffe80",
@@ -330,6 +345,7 @@ describe('wire golden bytes', () => {
           "points 105:01bfffbfffc0023ffd7fff000000",
           "z 55:08421084210848",
           "lock 11:ffe0",
+          "pin 1:80",
         ],
       ]
     `);
@@ -358,6 +374,7 @@ describe('wire golden bytes', () => {
         "points:0",
         "z:64",
         "lockedBy:128",
+        "pinned:0",
       ]
     `);
   });

@@ -26,6 +26,7 @@ function obj(id: number, x: number, y: number, more: Partial<BoardObject> = {}):
     points: [],
     z: id,
     lockedBy: null,
+    pinned: 0,
     ...more,
   };
 }

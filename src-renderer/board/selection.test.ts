@@ -19,6 +19,7 @@ function obj(more: Partial<BoardObject>): BoardObject {
     points: [],
     z: 1,
     lockedBy: null,
+    pinned: 0,
     ...more,
   };
 }

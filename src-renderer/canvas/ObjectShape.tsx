@@ -1,9 +1,11 @@
-// Draws one board object as a Konva group at its (x, y), rotated; children drawn relative. Draws only: no
+// Draws one board object as a Konva group at its (x, y), rotated; children drawn relative (with a padlock when it
+// is locked in place). Draws only: no
 // store, no bridge; events are reported to the caller by object id.
 import type Konva from 'konva';
 import { memo, type ReactElement } from 'react';
 import { Group } from 'react-konva';
 import type { BoardObject } from '../../shared/board';
+import { LockBadge } from './LockBadge';
 import { ShapeBody } from './shape-bodies';
 
 type KonvaHandler = (
@@ -77,6 +79,7 @@ export const ObjectShape = memo(function ObjectShape(p: Props): ReactElement {
       {...defined}
     >
       <ShapeBody o={o} editing={p.editing ?? false} />
+      {o.pinned === 1 && <LockBadge o={o} />}
     </Group>
   );
 });

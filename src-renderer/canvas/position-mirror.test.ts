@@ -46,6 +46,7 @@ function rect(id: number, x: number, y: number): BoardObject {
     points: [],
     z: id,
     lockedBy: null,
+    pinned: 0,
   };
 }
 

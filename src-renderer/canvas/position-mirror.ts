@@ -2,7 +2,7 @@
 // so tests and accessibility tooling can read positions Konva only paints: this user's pointer
 // (`local-pointer`), remote pointers (`remote-pointer-<peer>`) and board objects (`object-<id>`, including live
 // drags; its size and rotation as data-w/data-h/data-rotation, live during someone's resize or rotate; a text's
-// or note's text as data-text). Written imperatively, once per animation frame and right after local input;
+// or note's text as data-text, its kind as data-kind, data-pinned="1" while locked in place). Written imperatively, once per animation frame and right after local input;
 // never renders React.
 import type { LiveShape } from '../../shared/api';
 import type { BoardObject, ObjectId } from '../../shared/board';
@@ -90,6 +90,7 @@ export class PositionMirror {
         this.put(key, shown);
         this.putShape(key, shown);
         if (o.kind === 'text' || o.kind === 'note') this.putText(key, o.text);
+        this.putFlags(key, o);
       }
     }
     // Live drags, the holder's own last: each object shows where its ghost or the dragged node is now.
@@ -142,6 +143,15 @@ export class PositionMirror {
   private putText(key: string, text: string): void {
     const el = this.els.get(key);
     if (el && el.dataset.text !== text) el.dataset.text = text;
+  }
+
+  /** Its kind, and data-pinned="1" while it is locked in place. */
+  private putFlags(key: string, o: BoardObject): void {
+    const el = this.els.get(key);
+    if (el === undefined) return;
+    if (el.dataset.kind !== o.kind) el.dataset.kind = o.kind;
+    if (o.pinned === 1) el.dataset.pinned = '1';
+    else if (el.dataset.pinned !== undefined) delete el.dataset.pinned;
   }
 
   private remove(key: string): void {

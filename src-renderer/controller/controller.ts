@@ -21,6 +21,13 @@ import { EditorKeys } from './editor-keys';
 import { ProvisionalIds } from './provisional';
 import { TextSession } from './text-session';
 
+/** Why some of the selection was left alone: it is locked in place. */
+export function lockedNotice(n: number, verb: string): string {
+  return n === 1
+    ? `A locked object was not ${verb}: unlock it first.`
+    : `${n} locked objects were not ${verb}: unlock them first.`;
+}
+
 /** ~60 Hz for the pointer; the viewport changes less often and matters less. */
 const POINTER_INTERVAL_MS = 16;
 const VIEWPORT_INTERVAL_MS = 150;
@@ -159,12 +166,17 @@ export class Controller {
    * (which reach the host once it has the real id) until the host's reply confirms it, or refuses it (the draft
    * goes, with a notice). The create itself goes out now, so the others see the object while this user types.
    */
-  createProvisional(object: NewObject): { id: ObjectId; confirmed: Promise<ObjectId | null> } {
+  createProvisional(
+    object: NewObject,
+    step?: number,
+  ): { id: ObjectId; confirmed: Promise<ObjectId | null> } {
     const key = this.nextDraftKey++;
     const id = provisionalId(key);
     this.provisional.open(id);
     this.store.dispatch({ type: 'draft', key, object });
-    const confirmed = this.invoke({ cmd: 'create', object }).then((reply) => {
+    const create: ApiCommand =
+      step === undefined ? { cmd: 'create', object } : { cmd: 'create', object, step };
+    const confirmed = this.invoke(create).then((reply) => {
       if (reply.ok && reply.id !== undefined) {
         // The store first (the open editor moves to the real id), then what waited for it (typed text).
         this.store.dispatch({ type: 'created', key, id: reply.id });
@@ -226,8 +238,15 @@ export class Controller {
     this.delete([id], false);
   }
 
+  /** Deletes the selection but what is locked in place (it stays selected, with a notice). */
   deleteSelection(): void {
-    this.delete(this.store.getState().selection, true);
+    const s = this.store.getState();
+    const kept = s.selection.filter((id) => s.board.get(id)?.pinned === 1);
+    if (kept.length > 0) this.toast('info', lockedNotice(kept.length, 'deleted'));
+    this.delete(
+      s.selection.filter((id) => !kept.includes(id)),
+      true,
+    );
   }
 
   /**
@@ -248,7 +267,8 @@ export class Controller {
   /** Sets the style for new objects and applies it to the selection. */
   applyStyle(style: Partial<Style>): void {
     this.store.dispatch({ type: 'style', style });
-    for (const id of this.store.getState().selection) this.edit(id, style);
+    const s = this.store.getState();
+    for (const id of s.selection) if (s.board.get(id)?.pinned !== 1) this.edit(id, style);
   }
 
   restack(id: ObjectId, front: boolean): void {

@@ -97,7 +97,7 @@ const NOTE: NewObject = placedShape(
 );
 
 function asBoard(o: NewObject, id: number): BoardObject {
-  return { ...o, id, z: id, lockedBy: null };
+  return { ...o, id, z: id, lockedBy: null, pinned: 0 };
 }
 
 function setup() {

@@ -99,6 +99,12 @@ class FakeCore {
         return { ok: false, reason: `the demo board has nothing to ${c.cmd}` };
       case 'export':
         return { ok: false, reason: 'the demo board exports nothing' };
+      case 'pin':
+        for (const id of c.ids) {
+          const o = this.board.get(id);
+          if (o) this.upsert({ ...o, pinned: c.pinned ? 1 : 0 });
+        }
+        return { ok: true };
     }
   }
 

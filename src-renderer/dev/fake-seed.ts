@@ -108,5 +108,5 @@ export function seedObjects(): NewObject[] {
 }
 
 export function materialize(o: NewObject, id: number, z: number): BoardObject {
-  return { ...o, id, z, lockedBy: null };
+  return { ...o, id, z, lockedBy: null, pinned: 0 };
 }

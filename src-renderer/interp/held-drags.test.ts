@@ -20,6 +20,7 @@ function obj(id: number, x: number, y: number, lockedBy: number | null): BoardOb
     points: [],
     z: id,
     lockedBy,
+    pinned: 0,
   };
 }
 

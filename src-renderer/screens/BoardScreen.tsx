@@ -7,9 +7,11 @@
 import { type ReactElement, useEffect, useRef, useState } from 'react';
 import type { Size } from '../board/camera';
 import { BoardCanvas } from '../canvas/BoardCanvas';
+import { useClipboard } from '../clipboard/use-clipboard';
 import { TextEditor } from '../canvas/TextEditor';
 import { BandwidthPanel } from '../ui/BandwidthPanel';
 import { ChatButton } from '../ui/ChatPanel';
+import { ContextMenu } from '../ui/ContextMenu';
 import { useAppState, useController } from '../view/context';
 import { SideDock } from '../ui/SideDock';
 import { StylePanel } from '../ui/StylePanel';
@@ -61,7 +63,8 @@ export function BoardScreen(): ReactElement {
   const controller = useController();
   const stageRef = useRef<HTMLDivElement>(null);
   const size = useSize(stageRef);
-  const space = useShortcuts(controller, size);
+  const clipboard = useClipboard(controller, size);
+  const space = useShortcuts(controller, size, clipboard);
   const camera = useAppState((s) => s.camera);
   const panels = useAppState((s) => s.panels);
   const fitted = useRef(false);
@@ -104,6 +107,7 @@ export function BoardScreen(): ReactElement {
       </div>
       <SideDock />
       {panels.has('bandwidth') && <BandwidthPanel />}
+      <ContextMenu actions={clipboard} stageRef={stageRef} />
     </div>
   );
 }

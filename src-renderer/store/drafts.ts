@@ -18,5 +18,5 @@ export function draftOf(drafts: readonly Draft[], id: ObjectId): Draft | undefin
 
 /** A draft as a board object: under its real id once known, drawn above everything. */
 export function draftObject(d: Draft): BoardObject {
-  return { ...d.object, id: d.id ?? provisionalId(d.key), z: Infinity, lockedBy: null };
+  return { ...d.object, id: d.id ?? provisionalId(d.key), z: Infinity, lockedBy: null, pinned: 0 };
 }

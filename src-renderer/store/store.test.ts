@@ -37,6 +37,7 @@ function obj(id: number, more: Partial<BoardObject> = {}): BoardObject {
     points: [],
     z: id,
     lockedBy: null,
+    pinned: 0,
     ...more,
   };
 }

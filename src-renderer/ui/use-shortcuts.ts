@@ -1,11 +1,14 @@
 // Keyboard shortcuts: tools (V R O L A P T N), Delete/Backspace, zoom (+ − Shift+0 Shift+1), panels (C B); the
 // tool machines get unmodified keys first (Esc cancels a gesture or clears the selection, Enter edits a selected
 // note, arrows nudge it) and Ctrl/Cmd+A (select all), undo (Ctrl/Cmd+Z) and redo (Ctrl/Cmd+Shift+Z, Ctrl+Y) of
-// this user's own steps; and whether Space is held (space-drag pans). While a text or note is open for typing, every key is its own (controller/editor-keys.ts),
+// this user's own steps; duplicate (Ctrl/Cmd+D), lock/unlock (Ctrl/Cmd+Shift+L), bring to front (]) and send to
+// back ([) of the selection (copy, cut and paste are the clipboard events: clipboard/use-clipboard.ts); and whether
+// Space is held (space-drag pans). While a text or note is open for typing, every key is its own (controller/editor-keys.ts),
 // even one pressed before its box had focus: none runs a shortcut.
 import { useEffect, useState } from 'react';
 import type { Tool } from '../../shared/api';
 import type { Size } from '../board/camera';
+import type { ClipboardActions } from '../clipboard/clipboard-actions';
 import type { Controller } from '../controller/controller';
 import type { Tools } from '../tools/Tools';
 import { useTools } from '../view/context';
@@ -34,10 +37,25 @@ export function undoRedo(controller: Controller, way: 'undo' | 'redo'): void {
   });
 }
 
-function handleKey(e: KeyboardEvent, controller: Controller, tools: Tools, size: Size): boolean {
+function handleKey(
+  e: KeyboardEvent,
+  controller: Controller,
+  tools: Tools,
+  size: Size,
+  clipboard: ClipboardActions,
+): boolean {
   const { store } = controller;
   const s = store.getState();
   const key = e.key.toLowerCase();
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && key === 'd') {
+    clipboard.duplicate();
+    return true;
+  }
+  if ((e.ctrlKey || e.metaKey) && !e.altKey && e.shiftKey && key === 'l') {
+    const sel = s.selection.flatMap((id) => s.board.get(id) ?? []);
+    clipboard.setLocked(!sel.every((o) => o.pinned === 1));
+    return true;
+  }
   // Undo Ctrl/Cmd+Z; redo Ctrl/Cmd+Shift+Z or Ctrl+Y (a text being typed into keeps its own: see typingIn).
   if ((e.ctrlKey || e.metaKey) && !e.altKey && (key === 'z' || key === 'y')) {
     undoRedo(controller, key === 'y' || e.shiftKey ? 'redo' : 'undo');
@@ -58,6 +76,7 @@ function handleKey(e: KeyboardEvent, controller: Controller, tools: Tools, size:
   const tool = TOOL_KEYS[key];
   if (tool) controller.setTool(tool);
   else if (key === 'delete' || key === 'backspace') controller.deleteSelection();
+  else if (key === ']' || key === '[') clipboard.restack(key === ']');
   else if (key === '+' || key === '=') zoomBy(store, 1.25, size);
   else if (key === '-' || key === '_') zoomBy(store, 1 / 1.25, size);
   else if (key === 'c')
@@ -69,7 +88,11 @@ function handleKey(e: KeyboardEvent, controller: Controller, tools: Tools, size:
 }
 
 /** Installs the shortcuts while the board shows; returns whether Space is held. */
-export function useShortcuts(controller: Controller, size: Size): boolean {
+export function useShortcuts(
+  controller: Controller,
+  size: Size,
+  clipboard: ClipboardActions,
+): boolean {
   const tools = useTools();
   const [space, setSpace] = useState(false);
   useEffect(() => {
@@ -90,7 +113,7 @@ export function useShortcuts(controller: Controller, size: Size): boolean {
         setSpace(true);
         return;
       }
-      if (handleKey(e, controller, tools, size)) e.preventDefault();
+      if (handleKey(e, controller, tools, size, clipboard)) e.preventDefault();
     };
     const up = (e: KeyboardEvent): void => {
       if (e.code === 'Space') setSpace(false);
@@ -106,6 +129,6 @@ export function useShortcuts(controller: Controller, size: Size): boolean {
       window.removeEventListener('keyup', up);
       window.removeEventListener('blur', blur);
     };
-  }, [controller, tools, size]);
+  }, [controller, tools, size, clipboard]);
   return space;
 }

@@ -64,7 +64,7 @@ export class Dragging extends StateNode<DragInfo> {
     const others = s.selection.includes(d.id) ? s.selection.filter((id) => id !== d.id) : [];
     for (const id of others) {
       const o = s.board.get(id);
-      if (!o || holderName(this.editor, id) !== null) continue;
+      if (!o || o.pinned === 1 || holderName(this.editor, id) !== null) continue;
       const origin = clampPt(shownObject(s, o));
       members.set(id, { id, origin, last: origin, node: null });
     }

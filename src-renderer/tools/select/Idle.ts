@@ -83,7 +83,10 @@ export class Idle extends StateNode {
   override onDragStart(d: DragInfo): void {
     // Pointer-down already said who has it.
     if (holderName(this.editor, d.id) !== null) snapBack(this.editor, d.id, d.node);
-    else this.tool.transition('dragging', d);
+    else if (this.editor.state().board.get(d.id)?.pinned === 1) {
+      snapBack(this.editor, d.id, d.node);
+      this.editor.toast('info', 'It is locked: unlock it to move it.');
+    } else this.tool.transition('dragging', d);
   }
 
   /** A selection handle's first move: the selection is being resized or rotated. */
@@ -112,7 +115,7 @@ export class Idle extends StateNode {
     if (s.selection.length === 0 || !canEdit(s)) return false;
     for (const id of s.selection) {
       const o = s.board.get(id);
-      if (!o || holderName(editor, id) !== null) continue;
+      if (!o || o.pinned === 1 || holderName(editor, id) !== null) continue;
       const shown = shownObject(s, o);
       const x = clampWorld(shown.x + dir.x * step);
       const y = clampWorld(shown.y + dir.y * step);
@@ -125,6 +128,10 @@ export class Idle extends StateNode {
   private editText(id: ObjectId): boolean {
     const o = this.editor.state().board.get(id);
     if (o?.kind !== 'text' && o?.kind !== 'note') return false;
+    if (o.pinned === 1) {
+      this.editor.toast('info', 'It is locked: unlock it to type into it.');
+      return true;
+    }
     this.editor.dispatch({ type: 'editing', id });
     return true;
   }

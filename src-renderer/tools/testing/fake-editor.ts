@@ -122,6 +122,7 @@ export function boardObject(id: ObjectId, more: Partial<BoardObject> = {}): Boar
     points: [],
     z: id,
     lockedBy: null,
+    pinned: 0,
     ...more,
   };
 }
