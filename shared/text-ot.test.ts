@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OtMessage, TextOp } from './text-ot';
-import { applyOp, diffOp, OtLink, spliceOp, transform, transformIndex } from './text-ot';
+import { applyOp, diffOp, opSplices, OtLink, spliceOp, transform, transformIndex } from './text-ot';
 
 // Property tests of the text OT, repeated over seeds (a failure names its seed): TP1 over random operations on
 // Unicode text with surrogate pairs, and a star of Jupiter links (a host and three editors, any number of
@@ -107,6 +107,11 @@ describe('text OT', () => {
       const two = applyOp(must(applyOp(s, b), seed), a2);
       expect(one, `seed ${seed}`).toBeDefined();
       expect(one, `seed ${seed}`).toBe(two);
+      // The transformed operation, as splices one after another, does the same.
+      let bySplices = must(applyOp(s, b), seed);
+      for (const sp of opSplices(a2))
+        bySplices = must(applyOp(bySplices, spliceOp(sp.at, sp.remove, sp.insert, a2.by)), seed);
+      expect(bySplices, `seed ${seed}`).toBe(two);
     }
   });
 

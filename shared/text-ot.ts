@@ -67,6 +67,35 @@ export function spliceOp(at: number, remove: number, insert: string, by: number)
   return b.op(by);
 }
 
+/** One splice: `remove` units at `at` replaced by `insert` (what the wire and the editor carry). */
+export interface OtSplice {
+  readonly at: number;
+  readonly remove: number;
+  readonly insert: string;
+}
+
+/** The operation as splices applied one after another, left to right (each at its offset in the text so far). */
+export function opSplices(op: TextOp): OtSplice[] {
+  const out: OtSplice[] = [];
+  let pos = 0;
+  let cur: { at: number; remove: number; insert: string } | undefined;
+  for (const p of op.parts) {
+    if (typeof p === 'number' && p > 0) {
+      if (cur !== undefined) out.push(cur);
+      cur = undefined;
+      pos += p;
+      continue;
+    }
+    cur ??= { at: pos, remove: 0, insert: '' };
+    if (typeof p === 'string') {
+      cur.insert += p;
+      pos += p.length;
+    } else cur.remove -= p;
+  }
+  if (cur !== undefined) out.push(cur);
+  return out;
+}
+
 /** The smallest operation turning `before` into `after` (common prefix and suffix kept, surrogate pairs whole). */
 export function diffOp(before: string, after: string, by: number): TextOp {
   if (before === after) return { by, parts: [] };
@@ -130,40 +159,37 @@ export function transform(a: TextOp, b: TextOp, aFirst = a.by < b.by): [TextOp, 
   const b2 = new Builder();
   let i = 0;
   let j = 0;
-  let p: OtPart | undefined = a.parts[0];
-  let q: OtPart | undefined = b.parts[0];
-  const nextP = (): void => {
-    p = a.parts[++i];
-  };
-  const nextQ = (): void => {
-    q = b.parts[++j];
-  };
-  while (p !== undefined || q !== undefined) {
+  // What is left of the current part of each (a retain or delete partly used up is shortened in place).
+  let restP: OtPart | undefined = a.parts[0];
+  let restQ: OtPart | undefined = b.parts[0];
+  while (restP !== undefined || restQ !== undefined) {
+    const p: OtPart | undefined = restP;
+    const q: OtPart | undefined = restQ;
     if (typeof p === 'string' && (typeof q !== 'string' || aFirst)) {
       a2.insert(p);
       b2.retain(p.length);
-      nextP();
+      restP = a.parts[++i];
       continue;
     }
     if (typeof q === 'string') {
       a2.retain(q.length);
       b2.insert(q);
-      nextQ();
+      restQ = b.parts[++j];
       continue;
     }
     // Past the end of one operation, it keeps the rest.
     if (p === undefined) {
-      const rest: number = q as number;
-      if (rest < 0) b2.delete(-rest);
-      else b2.retain(rest);
-      nextQ();
+      if (q === undefined) break;
+      if (q < 0) b2.delete(-q);
+      else b2.retain(q);
+      restQ = b.parts[++j];
       continue;
     }
+    if (typeof p === 'string') break; // unreachable: a string p was handled above
     if (q === undefined) {
-      const rest: number = p;
-      if (rest < 0) a2.delete(-rest);
-      else a2.retain(rest);
-      nextP();
+      if (p < 0) a2.delete(-p);
+      else a2.retain(p);
+      restP = a.parts[++i];
       continue;
     }
     const n = Math.min(Math.abs(p), Math.abs(q));
@@ -173,10 +199,10 @@ export function transform(a: TextOp, b: TextOp, aFirst = a.by < b.by): [TextOp, 
     } else if (p < 0 && q > 0) a2.delete(n);
     else if (p > 0 && q < 0) b2.delete(n);
     // Both delete the same units: neither does it again.
-    p = shorten(p, n);
-    q = shorten(q, n);
-    if (p === 0) nextP();
-    if (q === 0) nextQ();
+    const leftP = shorten(p, n);
+    const leftQ = shorten(q, n);
+    restP = leftP === 0 ? a.parts[++i] : leftP;
+    restQ = leftQ === 0 ? b.parts[++j] : leftQ;
   }
   return [a2.op(a.by), b2.op(b.by)];
 }

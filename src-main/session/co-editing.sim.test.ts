@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import type { ObjectId, PeerId } from '../../shared/board';
+import { newRect } from '../../shared/testing/rect';
+import type { TextOp } from '../../shared/text-ot';
+import { applyOp, OtLink, spliceOp, transformIndex } from '../../shared/text-ot';
+import type { Rng } from '../net/rng';
+import { NO_IMPAIRMENT } from '../net/impairment';
+import type { Controls } from './controls';
+import { hostControls, peerControls } from './controls';
+import type { SimSession } from './testing/sim-session';
+import { makeSimSession } from './testing/sim-session';
+
+// Text co-editing over the simulated network (textot): two and three users type into one note at once, each
+// through an editor that is a Jupiter client of its own side (as the renderer is), under loss, jitter and
+// reordering. Every keystroke is kept, every editor, board and the host converge, and an undo of one's own typing
+// still takes it back.
+
+const lossy = { ...NO_IMPAIRMENT, loss: 0.1, delayMs: 40, jitterMs: 30, reorder: 0.1 };
+
+/** Each user's keys: letters no one else types, so whose key is whose shows in the text. */
+const KEYS = ['bcdefghi', 'IJKLMNOP', '12345678'];
+
+const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+async function run(s: SimSession, until: number): Promise<void> {
+  while (s.sim.now < until) {
+    s.sim.runUntil(Math.min(until, s.sim.now + 20));
+    await flush();
+  }
+}
+
+/**
+ * A user's editor as the renderer has it: its own text and caret, a Jupiter link to its side's controls, and the
+ * side's splices for it delivered after a random delay (the IPC hop), in order.
+ */
+class Editor {
+  text: string;
+  caret: number;
+  readonly link = new OtLink(true);
+  private readonly inbox: { seen: number; by: PeerId; op: TextOp | null }[] = [];
+  /** What this user typed and did not delete, in order (its keys only). */
+  readonly kept: string[] = [];
+
+  constructor(
+    readonly controls: Controls,
+    readonly id: ObjectId,
+    base: string,
+    readonly keys: string,
+    now: number,
+  ) {
+    this.text = base;
+    this.caret = base.length;
+    controls.on((e) => {
+      if (e.type !== 'text-splice' || e.id !== id) return;
+      const s = e.splice;
+      this.inbox.push({
+        seen: e.seen,
+        by: e.by,
+        op: s === null ? null : spliceOp(s.at, s.remove, s.insert, e.by),
+      });
+    });
+    controls.textOpen(now, id, base);
+  }
+
+  /** Takes what the side sent (acking it with a no-op splice now and then). */
+  receive(now: number, r: Rng): void {
+    let took = false;
+    for (let m = this.inbox.shift(); m !== undefined; m = this.inbox.shift()) {
+      if (m.op === null) {
+        this.link.ack(m.seen);
+        continue;
+      }
+      const op = this.link.receive({ seen: m.seen, op: m.op });
+      if (op === undefined) throw new Error('editor link out of step');
+      const next = applyOp(this.text, op);
+      if (next === undefined) throw new Error('a splice does not fit the editor');
+      this.text = next;
+      this.caret = transformIndex(this.caret, op);
+      took = true;
+      if (r.next() < 0.3) break;
+    }
+    if (took) this.send(now, 0, 0, '');
+  }
+
+  /** A key: mostly typing at the caret, sometimes a backspace of one of our own keys just before it. */
+  key(now: number, r: Rng): void {
+    const before = this.text[this.caret - 1];
+    if (r.next() < 0.15 && before !== undefined && this.keys.includes(before)) {
+      this.forgetBeforeCaret();
+      this.send(now, this.caret - 1, 1, '');
+      this.caret--;
+      return;
+    }
+    const ch = this.keys[this.kept.length % this.keys.length] ?? '?';
+    this.send(now, this.caret, 0, ch);
+    this.caret++;
+    this.kept.push(ch);
+  }
+
+  /** Forgets the kept key just before the caret: ours, the how-many-th of ours before it. */
+  private forgetBeforeCaret(): void {
+    let i = -1;
+    for (const c of this.text.slice(0, this.caret)) if (this.keys.includes(c)) i++;
+    this.kept.splice(i, 1);
+  }
+
+  private send(now: number, at: number, remove: number, insert: string): void {
+    const op = spliceOp(at, remove, insert, -1);
+    const next = applyOp(this.text, op);
+    if (next === undefined) throw new Error('the editor made a splice that does not fit');
+    this.text = next;
+    const m = this.link.send({ by: this.controls.you ?? 0, parts: op.parts });
+    this.controls.textEdit(now, this.id, m.seen, { at, remove, insert });
+  }
+}
+
+async function coEdit(seed: number, peers: number): Promise<void> {
+  const s = makeSimSession({ seed, conditions: lossy });
+  for (let k = 0; k < peers; k++) s.addPeer(`P${k}`);
+  await run(s, 2000);
+  const users = [hostControls(s.host), ...s.peers.map((p) => peerControls(p))].slice(0, peers + 1);
+  const made = await users[0]?.create(s.sim.now, newRect({ kind: 'note', text: 'start' }));
+  if (typeof made !== 'number') throw new Error('no note');
+  const id = made;
+  await run(s, s.sim.now + 1500);
+  // The host and the first peer type; with three users the second peer too.
+  const typists = users.slice(0, Math.min(users.length, 3));
+  const editors = typists.map(
+    (c, k) => new Editor(c, id, c.board.get(id)?.text ?? '', KEYS[k] ?? '', s.sim.now),
+  );
+  const r = s.rng;
+  for (let step = 0; step < 120; step++) {
+    for (const e of editors) {
+      if (r.next() < 0.6) e.key(s.sim.now, r);
+      e.receive(s.sim.now, r);
+    }
+    await run(s, s.sim.now + 10 + Math.floor(r.next() * 30));
+  }
+  // Let everything arrive (loss is recovered), the editors take the rest, and the links settle.
+  for (let k = 0; k < 20; k++) {
+    await run(s, s.sim.now + 200);
+    for (const e of editors) e.receive(s.sim.now, r);
+  }
+  const where = `seed ${seed}`;
+  const hostText = s.host.board.get(id)?.text ?? '';
+  for (const e of editors) {
+    expect(e.text, where).toBe(hostText);
+    // Every key this user kept is there, in the order typed.
+    expect(
+      Array.from(hostText)
+        .filter((c) => e.keys.includes(c))
+        .join(''),
+      where,
+    ).toBe(e.kept.join(''));
+    expect(e.kept.length, where).toBeGreaterThan(10);
+  }
+  expect(hostText.includes('start'), where).toBe(true);
+  for (const p of s.peers) expect(p.board.get(id)?.text, where).toBe(hostText);
+  // The editors close; the peers' texts close once settled, and every board still agrees.
+  for (const e of editors) e.controls.textClose(s.sim.now, id);
+  await run(s, s.sim.now + 2000);
+  for (const p of s.peers) {
+    expect(p.texts.isOpen(id), where).toBe(false);
+    expect(p.board.get(id)?.text, where).toBe(hostText);
+  }
+  expect(s.host.texts.editors(id), where).toEqual([]);
+  expect(s.host.texts.counters, where).toEqual({
+    notOpen: 0,
+    outOfStep: 0,
+    takenBack: 0,
+    overflowed: 0,
+  });
+}
+
+describe('text co-editing over the session', () => {
+  it('two users typing into one note at once, under loss and reordering, keep every key and converge', async () => {
+    for (let seed = 1; seed <= 12; seed++) await coEdit(19_500 + seed, 1);
+  });
+
+  it('three users typing into one note at once keep every key and converge', async () => {
+    for (let seed = 1; seed <= 12; seed++) await coEdit(19_600 + seed, 2);
+  });
+});
