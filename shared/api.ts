@@ -248,7 +248,22 @@ export type ApiCommand =
   | { readonly cmd: 'rotate-code' }
   | { readonly cmd: 'settings'; readonly settings: Settings }
   /** Asks for the full current state as events (status, board, participants, chat history). */
-  | { readonly cmd: 'sync' };
+  | { readonly cmd: 'sync' }
+  /**
+   * textot: co-editing one text. The editor opened it showing `base` (it is sent the difference as a text-splice);
+   * each of its splices comes after `seen` of the text-splice events for it (a no-op splice only acknowledges them);
+   * it closed.
+   */
+  | { readonly cmd: 'text-open'; readonly id: ObjectId; readonly base: string }
+  | {
+      readonly cmd: 'text-edit';
+      readonly id: ObjectId;
+      readonly seen: number;
+      readonly at: number;
+      readonly remove: number;
+      readonly insert: string;
+    }
+  | { readonly cmd: 'text-close'; readonly id: ObjectId };
 
 export type ApiCommandName = ApiCommand['cmd'];
 
@@ -282,7 +297,22 @@ export type ApiEvent =
   /** The settings in force (on sync and after each change). */
   | { readonly type: 'settings'; readonly settings: Settings }
   /** A join link the desktop opened (a ghostboard:// URL clicked elsewhere): the start screen offers it. */
-  | { readonly type: 'open-link'; readonly link: string };
+  | { readonly type: 'open-link'; readonly link: string }
+  /**
+   * textot: a splice for the open editor of a text (someone else's, or the difference at opening), by whom, after
+   * `seen` of the editor's splices; null splice: an acknowledgement alone.
+   */
+  | {
+      readonly type: 'text-splice';
+      readonly id: ObjectId;
+      readonly seen: number;
+      readonly by: PeerId;
+      readonly splice: {
+        readonly at: number;
+        readonly remove: number;
+        readonly insert: string;
+      } | null;
+    };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */
 export interface GhostboardBridge {

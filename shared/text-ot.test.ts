@@ -120,6 +120,10 @@ describe('text OT', () => {
     expect(transformIndex(3, spliceOp(5, 0, 'xy', 1))).toBe(3);
     expect(transformIndex(3, spliceOp(1, 4, '', 1))).toBe(1);
     expect(transformIndex(3, spliceOp(3, 0, 'q', 1))).toBe(4);
+    // A sticky caret stays before someone else's insert at it, and still follows one before it.
+    expect(transformIndex(3, spliceOp(3, 0, 'q', 1), true)).toBe(3);
+    expect(transformIndex(3, spliceOp(2, 0, 'q', 1), true)).toBe(4);
+    expect(transformIndex(3, { by: 1, parts: [1, -2, 'q'] }, true)).toBe(1);
   });
 
   it('OtLink: a link refuses an acknowledgement of operations never sent', () => {
@@ -145,8 +149,10 @@ function starRun(seed: number): void {
   let host = start;
   const n = 3;
   const texts = Array.from({ length: n }, () => start);
-  const up = Array.from({ length: n }, () => new OtLink(true));
-  const down = Array.from({ length: n }, () => new OtLink(false));
+  // Half the seeds break ties by author, half by role (as an editor and its own core do).
+  const byRole = seed % 2 === 0;
+  const up = Array.from({ length: n }, () => new OtLink(true, byRole));
+  const down = Array.from({ length: n }, () => new OtLink(false, byRole));
   const toHost: OtMessage[][] = Array.from({ length: n }, () => []);
   const toEditor: OtMessage[][] = Array.from({ length: n }, () => []);
   const hostApply = (op: TextOp, from: number): void => {

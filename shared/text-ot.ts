@@ -211,13 +211,19 @@ function shorten(p: number, n: number): number {
   return p > 0 ? p - n : p + n;
 }
 
-/** Where offset `index` is after the operation (an insert at the offset pushes it on). */
-export function transformIndex(index: number, op: TextOp): number {
+/**
+ * Where offset `index` is after the operation. An insert at the offset itself pushes it on, unless `sticky` (a
+ * caret: someone else typing where ours is goes after it, so two people typing at one place each keep their words
+ * whole).
+ */
+export function transformIndex(index: number, op: TextOp, sticky = false): number {
   let left = index;
   let out = index;
   for (const p of op.parts) {
-    if (typeof p === 'string') out += p.length;
-    else if (p > 0) left -= p;
+    if (typeof p === 'string') {
+      if (sticky && left === 0) break;
+      out += p.length;
+    } else if (p > 0) left -= p;
     else {
       out -= Math.min(left, -p);
       left += p;
@@ -244,11 +250,14 @@ export interface OtMessage {
  */
 export class OtLink {
   /**
-   * `otherIsUpstream`: the other end is nearer the host (an editor's core, a peer's host). When both ends' operations
-   * insert at one place and have one author (the host's own user and its edits from elsewhere), upstream's goes
-   * first; otherwise the lower author does.
+   * `otherIsUpstream`: the other end is nearer the host (a peer's host, an editor's core). When both ends' operations
+   * insert at one place, the lower author's goes first; with one author, or always when `byRole` (an editor and its
+   * own core), the end nearer the user does: what the user typed at its caret stays before what arrives there.
    */
-  constructor(private readonly otherIsUpstream: boolean) {}
+  constructor(
+    private readonly otherIsUpstream: boolean,
+    private readonly byRole = false,
+  ) {}
 
   /** Operations received from the other end. */
   received = 0;
@@ -283,7 +292,7 @@ export class OtLink {
     let op = m.op;
     for (let k = 0; k < this.pending.length; k++) {
       const mine = this.pending[k] as TextOp;
-      const first = op.by === mine.by ? this.otherIsUpstream : op.by < mine.by;
+      const first = this.byRole || op.by === mine.by ? !this.otherIsUpstream : op.by < mine.by;
       const [theirs, ours] = transform(op, mine, first);
       this.pending[k] = ours;
       op = theirs;

@@ -71,6 +71,7 @@ export class EventTranslator {
       case 'banned':
       case 'code':
       case 'code-locked':
+      case 'text-splice':
         return;
     }
   }

@@ -36,7 +36,7 @@ async function run(s: SimSession, until: number): Promise<void> {
 class Editor {
   text: string;
   caret: number;
-  readonly link = new OtLink(true);
+  readonly link = new OtLink(true, true);
   private readonly inbox: { seen: number; by: PeerId; op: TextOp | null }[] = [];
   /** What this user typed and did not delete, in order (its keys only). */
   readonly kept: string[] = [];
@@ -47,6 +47,7 @@ class Editor {
     base: string,
     readonly keys: string,
     now: number,
+    private readonly backspaces: boolean,
   ) {
     this.text = base;
     this.caret = base.length;
@@ -75,7 +76,7 @@ class Editor {
       const next = applyOp(this.text, op);
       if (next === undefined) throw new Error('a splice does not fit the editor');
       this.text = next;
-      this.caret = transformIndex(this.caret, op);
+      this.caret = transformIndex(this.caret, op, true);
       took = true;
       if (r.next() < 0.3) break;
     }
@@ -85,7 +86,7 @@ class Editor {
   /** A key: mostly typing at the caret, sometimes a backspace of one of our own keys just before it. */
   key(now: number, r: Rng): void {
     const before = this.text[this.caret - 1];
-    if (r.next() < 0.15 && before !== undefined && this.keys.includes(before)) {
+    if (this.backspaces && r.next() < 0.15 && before !== undefined && this.keys.includes(before)) {
       this.forgetBeforeCaret();
       this.send(now, this.caret - 1, 1, '');
       this.caret--;
@@ -114,7 +115,7 @@ class Editor {
   }
 }
 
-async function coEdit(seed: number, peers: number): Promise<void> {
+async function coEdit(seed: number, peers: number, backspaces = true): Promise<void> {
   const s = makeSimSession({ seed, conditions: lossy });
   for (let k = 0; k < peers; k++) s.addPeer(`P${k}`);
   await run(s, 2000);
@@ -126,7 +127,7 @@ async function coEdit(seed: number, peers: number): Promise<void> {
   // The host and the first peer type; with three users the second peer too.
   const typists = users.slice(0, Math.min(users.length, 3));
   const editors = typists.map(
-    (c, k) => new Editor(c, id, c.board.get(id)?.text ?? '', KEYS[k] ?? '', s.sim.now),
+    (c, k) => new Editor(c, id, c.board.get(id)?.text ?? '', KEYS[k] ?? '', s.sim.now, backspaces),
   );
   const r = s.rng;
   for (let step = 0; step < 120; step++) {
@@ -153,6 +154,9 @@ async function coEdit(seed: number, peers: number): Promise<void> {
       where,
     ).toBe(e.kept.join(''));
     expect(e.kept.length, where).toBeGreaterThan(10);
+    // Typing only, with carets that stay before someone else's typing at them (as the editor's do), each user's
+    // keys stay together. (A backspace can leave a caret between someone else's keys: what is typed there is not.)
+    if (!backspaces) expect(hostText, where).toContain(e.kept.join(''));
   }
   expect(hostText.includes('start'), where).toBe(true);
   for (const p of s.peers) expect(p.board.get(id)?.text, where).toBe(hostText);
@@ -179,5 +183,63 @@ describe('text co-editing over the session', () => {
 
   it('three users typing into one note at once keep every key and converge', async () => {
     for (let seed = 1; seed <= 12; seed++) await coEdit(19_600 + seed, 2);
+  });
+
+  it('users typing at one place at once each keep their words whole', async () => {
+    for (let seed = 1; seed <= 8; seed++) await coEdit(19_700 + seed, 1 + (seed % 2), false);
+  });
+});
+
+describe('undo of co-edited typing', () => {
+  it("takes back one's own typing in one step, and never someone else's keys", async () => {
+    const s = makeSimSession({ seed: 19_801, conditions: lossy });
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    await run(s, 2000);
+    const host = hostControls(s.host);
+    const [ana, ben] = s.peers.map((p) => peerControls(p));
+    if (ana === undefined || ben === undefined) throw new Error('users');
+    const made = await host.create(s.sim.now, newRect({ kind: 'note', text: 'note' }));
+    if (typeof made !== 'number') throw new Error('no note');
+    const id = made;
+    await run(s, s.sim.now + 1500);
+    const texts = (): (string | undefined)[] => [
+      s.host.board.get(id)?.text,
+      ...s.peers.map((p) => p.board.get(id)?.text),
+    ];
+    const r = s.rng;
+    const typeInto = async (c: Controls, keys: string, n: number): Promise<Editor> => {
+      const e = new Editor(c, id, c.board.get(id)?.text ?? '', keys, s.sim.now, false);
+      for (let k = 0; k < n; k++) {
+        e.key(s.sim.now, r);
+        e.receive(s.sim.now, r);
+        await run(s, s.sim.now + 15);
+      }
+      await run(s, s.sim.now + 1500);
+      e.receive(s.sim.now, r);
+      c.textClose(s.sim.now, id);
+      await run(s, s.sim.now + 1500);
+      return e;
+    };
+    await typeInto(ana, 'bcdefghi', 6);
+    for (const t of texts()) expect(t).toBe('notebcdefg');
+    // Ana's typing is one step: one undo takes it all back, everywhere; redo brings it again.
+    expect(await ana.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    for (const t of texts()) expect(t).toBe('note');
+    expect(await ana.redo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    for (const t of texts()) expect(t).toBe('notebcdefg');
+    // Ben types after her: her undo leaves his keys (the text is no longer as her step left it).
+    await typeInto(ben, 'IJKLMNOP', 4);
+    for (const t of texts()) expect(t).toBe('notebcdefgIJKL');
+    await ana.undo(s.sim.now);
+    await run(s, s.sim.now + 1500);
+    for (const t of texts()) expect(t).toContain('IJKL');
+    // Ben's own undo takes back his.
+    expect(await ben.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    for (const t of texts()) expect(t).not.toContain('IJKL');
+    expect(new Set(texts()).size).toBe(1);
   });
 });

@@ -82,7 +82,8 @@ export class HostText {
       doc = { text: o.text, links: new Map() };
       this.docs.set(id, doc);
     }
-    const link: Link = { ot: new OtLink(editor !== LOCAL_EDITOR), told: 0 };
+    const local = editor === LOCAL_EDITOR;
+    const link: Link = { ot: new OtLink(!local, local), told: 0 };
     doc.links.set(editor, link);
     if (editor !== LOCAL_EDITOR) this.io.sync(editor, id, doc.text);
     else if (base !== undefined)

@@ -79,7 +79,7 @@ export class PeerText {
       this.docs.set(id, doc);
       this.io.open(id);
     }
-    doc.editor = new OtLink(false);
+    doc.editor = new OtLink(false, true);
     doc.editorTold = 0;
     this.toEditor(doc, id, diffOp(base, doc.text, HOST_ID));
   }
