@@ -243,3 +243,89 @@ describe('undo of co-edited typing', () => {
     expect(new Set(texts()).size).toBe(1);
   });
 });
+
+describe('hostile co-editing calls', () => {
+  it('a splice or ack out of step drops only its sender’s link; a refused splice is taken back; the host keeps one text', async () => {
+    const s = makeSimSession({ seed: 19_901, conditions: NO_IMPAIRMENT });
+    s.addPeer('Ana');
+    const raw = s.addRaw();
+    await run(s, 1500);
+    raw.rpc.send(raw.proto.hello, { name: 'mallory', viewer: false });
+    const host = hostControls(s.host);
+    const made = await host.create(s.sim.now, newRect({ kind: 'note', text: 'a😀b' }));
+    if (typeof made !== 'number') throw new Error('no note');
+    const id = made;
+    await run(s, s.sim.now + 1000);
+    const synced: string[] = [];
+    const closed: number[] = [];
+    const splices: string[] = [];
+    raw.rpc.on(raw.proto.textSync, (a) => synced.push(a.text));
+    raw.rpc.on(raw.proto.textClose, (a) => closed.push(a.id));
+    raw.rpc.on(raw.proto.textSplice, (a) => splices.push(`${a.at},${a.remove},${a.insert}`));
+    const open = async (): Promise<void> => {
+      raw.rpc.send(raw.proto.textOpen, { id });
+      await run(s, s.sim.now + 300);
+    };
+    const edit = async (
+      seen: number,
+      at: number,
+      remove: number,
+      insert: string,
+    ): Promise<void> => {
+      raw.rpc.send(raw.proto.textEdit, { id, seen, at, remove, insert });
+      await run(s, s.sim.now + 300);
+    };
+    // Ana edits alongside the whole time: her text must never suffer.
+    const ana = new Editor(
+      peerControls(must(s.peers[0])),
+      id,
+      'a😀b',
+      'IJKLMNOP',
+      s.sim.now,
+      false,
+    );
+    await open();
+    expect(synced).toEqual(['a😀b']);
+    const c = s.host.texts.counters;
+    // Past the end, cutting the surrogate pair, a `seen` of splices never sent: each drops the link (told).
+    await edit(0, 9, 0, 'x');
+    expect([c.outOfStep, closed.length]).toEqual([1, 1]);
+    await open();
+    await edit(0, 2, 0, 'x');
+    expect([c.outOfStep, closed.length]).toEqual([2, 2]);
+    await open();
+    await edit(5, 0, 0, 'x');
+    expect([c.outOfStep, closed.length]).toEqual([3, 3]);
+    // A splice after the drop is not the link's: dropped quietly, counted.
+    await edit(0, 0, 0, 'x');
+    expect(c.notOpen).toBe(1);
+    // An ack of splices never sent drops the link too.
+    await open();
+    raw.rpc.send(raw.proto.textAck, { id, seen: 7 });
+    await run(s, s.sim.now + 300);
+    expect([c.outOfStep, closed.length]).toEqual([4, 4]);
+    // Past MAX_TEXT_BYTES (1,000 bytes): refused, and taken back for the sender alone (a splice undoing it).
+    await open();
+    await edit(0, 0, 0, 'x'.repeat(600));
+    await edit(0, 0, 0, 'é'.repeat(300));
+    expect(c.takenBack).toBe(1);
+    expect(splices.at(-1)).toBe(`0,300,`);
+    expect(s.host.board.get(id)?.text).toBe(`${'x'.repeat(600)}a😀b`);
+    // Ana types on and everyone agrees.
+    for (let k = 0; k < 5; k++) {
+      ana.key(s.sim.now, s.rng);
+      await run(s, s.sim.now + 50);
+      ana.receive(s.sim.now, s.rng);
+    }
+    await run(s, s.sim.now + 1000);
+    ana.receive(s.sim.now, s.rng);
+    expect(ana.text).toBe(s.host.board.get(id)?.text);
+    expect(s.peers[0]?.board.get(id)?.text).toBe(ana.text);
+    expect(s.host.texts.textOf(id)).toBe(ana.text);
+  });
+});
+
+function must<T>(v: T | undefined): T {
+  if (v === undefined) throw new Error('missing');
+  return v;
+}

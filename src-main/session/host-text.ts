@@ -65,6 +65,11 @@ export class HostText {
 
   constructor(private readonly io: HostTextIo) {}
 
+  /** The text as co-editing has it (undefined when nobody edits it): always the board's (tests check). */
+  textOf(id: ObjectId): string | undefined {
+    return this.docs.get(id)?.text;
+  }
+
   /** Editors of a text (for tests and stats). */
   editors(id: ObjectId): PeerId[] {
     return [...(this.docs.get(id)?.links.keys() ?? [])];
