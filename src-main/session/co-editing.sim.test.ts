@@ -322,6 +322,21 @@ describe('hostile co-editing calls', () => {
     expect(ana.text).toBe(s.host.board.get(id)?.text);
     expect(s.peers[0]?.board.get(id)?.text).toBe(ana.text);
     expect(s.host.texts.textOf(id)).toBe(ana.text);
+    // The host drops Ana's link (as for a link out of step): her side opens it again and types on, and every
+    // copy agrees again.
+    const toAna = must(s.host.peerConnections()[0]).stack.events.rpc;
+    toAna.send(s.host.proto.textClose, { id });
+    for (let k = 0; k < 5; k++) {
+      ana.key(s.sim.now, s.rng);
+      await run(s, s.sim.now + 50);
+      ana.receive(s.sim.now, s.rng);
+    }
+    await run(s, s.sim.now + 1000);
+    ana.receive(s.sim.now, s.rng);
+    expect(s.peers[0]?.texts.resyncs).toBe(1);
+    expect(ana.text).toContain('IJKLMNOPIJ');
+    expect(ana.text).toBe(s.host.board.get(id)?.text);
+    expect(s.peers[0]?.board.get(id)?.text).toBe(ana.text);
   });
 });
 
