@@ -87,6 +87,8 @@ export class PeerText {
   /** This side's editor's splice, made after it had seen `seen` of ours; false when it does not fit. */
   editorEdit(id: ObjectId, seen: number, s: OtSplice): boolean {
     const doc = this.docs.get(id);
+    // A sync that never comes (the host refused the open: a viewer) holds no more than a link would.
+    if (doc?.syncing !== undefined && doc.syncing.early.length >= MAX_IN_FLIGHT) return false;
     const op = doc?.editor?.receive({ seen, op: spliceOp(s.at, s.remove, s.insert, this.io.me()) });
     const next = op === undefined || doc === undefined ? undefined : applyOp(doc.text, op);
     if (doc === undefined || op === undefined || next === undefined) return false;
