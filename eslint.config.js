@@ -112,9 +112,10 @@ const LAYERS = [
     dirs: ['src-main/cli'],
     // More than a shell's app + shared, on purpose: the headless CLI has no UI state for app/ to keep, so it
     // drives a SessionRunner (session/), a DirectoryRunner (directory/) and LAN adverts (lan/) itself, and
-    // `connection-demo` drives a bare net/ Endpoint to show the connection layer alone.
-    allow: ['app', 'session', 'directory', 'lan', 'net', 'shared'],
-    packages: ['node:dns', 'node:os', 'node:perf_hooks', 'node:readline', 'node:util'],
+    // `connection-demo` drives a bare net/ Endpoint to show the connection layer alone; `convert` turns board files
+    // from one format into another (files/).
+    allow: ['app', 'session', 'directory', 'lan', 'files', 'net', 'shared'],
+    packages: ['node:dns', 'node:fs', 'node:os', 'node:perf_hooks', 'node:readline', 'node:util'],
     why: 'cli/ is the headless shell (DESIGN.md §2).',
   },
   {

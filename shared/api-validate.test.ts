@@ -12,6 +12,16 @@ describe('parseCommand', () => {
     });
     expect(parseCommand({ cmd: 'create', object: rect })).toEqual({ cmd: 'create', object: rect });
     expect(parseCommand({ cmd: 'rotate-code' })).toEqual({ cmd: 'rotate-code' });
+    expect(parseCommand({ cmd: 'export', format: 'svg', ids: [2, 3], transparent: true })).toEqual({
+      cmd: 'export',
+      format: 'svg',
+      ids: [2, 3],
+      transparent: true,
+    });
+    expect(parseCommand({ cmd: 'export', format: 'ghostboard' })).toEqual({
+      cmd: 'export',
+      format: 'ghostboard',
+    });
     expect(parseCommand({ cmd: 'drag', id: 3, x: -5, y: 7 })).toEqual({
       cmd: 'drag',
       id: 3,
@@ -51,6 +61,9 @@ describe('parseCommand', () => {
       { cmd: 'tool', tool: 'laser' },
       { cmd: 'conditions', conditions: { lossPct: 101, delayMs: 0, kbps: 0 } },
       { cmd: 'role', peer: 1, role: 'admin' },
+      { cmd: 'export', format: 'pdf' },
+      { cmd: 'export', format: 'svg', ids: [0] },
+      { cmd: 'export', format: 'svg', transparent: 'yes' },
     ];
     for (const b of bad) expect(parseCommand(b), JSON.stringify(b)).toHaveProperty('error');
   });
@@ -73,6 +86,7 @@ describe('parseCommand', () => {
       { cmd: 'viewport', viewport: { x: 0, y: 0, w: 10, h: 10 } },
       { cmd: 'chat', text: 'hi' },
       { cmd: 'conditions', conditions: { lossPct: 0, delayMs: 0, kbps: 0 } },
+      { cmd: 'export', format: 'svg' },
       { cmd: 'kick', peer: 1 },
       { cmd: 'role', peer: 1, role: 'viewer' },
       { cmd: 'rotate-code' },

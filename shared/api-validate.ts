@@ -1,7 +1,7 @@
 // Validates commands arriving from a renderer (untrusted: a compromised page must not reach the core with
 // malformed input). Pure functions; no Node, no DOM.
-import type { ApiCommand, NetworkConditions, Tool, Viewport } from './api';
-import { TOOLS } from './api';
+import type { ApiCommand, ExportFormat, NetworkConditions, Tool, Viewport } from './api';
+import { EXPORT_FORMATS, TOOLS } from './api';
 import type { FieldSpec, FieldType, NewObject, ObjectPatch } from './board';
 import {
   MAX_OBJECT_ID,
@@ -128,6 +128,7 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   'rotate-code': [],
   settings: ['settings'],
   sync: [],
+  export: ['format', 'ids', 'transparent'],
   'text-open': ['id', 'base'],
   'text-edit': ['id', 'seen', 'at', 'remove', 'insert'],
   'text-close': ['id'],
@@ -183,6 +184,22 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
         cmd: 'join',
         options: { name: o.name.trim(), address: o.address.trim(), code: o.code },
       };
+    }
+    case 'export': {
+      const ids = c.ids;
+      const idsOk =
+        ids === undefined ||
+        (Array.isArray(ids) && ids.length <= MAX_DELETE_IDS && ids.every(objectId));
+      return (EXPORT_FORMATS as readonly unknown[]).includes(c.format) &&
+        idsOk &&
+        (c.transparent === undefined || typeof c.transparent === 'boolean')
+        ? {
+            cmd: 'export',
+            format: c.format as ExportFormat,
+            ...(ids === undefined ? {} : { ids: [...ids] }),
+            ...(c.transparent === undefined ? {} : { transparent: c.transparent }),
+          }
+        : bad('bad export');
     }
     case 'leave':
     case 'sync':

@@ -250,6 +250,16 @@ export type ApiCommand =
   /** Asks for the full current state as events (status, board, participants, chat history). */
   | { readonly cmd: 'sync' }
   /**
+   * The board, or the objects `ids` names, as a file's text in the reply: a .ghostboard copy, an .excalidraw scene
+   * or an SVG (on white, or with no background when `transparent`).
+   */
+  | {
+      readonly cmd: 'export';
+      readonly format: ExportFormat;
+      readonly ids?: readonly ObjectId[];
+      readonly transparent?: boolean;
+    }
+  /**
    * textot: co-editing one text. The editor opened it showing `base` (it is sent the difference as a text-splice);
    * each of its splices comes after `seen` of the text-splice events for it (a no-op splice only acknowledges them);
    * it closed.
@@ -265,11 +275,15 @@ export type ApiCommand =
     }
   | { readonly cmd: 'text-close'; readonly id: ObjectId };
 
+export const EXPORT_FORMATS = ['ghostboard', 'excalidraw', 'svg'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
 export type ApiCommandName = ApiCommand['cmd'];
 
-/** The reply to a command: ok (with the created object's id for 'create'), or refused with a reason. */
+/** The reply to a command: ok (with the created object's id for 'create', the text for 'export'), or refused. */
 export type ApiReply =
-  { readonly ok: true; readonly id?: ObjectId } | { readonly ok: false; readonly reason: string };
+  | { readonly ok: true; readonly id?: ObjectId; readonly text?: string }
+  | { readonly ok: false; readonly reason: string };
 
 export type ApiEvent =
   | { readonly type: 'status'; readonly status: SessionStatus }
@@ -298,6 +312,13 @@ export type ApiEvent =
   | { readonly type: 'settings'; readonly settings: Settings }
   /** A join link the desktop opened (a ghostboard:// URL clicked elsewhere): the start screen offers it. */
   | { readonly type: 'open-link'; readonly link: string }
+  /**
+   * The host (or the core, first) refused this user's command on an object (a notice says why): what the screen
+   * showed at once for it (a delete, an edit, a drop) is taken back.
+   */
+  | { readonly type: 'refused'; readonly cmd: string; readonly id: ObjectId }
+  /** Whether this user has a step to undo or redo (the toolbar's buttons), on every change and on sync. */
+  | { readonly type: 'history'; readonly canUndo: boolean; readonly canRedo: boolean }
   /**
    * textot: a splice for the open editor of a text (someone else's, or the difference at opening), by whom, after
    * `seen` of the editor's splices; null splice: an acknowledgement alone.

@@ -172,6 +172,27 @@ describe('app core (simulated sessions)', () => {
     await world.runUntil(seen(2, (o) => o === undefined));
   });
 
+  it('tells the renderer whether there is anything to undo or redo, as it changes and on sync', async () => {
+    const world = new SimSessions(20);
+    const a = core(world);
+    await a.core.invoke({ cmd: 'host', options: { name: 'Ana', code: 'ABCDE-FGHJK' } });
+    const shown = (): [boolean, boolean] | undefined => {
+      const h = a.events.findLast((e) => e.type === 'history');
+      return h?.type === 'history' ? [h.canUndo, h.canRedo] : undefined;
+    };
+    await a.core.invoke({ cmd: 'sync' });
+    expect(shown()).toEqual([false, false]);
+    await a.core.invoke({ cmd: 'create', object: rect });
+    expect(shown()).toEqual([true, false]);
+    const told = a.events.filter((e) => e.type === 'history').length;
+    await a.core.invoke({ cmd: 'pointer', x: 1, y: 1, visible: true });
+    expect(a.events.filter((e) => e.type === 'history')).toHaveLength(told);
+    await a.core.invoke({ cmd: 'undo' });
+    expect(shown()).toEqual([false, true]);
+    await a.core.invoke({ cmd: 'redo' });
+    expect(shown()).toEqual([true, false]);
+  });
+
   it('host powers: a new code keeps joiners with the old one out; a kick ends the joiner and is noticed', async () => {
     const world = new SimSessions(2);
     const a = core(world);

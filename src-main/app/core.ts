@@ -28,6 +28,7 @@ import type { AppCore, AppCoreOptions } from './core-api';
 import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io';
 import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
+import { exportBoard } from '../files/convert';
 import { localAddresses } from './addresses';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 
@@ -82,6 +83,8 @@ class Core implements AppCore {
   private pendingLink: string | undefined;
   /** Joining: the path the join took, once the handshake completed over it. */
   private path: PathKind | undefined;
+  /** What the renderer was last told of this user's undo and redo. */
+  private historyShown: { canUndo: boolean; canRedo: boolean } | undefined;
 
   constructor(
     private readonly options: AppCoreOptions & LanOptions,
@@ -137,7 +140,18 @@ class Core implements AppCore {
     const s = r.controls;
     const reply = await this.sessionCommand(c, s, now);
     r.flush();
+    this.emitHistory(false);
     return reply;
+  }
+
+  /** Tells the renderer whether there is a step to undo or redo, when that changed (or always: `force`). */
+  private emitHistory(force: boolean): void {
+    const s = this.runner?.controls;
+    const now = { canUndo: s?.canUndo ?? false, canRedo: s?.canRedo ?? false };
+    const last = this.historyShown;
+    if (!force && last?.canUndo === now.canUndo && last.canRedo === now.canRedo) return;
+    this.historyShown = now;
+    this.emit({ type: 'history', ...now });
   }
 
   private async sessionCommand(
@@ -222,6 +236,12 @@ class Core implements AppCore {
           return { ok: false, reason: 'only the host can change the code' };
         s.rotateCode(now);
         break;
+      case 'export': {
+        const wanted = c.ids === undefined ? undefined : new Set(c.ids);
+        const objects = s.board.all().filter((o) => wanted === undefined || wanted.has(o.id));
+        if (objects.length === 0) return { ok: false, reason: 'nothing to export' };
+        return { ok: true, text: exportBoard(objects, c.format, c.transparent === true) };
+      }
       case 'host':
       case 'join':
       case 'leave':
@@ -411,6 +431,7 @@ class Core implements AppCore {
 
   private adopt(runner: SessionHandle): void {
     this.runner = runner;
+    this.historyShown = undefined;
     this.pendingLink = undefined;
     this.chat = [];
     this.translator = new EventTranslator(
@@ -603,6 +624,7 @@ class Core implements AppCore {
       this.emitParticipants();
       for (const m of this.chat) this.emit({ type: 'chat', message: m });
     }
+    this.emitHistory(true);
     return { ok: true };
   }
 

@@ -55,6 +55,7 @@ export class EventTranslator {
         return;
       case 'refused':
         this.emit({ type: 'notice', level: 'warn', text: `Couldn't ${e.cmd}: ${e.reason}` });
+        if (e.id !== undefined) this.emit({ type: 'refused', cmd: e.cmd, id: e.id });
         return;
       case 'progress':
         this.progress = { received: e.received, total: e.total };

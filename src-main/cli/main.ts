@@ -1,11 +1,13 @@
 // The `ghostboard` command line: a headless host or peer (with the --script JSON-lines contract) and a loopback
 // demo of the bare connection layer. Knows nothing of Electron.
 import { lookup } from 'node:dns/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import type { PeerAddress } from '../net/address';
 import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
 import { DirectoryRunner } from '../directory/runner';
+import { convertBoard, formatOf } from '../files/convert';
 import { discover } from './discover';
 import { advertise } from '../lan/advertise';
 import type { PathKind, ReachEvent } from '../session/runner';
@@ -35,6 +37,7 @@ const USAGE = `usage:
                   [--turn HOST:PORT --turn-secret SECRET]   a coturn relay (use-auth-secret) to hand out
   ghostboard discover [--seconds N]   sessions announced on this network
   ghostboard demo [--seconds N]     a bare-link host and client on loopback, printing what the link costs
+  ghostboard convert IN OUT   a board between .ghostboard, .excalidraw and .svg (by file name; SVG is export only)
 link options (host and join): --rate modem|broadband|lan|TO_HOST[:TO_PEERS] (packets/s)  --kbps N (upstream cap)
 
 stdout carries one JSON object per line (events); with --script, stdin takes one JSON command per line.
@@ -48,6 +51,19 @@ const RELAY_CREDENTIAL_SECONDS = 600;
 function fail(message: string): never {
   process.stderr.write(`ghostboard: ${message}\n${USAGE}\n`);
   process.exit(2);
+}
+
+/** `convert IN OUT`: prints one `converted` line (objects, what did not come along) or fails with the reason. */
+async function convert(input: string | undefined, output: string | undefined): Promise<void> {
+  if (input === undefined || output === undefined) fail('convert IN OUT');
+  const from = formatOf(input);
+  const to = formatOf(output);
+  if (from === undefined || to === undefined)
+    fail('convert: files end in .ghostboard, .excalidraw or .svg');
+  const r = convertBoard(await readFile(input, 'utf8'), from, to);
+  if ('refused' in r) fail(`convert: ${input}: ${r.refused}`);
+  await writeFile(output, r.text);
+  emitLine({ ev: 'converted', from: input, to: output, objects: r.objects, lost: r.lost });
 }
 
 function rateOf(v: Values): SessionRate | undefined {
@@ -409,6 +425,8 @@ export async function main(argv: readonly string[]): Promise<void> {
       return demo(Number(values.seconds ?? 5));
     case 'directory':
       return directory(values);
+    case 'convert':
+      return convert(target, positionals[2]);
     case 'discover': {
       const seconds = Number(values.seconds ?? 3);
       if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) fail('--seconds 0..3600');

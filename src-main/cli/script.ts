@@ -83,7 +83,12 @@ export function sessionEventLine(e: SessionEvent): Record<string, unknown> | und
     case 'dropped':
       return { ev: 'dropped', id: e.id, peer: e.peer, x: e.x, y: e.y };
     case 'refused':
-      return { ev: 'refused', cmd: e.cmd, reason: e.reason };
+      return {
+        ev: 'refused',
+        cmd: e.cmd,
+        reason: e.reason,
+        ...(e.id === undefined ? {} : { id: e.id }),
+      };
     case 'banned':
       return {
         ev: 'banned',

@@ -358,3 +358,32 @@ describe('connections from one address', () => {
     expect(s.host.participants, `seed ${seed}`).toHaveLength(4);
   });
 });
+
+describe('a refusal names the object it refused', () => {
+  it("so the sender can take back what it showed at once: a joiner's delete, edit and text of what the host holds", () => {
+    const seed = 16_900;
+    const s = makeSimSession({ seed });
+    const held = s.host.create(rect(0, 0), 0);
+    if (isRefusal(held)) throw new Error('setup');
+    s.host.grab(held.id, 0);
+    s.addPeer('Ana');
+    s.sim.runUntil(2000);
+    const ana = s.peers[0];
+    if (ana === undefined) throw new Error('setup');
+    const from = s.peerEvents[0]?.length ?? 0;
+    ana.remove(held.id);
+    ana.edit(held.id, { x: 40 });
+    ana.text(held.id, 0, 0, 'hi');
+    s.sim.runUntil(4000);
+    const msg = `seed ${seed}`;
+    const refusals = (s.peerEvents[0] ?? [])
+      .slice(from)
+      .flatMap((e) => (e.type === 'refused' ? [{ cmd: e.cmd, id: e.id }] : []));
+    expect(refusals, msg).toEqual([
+      { cmd: 'delete', id: held.id },
+      { cmd: 'edit', id: held.id },
+      { cmd: 'text', id: held.id },
+    ]);
+    expect(s.host.board.get(held.id)?.x, msg).toBe(0);
+  });
+});

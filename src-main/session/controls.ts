@@ -45,6 +45,9 @@ export interface Controls {
    */
   undo(now: number): Promise<UndoOutcome>;
   redo(now: number): Promise<UndoOutcome>;
+  /** Whether this user has a step to undo or redo (one may turn out not to apply when tried). */
+  readonly canUndo: boolean;
+  readonly canRedo: boolean;
   /** Every operation `fn` records is one step of the history (a delete of a selection). */
   group<T>(fn: () => T): T;
   /** Host only: removes a peer and bans its address for the session, or changes (and remembers) its role. */
@@ -63,9 +66,10 @@ export function hostControls(h: HostSession): Controls {
   const refuse = (
     cmd: Extract<SessionEvent, { type: 'refused' }>['cmd'],
     r: BoardObject | Refusal | boolean,
+    id?: ObjectId,
   ): void => {
     if (typeof r === 'object' && isRefusal(r))
-      emitLocal({ type: 'refused', cmd, reason: r.refused });
+      emitLocal({ type: 'refused', cmd, reason: r.refused, ...(id === undefined ? {} : { id }) });
   };
   const local = new Set<SessionListener>();
   const emitLocal = (e: SessionEvent): void => {
@@ -95,19 +99,20 @@ export function hostControls(h: HostSession): Controls {
         refuse('create', r);
         return Promise.resolve(isRefusal(r) ? r : r.id);
       },
-      edit: (now, id, patch) => refuse('edit', h.edit(id, patch, now)),
-      text: (now, id, at, remove, insert) => refuse('text', h.text(id, at, remove, insert, now)),
-      textOpen: (now, id, base) => refuse('text', h.textOpen(id, base, now) ?? false),
+      edit: (now, id, patch) => refuse('edit', h.edit(id, patch, now), id),
+      text: (now, id, at, remove, insert) =>
+        refuse('text', h.text(id, at, remove, insert, now), id),
+      textOpen: (now, id, base) => refuse('text', h.textOpen(id, base, now) ?? false, id),
       textEdit: (now, id, seen, splice) =>
-        refuse('text', h.textEdit(id, seen, splice, now) ?? false),
+        refuse('text', h.textEdit(id, seen, splice, now) ?? false, id),
       textClose: (_now, id) => h.textClose(id),
-      remove: (now, id) => refuse('delete', h.remove(id, now)),
-      restack: (now, id, front) => refuse('restack', h.restack(id, front, now)),
-      grab: (now, id) => refuse('grab', h.grab(id, now)),
+      remove: (now, id) => refuse('delete', h.remove(id, now), id),
+      restack: (now, id, front) => refuse('restack', h.restack(id, front, now), id),
+      grab: (now, id) => refuse('grab', h.grab(id, now), id),
       drag: (now, id, x, y) => h.setPresence(now, { dragId: id, dragX: x, dragY: y }),
       drop: (now, id, x, y) => {
         h.setPresence(now, { dragId: 0 });
-        refuse('drop', h.drop(id, x, y, now));
+        refuse('drop', h.drop(id, x, y, now), id);
       },
       chat: (_now, text) => h.chat(text),
       kick: (now, peer) => h.kick(now, peer),
@@ -118,7 +123,7 @@ export function hostControls(h: HostSession): Controls {
       afterIo: (now) => h.afterIo(now),
       close: (now) => h.close(now),
     },
-    (now, id) => refuse('restore', h.restore(id, now)),
+    (now, id) => refuse('restore', h.restore(id, now), id),
   );
 }
 

@@ -331,16 +331,17 @@ export class HostSession {
         run: (actor: Actor, a: A, now: number) => void,
       ) =>
       (a: A, now: number): void => {
+        const subject = typeof a.id === 'number' ? a.id : 0;
         const limited = p.budget.call(now, callBytes(a));
         if (limited !== undefined) {
           this.counters.rateLimited++;
-          this.refuse(p, cmd, limited);
+          this.refuse(p, cmd, limited, subject);
           return;
         }
         const member = p.member;
         if (member === undefined) {
           this.counters.beforeHello++;
-          this.refuse(p, cmd, 'not in the session: join (hello) first');
+          this.refuse(p, cmd, 'not in the session: join (hello) first', subject);
           return;
         }
         p.lastActiveAt = now;
@@ -364,35 +365,37 @@ export class HostSession {
     rpc.on(
       pr.edit,
       joined('edit', (actor, a, now) =>
-        this.guard(p, 'edit', this.editAs(actor, a.id, editPatch(a), now)),
+        this.guard(p, 'edit', this.editAs(actor, a.id, editPatch(a), now), a.id),
       ),
     );
     rpc.on(
       pr.remove,
-      joined('delete', (actor, a, now) => this.guard(p, 'delete', this.removeAs(actor, a.id, now))),
+      joined('delete', (actor, a, now) =>
+        this.guard(p, 'delete', this.removeAs(actor, a.id, now), a.id),
+      ),
     );
     rpc.on(
       pr.restack,
       joined('restack', (actor, a, now) =>
-        this.guard(p, 'restack', this.restackAs(actor, a.id, a.front, now)),
+        this.guard(p, 'restack', this.restackAs(actor, a.id, a.front, now), a.id),
       ),
     );
     rpc.on(
       pr.restore,
       joined('restore', (actor, a, now) =>
-        this.guard(p, 'restore', this.restoreAs(actor, a.id, now)),
+        this.guard(p, 'restore', this.restoreAs(actor, a.id, now), a.id),
       ),
     );
     rpc.on(
       pr.setPoints,
       joined('edit', (actor, a, now) =>
-        this.guard(p, 'edit', this.editAs(actor, a.id, { points: a.points }, now)),
+        this.guard(p, 'edit', this.editAs(actor, a.id, { points: a.points }, now), a.id),
       ),
     );
     rpc.on(
       pr.text,
       joined('text', (actor, a, now) =>
-        this.guard(p, 'text', this.textAs(actor, a.id, a.at, a.remove, a.insert, now)),
+        this.guard(p, 'text', this.textAs(actor, a.id, a.at, a.remove, a.insert, now), a.id),
       ),
     );
     // textot: co-editing (session/host-text.ts).
@@ -400,7 +403,7 @@ export class HostSession {
       pr.textOpen,
       joined('text', (actor, a, now) => {
         this.now = now;
-        this.guard(p, 'text', this.canEdit(actor) ?? this.texts.open(idOf(actor), a.id));
+        this.guard(p, 'text', this.canEdit(actor) ?? this.texts.open(idOf(actor), a.id), a.id);
       }),
     );
     rpc.on(
@@ -408,13 +411,13 @@ export class HostSession {
       joined('text', (actor, a, now) => {
         this.now = now;
         const { id, seen, ...splice } = a;
-        this.guard(p, 'text', this.texts.edit(idOf(actor), id, seen, splice));
+        this.guard(p, 'text', this.texts.edit(idOf(actor), id, seen, splice), id);
       }),
     );
     rpc.on(
       pr.textAck,
       joined('text', (actor, a) =>
-        this.guard(p, 'text', this.texts.ack(idOf(actor), a.id, a.seen)),
+        this.guard(p, 'text', this.texts.ack(idOf(actor), a.id, a.seen), a.id),
       ),
     );
     rpc.on(
@@ -423,12 +426,12 @@ export class HostSession {
     );
     rpc.on(
       pr.grab,
-      joined('grab', (actor, a, now) => this.guard(p, 'grab', this.grabAs(actor, a.id, now))),
+      joined('grab', (actor, a, now) => this.guard(p, 'grab', this.grabAs(actor, a.id, now), a.id)),
     );
     rpc.on(
       pr.drop,
       joined('drop', (actor, a, now) =>
-        this.guard(p, 'drop', this.dropAs(actor, a.id, a.x, a.y, now)),
+        this.guard(p, 'drop', this.dropAs(actor, a.id, a.x, a.y, now), a.id),
       ),
     );
     rpc.on(
@@ -444,18 +447,21 @@ export class HostSession {
     );
   }
 
+  /** Tells the sender of a refused command (naming the object, `id`, that it shows changed already). */
   private guard(
     p: HostPeer,
     cmd: RefusableCommand,
     r: BoardObject | Refusal | boolean | undefined,
+    id = 0,
   ): void {
-    if (typeof r === 'object' && isRefusal(r)) this.refuse(p, cmd, r.refused);
+    if (typeof r === 'object' && isRefusal(r)) this.refuse(p, cmd, r.refused, id);
   }
 
-  private refuse(p: HostPeer, cmd: RefusableCommand, reason: string): void {
+  private refuse(p: HostPeer, cmd: RefusableCommand, reason: string, id = 0): void {
     p.stack.events.rpc.send(this.proto.refused, {
       cmd: REFUSABLE.indexOf(cmd),
       reason: reason.slice(0, 160),
+      id,
     });
   }
 

@@ -231,7 +231,7 @@ export class PeerSession {
     });
     rpc.on(pr.refused, (a, now) => {
       const cmd = REFUSABLE[a.cmd] ?? 'create';
-      this.emit({ type: 'refused', cmd, reason: a.reason });
+      this.emit({ type: 'refused', cmd, reason: a.reason, ...(a.id === 0 ? {} : { id: a.id }) });
       // A refused hello (the session is full): this session is over before it began.
       if (cmd === 'join' && this.you === undefined && !this.ended) {
         this.ended = true;

@@ -125,7 +125,12 @@ export function buildRegistry() {
       policy: 'reliableOrdered',
       channel: Channel.session,
       priority: 4,
-      params: { cmd: ranged(0, REFUSABLE.length - 1), reason: string(MAX_REASON_BYTES) },
+      // `id`: the object the refused command named (0 for none), so the sender takes back what it showed at once.
+      params: {
+        cmd: ranged(0, REFUSABLE.length - 1),
+        reason: string(MAX_REASON_BYTES),
+        id: uint(24),
+      },
     }),
     // Where the peer looks: the host scopes and prioritizes board ghosts by it (only the newest matters).
     viewport: r.register('viewport', {

@@ -53,7 +53,13 @@ export type SessionEvent =
       readonly x: number;
       readonly y: number;
     }
-  | { readonly type: 'refused'; readonly cmd: RefusableCommand; readonly reason: string }
+  /** A command the host (or this side, first) refused; `id`: the object it named, when it named one. */
+  | {
+      readonly type: 'refused';
+      readonly cmd: RefusableCommand;
+      readonly reason: string;
+      readonly id?: ObjectId;
+    }
   | { readonly type: 'created'; readonly req: number; readonly id: ObjectId }
   /**
    * Hosting: the host removed a participant and refuses its address for the session; anyone else holding the

@@ -77,7 +77,7 @@ describe('whiteboard session over a simulated network', () => {
     const loser = winner === 1 ? 1 : 0;
     const winnerName = winner === 1 ? 'Ana' : 'Ben';
     expect(ofType(s.peerEvents[loser] ?? [], 'refused')).toEqual([
-      { type: 'refused', cmd: 'grab', reason: `held by ${winnerName}` },
+      { type: 'refused', cmd: 'grab', reason: `held by ${winnerName}`, id: o.id },
     ]);
     for (const p of s.peers) expect(p.board.get(o.id)?.lockedBy).toBe(winner);
   });

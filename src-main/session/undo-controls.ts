@@ -10,7 +10,7 @@ import type { Controls } from './controls';
 export type UndoOutcome = 'done' | 'nothing';
 
 /** The Controls members the history adds (the rest are the session's own). */
-export type HistoryMembers = 'undo' | 'redo' | 'group';
+export type HistoryMembers = 'undo' | 'redo' | 'group' | 'canUndo' | 'canRedo';
 
 /**
  * Wraps a session's controls: `restore` brings back an object this user deleted, as the host had it (the host
@@ -92,6 +92,12 @@ export function withHistory(
     },
     get participants() {
       return base.participants;
+    },
+    get canUndo() {
+      return history.canUndo;
+    },
+    get canRedo() {
+      return history.canRedo;
     },
     create(now, fields) {
       const part: Part = {

@@ -117,7 +117,7 @@ describe('wire golden bytes', () => {
         "1 welcome reliableOrdered ch0 p5 ufalse c1 [you,objects,hostName]",
         "2 peerJoined reliableOrdered ch0 p2 ufalse c1 [peer,name,color,viewer]",
         "3 peerLeft reliableOrdered ch0 p2 ufalse c1 [peer,reason,detail]",
-        "4 refused reliableOrdered ch0 p4 ufalse c1 [cmd,reason]",
+        "4 refused reliableOrdered ch0 p4 ufalse c1 [cmd,reason,id]",
         "5 viewport reliableSequenced ch0 p3 ufalse c1 [x,y,w,h]",
         "6 create reliableOrdered ch1 p4 ufalse c1 [req,kind,x,y,w,h,rotation,stroke,fill,strokeWidth,text,points]",
         "7 created reliableOrdered ch1 p4 ufalse c1 [req,id]",
@@ -172,8 +172,12 @@ describe('wire golden bytes', () => {
       viewer: true,
     });
     add('peerLeft', p.peerLeft.params, { peer: 2, reason: 1, detail: 'timed out' });
-    add('refused', p.refused.params, { cmd: 5, reason: 'held by Ada' });
-    add('refused', p.refused.params, { cmd: 10, reason: 'object 7 is not yours to restore' });
+    add('refused', p.refused.params, { cmd: 5, reason: 'held by Ada', id: 7 });
+    add('refused', p.refused.params, {
+      cmd: 10,
+      reason: 'object 7 is not yours to restore',
+      id: 7,
+    });
     add('viewport', p.viewport.params, { x: -500, y: 250, w: 1280, h: 800 });
     for (const o of OBJECTS) {
       const fields = Object.fromEntries(
@@ -266,8 +270,8 @@ describe('wire golden bytes', () => {
           "58:009c9d2d3806bdc0",
         ],
         "refused": [
-          "64:5da27280d788d102",
-          "162:a848dafd07538ee04a056718b5f3a076133a3b4cc0",
+          "88:5da27280d788d102000007",
+          "186:a848dafd07538ee04a056718b5f3a076133a3b4cc00001c0",
         ],
         "remove": [
           "24:000062",

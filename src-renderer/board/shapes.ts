@@ -2,7 +2,10 @@
 import type { Tool } from '../../shared/api';
 import type { BoardObject, Color, NewObject, ObjectPatch } from '../../shared/board';
 import { MAX_SIZE, POINT_EXTENT, ROTATION_STEPS, WORLD_EXTENT } from '../../shared/board';
+import { NOTE_FILL } from '../../shared/look';
 import type { Pt } from './simplify';
+
+export { NOTE_FILL };
 
 export interface Style {
   readonly stroke: Color;
@@ -10,7 +13,6 @@ export interface Style {
   readonly strokeWidth: number;
 }
 
-export const NOTE_FILL = 0xfff3bf;
 export const NOTE_SIZE = { w: 200, h: 160 } as const;
 export const TEXT_SIZE = { w: 240, h: 32 } as const;
 

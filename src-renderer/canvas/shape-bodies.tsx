@@ -3,14 +3,20 @@ import type { ReactElement } from 'react';
 import { Arrow, Ellipse, Line, Rect, Text } from 'react-konva';
 import type { BoardObject } from '../../shared/board';
 import { colorToCss } from '../../shared/board';
+import {
+  arrowHead,
+  FONT_FAMILY,
+  INK,
+  LINE_HEIGHT,
+  NOTE_CORNER,
+  NOTE_FILL,
+  NOTE_FONT_SIZE,
+  NOTE_PADDING,
+  RECT_CORNER,
+  TEXT_FONT_SIZE,
+} from '../../shared/look';
 
-export const FONT_FAMILY =
-  'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
-export const TEXT_FONT_SIZE = 20;
-export const NOTE_FONT_SIZE = 18;
-export const NOTE_PADDING = 14;
-export const LINE_HEIGHT = 1.3;
-const DEFAULT_NOTE_FILL = 0xfff3bf;
+export { FONT_FAMILY, LINE_HEIGHT, NOTE_FONT_SIZE, NOTE_PADDING, TEXT_FONT_SIZE };
 
 const paint = (c: number | null): { stroke?: string } =>
   c === null ? {} : { stroke: colorToCss(c) };
@@ -25,7 +31,7 @@ const hitWidth = (o: BoardObject): number => Math.max(14, o.strokeWidth);
 
 function LineBody({ o }: { o: BoardObject }): ReactElement {
   if (o.kind === 'arrow') {
-    const head = Math.max(10, o.strokeWidth * 3.5);
+    const head = arrowHead(o);
     return (
       <Arrow
         points={[...o.points]}
@@ -62,7 +68,7 @@ function TextBody({ o, editing }: { o: BoardObject; editing: boolean }): ReactEl
         fontSize={TEXT_FONT_SIZE}
         fontFamily={FONT_FAMILY}
         lineHeight={LINE_HEIGHT}
-        fill={colorToCss(o.stroke ?? 0x1e1e1e)}
+        fill={colorToCss(o.stroke ?? INK)}
         visible={!editing}
       />
     </>
@@ -75,8 +81,8 @@ function NoteBody({ o, editing }: { o: BoardObject; editing: boolean }): ReactEl
       <Rect
         width={o.w}
         height={o.h}
-        fill={fillOf(o.fill ?? DEFAULT_NOTE_FILL)}
-        cornerRadius={6}
+        fill={fillOf(o.fill ?? NOTE_FILL)}
+        cornerRadius={NOTE_CORNER}
         shadowColor="#1b1d23"
         shadowOpacity={0.16}
         shadowBlur={12}
@@ -93,7 +99,7 @@ function NoteBody({ o, editing }: { o: BoardObject; editing: boolean }): ReactEl
         fontSize={NOTE_FONT_SIZE}
         fontFamily={FONT_FAMILY}
         lineHeight={LINE_HEIGHT}
-        fill="#1e1e1e"
+        fill={colorToCss(INK)}
         ellipsis
         visible={!editing}
       />
@@ -105,7 +111,13 @@ export function ShapeBody({ o, editing }: { o: BoardObject; editing: boolean }):
   switch (o.kind) {
     case 'rect':
       return (
-        <Rect width={o.w} height={o.h} fill={fillOf(o.fill)} cornerRadius={4} {...common(o)} />
+        <Rect
+          width={o.w}
+          height={o.h}
+          fill={fillOf(o.fill)}
+          cornerRadius={RECT_CORNER}
+          {...common(o)}
+        />
       );
     case 'ellipse':
       return (

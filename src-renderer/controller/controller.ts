@@ -222,15 +222,25 @@ export class Controller {
       });
       return;
     }
-    void this.invoke({ cmd: 'delete', ids: [id] });
+    this.delete([id], false);
   }
 
   deleteSelection(): void {
-    const ids = this.store.getState().selection;
+    this.delete(this.store.getState().selection, true);
+  }
+
+  /**
+   * Deletes objects, gone from this screen at once (prediction): the host's delete confirms it, and its refusal
+   * of one (someone holds it) puts that one back with a notice, as does a core that could not send it.
+   */
+  private delete(ids: readonly ObjectId[], tell: boolean): void {
     if (ids.length === 0) return;
-    this.store.dispatch({ type: 'select', ids: [] });
+    this.store.dispatch({ type: 'removed', ids });
     void this.invoke({ cmd: 'delete', ids }).then((r) => {
-      if (!r.ok) this.toast('warn', r.reason);
+      if (r.ok) return;
+      for (const id of ids)
+        this.store.dispatch({ type: 'event', event: { type: 'refused', cmd: 'delete', id } });
+      if (tell) this.toast('warn', r.reason);
     });
   }
 

@@ -98,6 +98,8 @@ class FakeCore {
       case 'undo':
       case 'redo':
         return { ok: false, reason: `the demo board has nothing to ${c.cmd}` };
+      case 'export':
+        return { ok: false, reason: 'the demo board exports nothing' };
       case 'text-open':
       case 'text-edit':
       case 'text-close':

@@ -43,7 +43,35 @@ export function reduceEvent(s: AppState, e: ApiEvent): AppState {
       return { ...s, settings: e.settings };
     case 'open-link':
       return { ...s, openLink: e.link };
+    case 'refused':
+      return takeBack(s, e.cmd, e.id);
+    case 'history':
+      return s.canUndo === e.canUndo && s.canRedo === e.canRedo
+        ? s
+        : { ...s, canUndo: e.canUndo, canRedo: e.canRedo };
   }
+}
+
+/** The host refused this user's command on an object: what was shown at once for it goes (the notice says why). */
+function takeBack(s: AppState, cmd: string, id: ObjectId): AppState {
+  if (cmd === 'delete') {
+    const o = s.removed.get(id);
+    if (o === undefined) return s;
+    const removed = new Map(s.removed);
+    removed.delete(id);
+    return { ...s, removed, board: new Map(s.board).set(id, o) };
+  }
+  if ((cmd === 'edit' || cmd === 'text') && s.edits.has(id)) {
+    const edits = new Map(s.edits);
+    edits.delete(id);
+    return { ...s, edits };
+  }
+  if (cmd === 'drop' && s.moves.has(id)) {
+    const moves = new Map(s.moves);
+    moves.delete(id);
+    return { ...s, moves };
+  }
+  return s;
 }
 
 export function addToast(
@@ -93,6 +121,19 @@ function settleBoard(
   deleted: ReadonlySet<ObjectId> | null,
 ): AppState {
   const me = selfId(s.status);
+  // What this user deleted stays off the board until the host's delete arrives (kept as the board last had it).
+  let removed = s.removed;
+  if (removed.size > 0) {
+    const next = new Map(removed);
+    for (const [id, o] of removed) {
+      if (deleted ? deleted.has(id) : !board.has(id)) next.delete(id);
+      else {
+        next.set(id, board.get(id) ?? o);
+        board.delete(id);
+      }
+    }
+    removed = next;
+  }
   const moves = new Map(s.moves);
   for (const o of upserts) {
     const m = moves.get(o.id);
@@ -112,5 +153,5 @@ function settleBoard(
   // An edit open on a draft (provisional, or given an id the board does not hold yet) stays open.
   const editing =
     s.editing !== null && gone(s.editing) && !draftOf(drafts, s.editing) ? null : s.editing;
-  return { ...s, board, moves, edits, drafts, selection, editing };
+  return { ...s, board, removed, moves, edits, drafts, selection, editing };
 }

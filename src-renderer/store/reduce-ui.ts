@@ -62,6 +62,8 @@ export function reduce(s: AppState, a: Action): AppState {
       const editing = s.editing === provisionalId(a.key) ? null : s.editing;
       return { ...s, drafts: s.drafts.filter((d) => d.key !== a.key), editing };
     }
+    case 'removed':
+      return hide(s, a.ids);
     case 'preview':
       return s.preview === a.object ? s : { ...s, preview: a.object };
     case 'editing':
@@ -85,6 +87,22 @@ function created(s: AppState, key: number, id: number): AppState {
     return { ...s, editing, drafts: s.drafts.map((d) => (d.key === key ? { ...d, id } : d)) };
   const drafts = s.drafts.filter((d) => d.key !== key);
   return { ...s, drafts, editing, selection: s.tool === 'select' ? [id] : s.selection };
+}
+
+/** This user deleted these objects: off the board, the selection and the editor at once, kept to put back. */
+function hide(s: AppState, ids: readonly ObjectId[]): AppState {
+  const gone = ids.filter((id) => s.board.has(id));
+  if (gone.length === 0) return s;
+  const board = new Map(s.board);
+  const removed = new Map(s.removed);
+  for (const id of gone) {
+    const o = board.get(id);
+    if (o !== undefined) removed.set(id, o);
+    board.delete(id);
+  }
+  const selection = s.selection.filter((id) => board.has(id));
+  const editing = s.editing !== null && removed.has(s.editing) ? null : s.editing;
+  return { ...s, board, removed, selection, editing };
 }
 
 /** Opens (or closes, null) the editor; a draft is selected once the board has it, not before. */

@@ -15,7 +15,7 @@ import { INITIAL_CAMERA } from '../board/camera';
 import type { Style } from '../board/shapes';
 import { EMPTY_HISTORY, type StatsHistory } from './stats-history';
 
-export type Panel = 'chat' | 'bandwidth' | 'share' | 'presence';
+export type Panel = 'chat' | 'bandwidth' | 'share' | 'presence' | 'export';
 export type BridgeState = 'connecting' | 'open' | 'lost';
 export type ToastLevel = 'info' | 'warn' | 'error';
 
@@ -63,6 +63,14 @@ export interface AppState {
   /** This user's edits (resize, rotate) shown until the next upsert of that object. */
   readonly edits: ReadonlyMap<ObjectId, ObjectPatch>;
   readonly drafts: readonly Draft[];
+  /**
+   * Objects this user deleted, off `board` at once (prediction) until the host's delete arrives; a refusal puts
+   * them back (as the board last had them).
+   */
+  readonly removed: ReadonlyMap<ObjectId, BoardObject>;
+  /** Whether this user has a step to undo or redo (the core says). */
+  readonly canUndo: boolean;
+  readonly canRedo: boolean;
   /** The shape or stroke being drawn right now (the drawing tools' preview). */
   readonly preview: NewObject | null;
   /** The text or note being edited in the overlay: a provisional id (a draft) until the host confirms it. */
@@ -101,6 +109,7 @@ export type Action =
   | { readonly type: 'draft'; readonly key: number; readonly object: NewObject }
   | { readonly type: 'created'; readonly key: number; readonly id: ObjectId }
   | { readonly type: 'draftFailed'; readonly key: number }
+  | { readonly type: 'removed'; readonly ids: readonly ObjectId[] }
   | { readonly type: 'preview'; readonly object: NewObject | null }
   | { readonly type: 'editing'; readonly id: ObjectId | null }
   | { readonly type: 'ghosted'; readonly ids: ReadonlySet<ObjectId> }
@@ -129,6 +138,9 @@ export const INITIAL_STATE: AppState = {
   moves: new Map(),
   edits: new Map(),
   drafts: [],
+  removed: new Map(),
+  canUndo: false,
+  canRedo: false,
   preview: null,
   editing: null,
   editKey: 0,

@@ -230,6 +230,58 @@ describe('editing a draft (provisional id)', () => {
   });
 });
 
+describe('own deletes and refusals (prediction, taken back)', () => {
+  const board = ev({ type: 'board', objects: [obj(1), obj(2), obj(3)] });
+
+  it("a delete is gone at once and stays gone until the host's delete, through updates and a whole board", () => {
+    let s = run(ev(hosting), board, { type: 'select', ids: [1, 2] });
+    s = reduce(s, { type: 'removed', ids: [1, 2] });
+    expect([...s.board.keys()]).toEqual([3]);
+    expect(s.selection).toEqual([]);
+    // An update of it sent before the host had the delete must not bring it back, nor a resync.
+    s = reduce(s, upsert(obj(1, { x: 40 })));
+    s = reduce(s, ev({ type: 'board', objects: [obj(1, { x: 40 }), obj(2), obj(3)] }));
+    expect([...s.board.keys()]).toEqual([3]);
+    // The host's delete settles it: nothing left to put back.
+    s = reduce(s, ev({ type: 'objects', upserts: [], deletes: [1, 2] }));
+    expect(s.removed.size).toBe(0);
+    s = reduce(s, ev({ type: 'refused', cmd: 'delete', id: 1 }));
+    expect([...s.board.keys()]).toEqual([3]);
+  });
+
+  it('a refused delete puts the object back as the board last had it', () => {
+    let s = run(ev(hosting), board, { type: 'removed', ids: [2] });
+    s = reduce(s, upsert(obj(2, { x: 77 })));
+    expect(s.board.has(2)).toBe(false);
+    s = reduce(s, ev({ type: 'refused', cmd: 'delete', id: 2 }));
+    expect(s.board.get(2)?.x).toBe(77);
+    expect(s.removed.size).toBe(0);
+  });
+
+  it("a refused edit or drop takes back this user's prediction of that object only", () => {
+    let s = run(
+      ev(hosting),
+      board,
+      { type: 'edited', id: 1, patch: { w: 50 } },
+      { type: 'edited', id: 2, patch: { w: 60 } },
+      { type: 'moved', id: 3, x: 9, y: 9 },
+    );
+    s = reduce(s, ev({ type: 'refused', cmd: 'edit', id: 1 }));
+    expect([...s.edits.keys()]).toEqual([2]);
+    s = reduce(s, ev({ type: 'refused', cmd: 'drop', id: 3 }));
+    expect(s.moves.size).toBe(0);
+    const shown = s.board.get(1);
+    expect(shown && shownObject(s, shown).w).toBe(10);
+  });
+
+  it('undo and redo availability follows the core', () => {
+    let s = run(ev(hosting));
+    expect([s.canUndo, s.canRedo]).toEqual([false, false]);
+    s = reduce(s, ev({ type: 'history', canUndo: true, canRedo: false }));
+    expect([s.canUndo, s.canRedo]).toEqual([true, false]);
+  });
+});
+
 describe('chat and notices', () => {
   it('counts unread messages from others while the panel is closed', () => {
     let s = run(

@@ -1,9 +1,10 @@
-// The side dock: the invite, people and chat panels that are open, stacked in one column beside the board
+// The side dock: the export, invite, people and chat panels that are open, stacked in one column beside the board
 // (never over it or over each other); the column scrolls if they outgrow it. Renders the store; knows nothing
 // of Konva.
 import type { ReactElement } from 'react';
 import { useAppState } from '../view/context';
 import { ChatPanel } from './ChatPanel';
+import { ExportPanel } from './ExportPanel';
 import { PresenceList } from './PresenceList';
 import { SharePanel } from './SharePanel';
 
@@ -11,9 +12,11 @@ export function SideDock(): ReactElement | null {
   const panels = useAppState((s) => s.panels);
   const hosting = useAppState((s) => s.status.phase === 'hosting');
   const share = panels.has('share') && hosting;
-  if (!share && !panels.has('presence') && !panels.has('chat')) return null;
+  const exporting = panels.has('export');
+  if (!share && !exporting && !panels.has('presence') && !panels.has('chat')) return null;
   return (
     <div className="side-dock" data-testid="side-dock">
+      {exporting && <ExportPanel />}
       {share && <SharePanel />}
       {panels.has('presence') && <PresenceList />}
       {panels.has('chat') && <ChatPanel />}

@@ -28,6 +28,8 @@ export function Toolbar(): ReactElement {
   const controller = useController();
   const tool = useAppState((s) => s.tool);
   const editable = useAppState(canEdit);
+  const canUndo = useAppState((s) => s.canUndo);
+  const canRedo = useAppState((s) => s.canRedo);
   return (
     <nav className="toolbar" aria-label="Tools">
       {TOOL_INFO.map((t, i) => (
@@ -61,7 +63,7 @@ export function Toolbar(): ReactElement {
             data-testid={h.way}
             aria-label={`${h.label} (${h.key})`}
             data-tip={`${h.label} · ${h.key}`}
-            disabled={!editable}
+            disabled={!editable || !(h.way === 'undo' ? canUndo : canRedo)}
             onClick={() => {
               undoRedo(controller, h.way);
             }}

@@ -85,7 +85,7 @@ export function Avatar({ p, size = 28 }: { p: Participant; size?: number }): Rea
 
 function TogglePanelButton(p: {
   panel: Panel;
-  icon: 'share' | 'bandwidth' | 'chat';
+  icon: 'share' | 'bandwidth' | 'chat' | 'download';
   label: string;
   tip: string;
 }): ReactElement {
@@ -136,6 +136,7 @@ export function TopRight(): ReactElement {
         {hosting && (
           <TogglePanelButton panel="share" icon="share" label="Invite people" tip="Invite" />
         )}
+        <TogglePanelButton panel="export" icon="download" label="Export" tip="Export" />
         <TogglePanelButton
           panel="bandwidth"
           icon="bandwidth"

@@ -26,6 +26,7 @@ const PATHS = {
   send: 'M4 12l16-8-6 16-3-7z',
   front: 'M8 8h12v12H8zM4 4h10v3M4 4v10h3',
   back: 'M4 4h12v12H4zM20 8v12H8v-3',
+  download: 'M12 3v12M7 10l5 5 5-5M4 19h16',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -98,8 +98,13 @@ test('per-user undo and redo, seen by both users; an undo never resurrects what 
     let drawn: Pt = { x: NaN, y: NaN };
     let moved: Pt = { x: NaN, y: NaN };
     await test.step('A draws a rectangle and moves it; B sees both', async () => {
+      // Nothing done yet: nothing to undo or redo, and the buttons say so.
+      await expect(a.getByTestId('undo')).toBeDisabled();
+      await expect(a.getByTestId('redo')).toBeDisabled();
       await drawRect(a, atA(300, 200), atA(420, 290));
       await expect(objectsOf(a)).toHaveCount(1);
+      await expect(a.getByTestId('undo')).toBeEnabled();
+      await expect(a.getByTestId('redo')).toBeDisabled();
       const first = await board(a);
       rectA = Object.keys(first)[0] ?? '';
       drawn = first[rectA] ?? drawn;
@@ -174,14 +179,14 @@ test('per-user undo and redo, seen by both users; an undo never resurrects what 
 
       // A's next own step back is the drawing of that rectangle: it must not come back, nor anything else move.
       await a.keyboard.press('Control+z');
-      await a.getByTestId('undo').click();
-      // The core has answered: A's own history holds nothing more to take back.
+      // The core has answered: A's own history holds nothing more to take back, and the button says so.
       await expect(
         a
           .getByRole('status')
           .filter({ hasText: /nothing to undo/i })
           .first(),
       ).toBeVisible();
+      await expect(a.getByTestId('undo')).toBeDisabled();
       await expectBoth(a, b, { [rectB]: placedB }, "A's undo does not resurrect it");
       // Any redo A still has (the move) must not resurrect it either.
       await a.keyboard.press('Control+Shift+z');

@@ -1,0 +1,83 @@
+// Converting boards between formats: .ghostboard (ours), .excalidraw (Excalidraw's scene) and .svg (export only),
+// by file name. What one format cannot hold is reported, never silently dropped. Pure over text: the CLI reads and
+// writes the files. Knows nothing of sessions or the network.
+import type { BoardObject, NewObject } from '../../shared/board';
+import { fromExcalidraw, toExcalidraw } from '../../shared/excalidraw';
+import { toSvg } from '../../shared/svg';
+import type { BoardState } from '../board';
+import { apply, emptyBoard, MAX_OBJECTS, objectsByZ } from '../board';
+import { decodeBoardFile, encodeBoardFile } from './board-codec';
+
+export type BoardFormat = 'ghostboard' | 'excalidraw' | 'svg';
+
+/** The format a file name says, or undefined for one this tool does not know. */
+export function formatOf(file: string): BoardFormat | undefined {
+  const m = /\.(ghostboard|excalidraw|svg)$/i.exec(file);
+  return m?.[1]?.toLowerCase() as BoardFormat | undefined;
+}
+
+export interface Converted {
+  readonly text: string;
+  readonly objects: number;
+  /** What did not come along, in words with counts (e.g. "2 diamond elements skipped"). */
+  readonly lost: readonly string[];
+}
+
+/** A board from new objects, bottom to top, with ids from 1 (as a host creates them). */
+export function boardOf(objects: readonly NewObject[]): BoardState {
+  const state = emptyBoard();
+  for (const fields of objects.slice(0, MAX_OBJECTS)) apply(state, { type: 'create', fields });
+  return state;
+}
+
+/** Reads a board in `from`'s format (never svg), or says why not. */
+export function readBoard(
+  text: string,
+  from: Exclude<BoardFormat, 'svg'>,
+): { state: BoardState; lost: string[] } | { refused: string } {
+  if (from === 'ghostboard') {
+    const r = decodeBoardFile(text);
+    return 'refused' in r ? r : { state: r, lost: [] };
+  }
+  const r = fromExcalidraw(text);
+  if ('refused' in r) return r;
+  const lost = [...r.skipped].map(([what, count]) => `${count} ${what} skipped`);
+  if (r.objects.length > MAX_OBJECTS)
+    lost.push(`${r.objects.length - MAX_OBJECTS} objects past the board's ${MAX_OBJECTS} skipped`);
+  return { state: boardOf(r.objects), lost };
+}
+
+/** The board as `to`'s text. */
+export function writeBoard(state: BoardState, to: BoardFormat): string {
+  if (to === 'ghostboard') return encodeBoardFile(state);
+  const objects = objectsByZ(state);
+  return to === 'excalidraw' ? toExcalidraw(objects) : toSvg(objects, { background: 0xffffff });
+}
+
+/** Objects of a live board (any order) as `to`'s text: bottom to top, an SVG on white unless `transparent`. */
+export function exportBoard(
+  objects: readonly BoardObject[],
+  to: BoardFormat,
+  transparent = false,
+): string {
+  const state = emptyBoard();
+  for (const o of objects) {
+    state.objects.set(o.id, { ...o, lockedBy: null });
+    state.nextId = Math.max(state.nextId, o.id + 1);
+    state.topZ = Math.max(state.topZ, o.z);
+  }
+  if (to !== 'svg') return writeBoard(state, to);
+  return toSvg(objectsByZ(state), { background: transparent ? null : 0xffffff });
+}
+
+/** Converts a board's text from one format to another. */
+export function convertBoard(
+  text: string,
+  from: BoardFormat,
+  to: BoardFormat,
+): Converted | { refused: string } {
+  if (from === 'svg') return { refused: 'an SVG is an export: it cannot be read back as a board' };
+  const r = readBoard(text, from);
+  if ('refused' in r) return r;
+  return { text: writeBoard(r.state, to), objects: r.state.objects.size, lost: r.lost };
+}
