@@ -133,6 +133,9 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   export: ['format', 'ids', 'transparent'],
   reshape: ['id', 'x', 'y', 'w', 'h', 'rotation'],
   pin: ['ids', 'pinned'],
+  'text-open': ['id', 'base'],
+  'text-edit': ['id', 'seen', 'at', 'remove', 'insert'],
+  'text-close': ['id'],
 };
 
 /** The command, or why it is refused. Extra or missing fields, wrong types and out-of-range values are refused. */
@@ -244,6 +247,20 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
         str(c.insert, MAX_TEXT_BYTES)
         ? { cmd: 'text', id: c.id, at: c.at, remove: c.remove, insert: c.insert }
         : bad('bad text edit');
+    case 'text-open':
+      return objectId(c.id) && str(c.base, MAX_TEXT_BYTES)
+        ? { cmd: 'text-open', id: c.id, base: c.base }
+        : bad('bad text open');
+    case 'text-edit':
+      return objectId(c.id) &&
+        int(c.seen, 0, Number.MAX_SAFE_INTEGER) &&
+        int(c.at, 0, MAX_TEXT_BYTES) &&
+        int(c.remove, 0, MAX_TEXT_BYTES) &&
+        str(c.insert, MAX_TEXT_BYTES)
+        ? { cmd: 'text-edit', id: c.id, seen: c.seen, at: c.at, remove: c.remove, insert: c.insert }
+        : bad('bad text edit');
+    case 'text-close':
+      return objectId(c.id) ? { cmd: 'text-close', id: c.id } : bad('bad text close');
     case 'delete': {
       const ids = c.ids;
       return Array.isArray(ids) && ids.length <= MAX_DELETE_IDS && ids.every(objectId)

@@ -291,7 +291,22 @@ export type ApiCommand =
       readonly rotation: number;
     }
   /** Locks objects in place (nothing changes them until unlocked) or unlocks them: one undo step. */
-  | { readonly cmd: 'pin'; readonly ids: readonly ObjectId[]; readonly pinned: boolean };
+  | { readonly cmd: 'pin'; readonly ids: readonly ObjectId[]; readonly pinned: boolean }
+  /**
+   * textot: co-editing one text. The editor opened it showing `base` (it is sent the difference as a text-splice);
+   * each of its splices comes after `seen` of the text-splice events for it (a no-op splice only acknowledges them);
+   * it closed.
+   */
+  | { readonly cmd: 'text-open'; readonly id: ObjectId; readonly base: string }
+  | {
+      readonly cmd: 'text-edit';
+      readonly id: ObjectId;
+      readonly seen: number;
+      readonly at: number;
+      readonly remove: number;
+      readonly insert: string;
+    }
+  | { readonly cmd: 'text-close'; readonly id: ObjectId };
 
 export const EXPORT_FORMATS = ['ghostboard', 'excalidraw', 'svg'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -336,7 +351,22 @@ export type ApiEvent =
    */
   | { readonly type: 'refused'; readonly cmd: string; readonly id: ObjectId }
   /** Whether this user has a step to undo or redo (the toolbar's buttons), on every change and on sync. */
-  | { readonly type: 'history'; readonly canUndo: boolean; readonly canRedo: boolean };
+  | { readonly type: 'history'; readonly canUndo: boolean; readonly canRedo: boolean }
+  /**
+   * textot: a splice for the open editor of a text (someone else's, or the difference at opening), by whom, after
+   * `seen` of the editor's splices; null splice: an acknowledgement alone.
+   */
+  | {
+      readonly type: 'text-splice';
+      readonly id: ObjectId;
+      readonly seen: number;
+      readonly by: PeerId;
+      readonly splice: {
+        readonly at: number;
+        readonly remove: number;
+        readonly insert: string;
+      } | null;
+    };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */
 export interface GhostboardBridge {

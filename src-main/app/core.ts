@@ -193,6 +193,15 @@ class Core implements AppCore {
       case 'text':
         s.text(now, c.id, c.at, c.remove, c.insert);
         break;
+      case 'text-open':
+        s.textOpen(now, c.id, c.base);
+        break;
+      case 'text-edit':
+        s.textEdit(now, c.id, c.seen, { at: c.at, remove: c.remove, insert: c.insert });
+        break;
+      case 'text-close':
+        s.textClose(now, c.id);
+        break;
       case 'delete':
         // A selection deleted at once is undone at once.
         s.group(() => {
@@ -520,6 +529,9 @@ class Core implements AppCore {
       case 'left':
         t.translate(e);
         this.lan?.users(this.runner?.controls.participants.length ?? 0);
+        return;
+      case 'text-splice':
+        this.emit({ type: 'text-splice', id: e.id, seen: e.seen, by: e.by, splice: e.splice });
         return;
       case 'created':
       case 'deleted':

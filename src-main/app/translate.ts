@@ -72,6 +72,7 @@ export class EventTranslator {
       case 'banned':
       case 'code':
       case 'code-locked':
+      case 'text-splice':
         return;
     }
   }

@@ -103,6 +103,7 @@ export function sessionEventLine(e: SessionEvent): Record<string, unknown> | und
       return { ev: 'code-locked', failures: e.failures, suggest: 'rotate-code' };
     case 'created':
     case 'progress':
+    case 'text-splice':
       return undefined;
   }
 }

@@ -11,6 +11,7 @@ import type { ConnectionStack } from './connection-stack';
 import type { PeerSession } from './peer';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import type { UndoOutcome } from './undo-controls';
+import type { OtSplice } from '../../shared/text-ot';
 import { withHistory } from './undo-controls';
 
 export interface Controls {
@@ -30,6 +31,13 @@ export interface Controls {
   create(now: number, fields: NewObject, step?: number): Promise<ObjectId | Refusal>;
   edit(now: number, id: ObjectId, patch: ObjectPatch): void;
   text(now: number, id: ObjectId, at: number, remove: number, insert: string): void;
+  /**
+   * textot: co-editing. This side's editor opened a text showing `base`; its splices come with how many of this
+   * side's `text-splice` events for it the editor had seen (a no-op splice only acknowledges them); it closed.
+   */
+  textOpen(now: number, id: ObjectId, base: string): void;
+  textEdit(now: number, id: ObjectId, seen: number, splice: OtSplice): void;
+  textClose(now: number, id: ObjectId): void;
   remove(now: number, id: ObjectId): void;
   restack(now: number, id: ObjectId, front: boolean): void;
   /** Locks the object in place (nothing changes it until unlocked) or unlocks it. */
@@ -103,6 +111,10 @@ export function hostControls(h: HostSession): Controls {
       edit: (now, id, patch) => refuse('edit', h.edit(id, patch, now), id),
       text: (now, id, at, remove, insert) =>
         refuse('text', h.text(id, at, remove, insert, now), id),
+      textOpen: (now, id, base) => refuse('text', h.textOpen(id, base, now) ?? false, id),
+      textEdit: (now, id, seen, splice) =>
+        refuse('text', h.textEdit(id, seen, splice, now) ?? false, id),
+      textClose: (_now, id) => h.textClose(id),
       remove: (now, id) => refuse('delete', h.remove(id, now), id),
       restack: (now, id, front) => refuse('restack', h.restack(id, front, now), id),
       pin: (now, id, pinned) => refuse('pin', h.pin(id, pinned, now), id),
@@ -162,6 +174,11 @@ export function peerControls(p: PeerSession): Controls {
         }),
       edit: (_now, id, patch) => p.edit(id, patch),
       text: (_now, id, at, remove, insert) => p.text(id, at, remove, insert),
+      textOpen: (_now, id, base) => p.textOpen(id, base),
+      textEdit: (_now, id, seen, splice) => {
+        p.textEdit(id, seen, splice);
+      },
+      textClose: (_now, id) => p.textClose(id),
       remove: (_now, id) => p.remove(id),
       restack: (_now, id, front) => p.restack(id, front),
       pin: (_now, id, pinned) => p.pin(id, pinned),

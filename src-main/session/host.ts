@@ -24,6 +24,8 @@ import type { ConnectionStack } from './connection-stack';
 import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { HostRules } from './host-rules';
+import { HostText } from './host-text';
+import type { OtSplice } from '../../shared/text-ot';
 import { Tombstones } from './tombstones';
 import type { Protocol, RefusableCommand, Role } from './protocol';
 import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
@@ -163,6 +165,9 @@ export class HostSession {
   private readonly relays: GhostSource<PresenceState>[] = [];
   private readonly listeners = new Set<SessionListener>();
   private readonly rules: HostRules;
+  /** Texts being co-edited (textot). */
+  readonly texts: HostText;
+  private readonly unsubscribeTexts: () => void;
   /** Who deleted which object: only they may restore it. */
   private readonly tombstones = new Tombstones();
   private readonly maxPeers: number;
@@ -197,6 +202,8 @@ export class HostSession {
     );
     this.self = this.presence.add(Presence, blankPresence(HOST_PEER_ID));
     this.rules = new HostRules(this.board, options.lockTimeoutMs ?? 15_000);
+    this.texts = this.textsFor();
+    this.unsubscribeTexts = this.board.subscribe((c) => this.texts.boardChanged(c));
     this.endpoint = new Endpoint<PacketRecord>(
       'host',
       {
@@ -294,6 +301,29 @@ export class HostSession {
     });
   }
 
+  /** textot: co-editing commits as the editor's edit and talks to peers over the text channel. */
+  private textsFor(): HostText {
+    const rpcOf = (peer: PeerId) => this.peerOf(peer)?.stack.events.rpc;
+    return new HostText({
+      get: (id) => this.board.get(id),
+      commit: (editor, id, text) => {
+        const member = this.peerOf(editor)?.member;
+        const actor: Actor | undefined =
+          editor === HOST_PEER_ID ? HOST : member && { kind: 'peer', member };
+        if (actor === undefined) return { refused: 'not in the session' };
+        const r = this.editAs(actor, id, { text }, this.now);
+        return isRefusal(r) ? r : undefined;
+      },
+      send: (editor, id, seen, by, splice) => {
+        if (editor === HOST_PEER_ID) this.emit({ type: 'text-splice', id, seen, by, splice });
+        else if (splice === null) rpcOf(editor)?.send(this.proto.textAck, { id, seen });
+        else rpcOf(editor)?.send(this.proto.textSplice, { id, seen, by, ...splice });
+      },
+      sync: (editor, id, text) => rpcOf(editor)?.send(this.proto.textSync, { id, text }),
+      dropped: (editor, id) => rpcOf(editor)?.send(this.proto.textClose, { id }),
+    });
+  }
+
   private register(p: HostPeer): void {
     const rpc = p.stack.events.rpc;
     const pr = this.proto;
@@ -380,6 +410,32 @@ export class HostSession {
         this.guard(p, 'text', this.textAs(actor, a.id, a.at, a.remove, a.insert, now), a.id),
       ),
     );
+    // textot: co-editing (session/host-text.ts).
+    rpc.on(
+      pr.textOpen,
+      joined('text', (actor, a, now) => {
+        this.now = now;
+        this.guard(p, 'text', this.canEdit(actor) ?? this.texts.open(idOf(actor), a.id), a.id);
+      }),
+    );
+    rpc.on(
+      pr.textEdit,
+      joined('text', (actor, a, now) => {
+        this.now = now;
+        const { id, seen, ...splice } = a;
+        this.guard(p, 'text', this.texts.edit(idOf(actor), id, seen, splice), id);
+      }),
+    );
+    rpc.on(
+      pr.textAck,
+      joined('text', (actor, a) =>
+        this.guard(p, 'text', this.texts.ack(idOf(actor), a.id, a.seen), a.id),
+      ),
+    );
+    rpc.on(
+      pr.textClose,
+      joined('text', (actor, a) => this.texts.close(idOf(actor), a.id)),
+    );
     rpc.on(
       pr.grab,
       joined('grab', (actor, a, now) => this.guard(p, 'grab', this.grabAs(actor, a.id, now), a.id)),
@@ -407,7 +463,7 @@ export class HostSession {
   private guard(
     p: HostPeer,
     cmd: RefusableCommand,
-    r: BoardObject | Refusal | boolean,
+    r: BoardObject | Refusal | boolean | undefined,
     id = 0,
   ): void {
     if (typeof r === 'object' && isRefusal(r)) this.refuse(p, cmd, r.refused, id);
@@ -521,6 +577,7 @@ export class HostSession {
     if (i >= 0) this.relays.splice(i, 1);
     m.relay.destroy();
     this.tombstones.forget(m.peerId);
+    this.texts.gone(m.peerId);
     for (const id of this.rules.releaseAll(m.peerId)) this.announceRelease(id, m.peerId, now);
     const reason =
       info.reason === 'timeout'
@@ -578,6 +635,22 @@ export class HostSession {
 
   remove(id: ObjectId, now: number): boolean | Refusal {
     return this.removeAs(HOST, id, now);
+  }
+
+  /** textot: the host's own editor opened a text showing `base` (it is sent the difference). */
+  textOpen(id: ObjectId, base: string, now: number): Refusal | undefined {
+    this.now = now;
+    return this.texts.open(HOST_PEER_ID, id, base);
+  }
+
+  /** textot: the host's own editor's splice, made after it had seen `seen` of the host's. */
+  textEdit(id: ObjectId, seen: number, splice: OtSplice, now: number): Refusal | undefined {
+    this.now = now;
+    return this.texts.edit(HOST_PEER_ID, id, seen, splice);
+  }
+
+  textClose(id: ObjectId): void {
+    this.texts.close(HOST_PEER_ID, id);
   }
 
   restack(id: ObjectId, front: boolean, now: number): BoardObject | Refusal {
@@ -899,6 +972,7 @@ export class HostSession {
     }
     this.shareUplink(now);
     for (const { id, peer } of this.rules.expire(now)) this.announceRelease(id, peer, now);
+    this.texts.tick();
   }
 
   /** A manual uplink cap is split max-min fairly among peers by what each currently can use (TRIBES future work 4). */
@@ -920,6 +994,7 @@ export class HostSession {
   close(now: number): void {
     this.endpoint.closeAll(now, 'shutdown', 'the host ended the session');
     this.replica.dispose();
+    this.unsubscribeTexts();
     this.boardBudget.dispose();
   }
 }

@@ -28,6 +28,8 @@ import {
 import type { Protocol, Role } from './protocol';
 import { buildRegistry, editCall, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
+import { PeerText } from './peer-text';
+import type { OtSplice } from '../../shared/text-ot';
 
 /** Stands in for an object not on this side's board yet, for the fields an edit call carries unmasked. */
 const UNSEEN: BoardObject = {
@@ -75,6 +77,25 @@ export class PeerSession {
    * can arrive before the old ghost's delete (or a late update of it): only the current ghost speaks for the id.
    */
   private readonly objectGhosts = new Map<ObjectId, BoardGhost>();
+  /** Texts this side's editor co-edits (textot). */
+  readonly texts = new PeerText({
+    me: () => this.you ?? 0,
+    ghostText: (id) => this.objectGhosts.get(id)?.text,
+    show: (id, text) => {
+      const o = this.board.get(id);
+      if (o === undefined || o.text === text) return;
+      const object = { ...o, text };
+      this.board.mirror(object);
+      this.emit({ type: 'object', object });
+    },
+    open: (id) => this.rpc?.send(this.proto.textOpen, { id }),
+    close: (id) => this.rpc?.send(this.proto.textClose, { id }),
+    send: (id, seen, splice) => {
+      if (splice === null) this.rpc?.send(this.proto.textAck, { id, seen });
+      else this.rpc?.send(this.proto.textEdit, { id, seen, ...splice });
+    },
+    toEditor: (id, seen, by, splice) => this.emit({ type: 'text-splice', id, seen, by, splice }),
+  });
   private you: PeerId | undefined;
   private total = 0;
   private received = 0;
@@ -164,6 +185,7 @@ export class PeerSession {
           const id = (g as BoardGhost).id;
           if (this.objectGhosts.get(id) !== g) return;
           this.objectGhosts.delete(id);
+          this.texts.deleted(id);
           if (this.board.delete(id)) this.emit({ type: 'deleted', id });
         },
       },
@@ -230,6 +252,14 @@ export class PeerSession {
       this.emit({ type: 'dropped', id: a.id, peer: a.peer, x: a.x, y: a.y }),
     );
     rpc.on(pr.chatFrom, (a) => this.emit({ type: 'chat', peer: a.peer, text: a.text }));
+    // textot: co-editing (session/peer-text.ts).
+    rpc.on(pr.textSync, (a) => this.texts.onSync(a.id, a.text));
+    rpc.on(pr.textSplice, (a) => {
+      const { id, seen, by, ...splice } = a;
+      this.texts.onSplice(id, seen, by, splice);
+    });
+    rpc.on(pr.textAck, (a) => this.texts.onAck(a.id, a.seen));
+    rpc.on(pr.textClose, (a) => this.texts.onDropped(a.id));
   }
 
   private onPresence(g: PresenceState, mask: number): void {
@@ -248,7 +278,8 @@ export class PeerSession {
   }
 
   private onObject(g: BoardGhost, created: boolean): void {
-    const object = { ...g, points: [...g.points] };
+    // A text this side edits shows ours (the ghost may be older than our splices, or newer than the host's we have).
+    const object = { ...g, points: [...g.points], text: this.texts.textOf(g.id, g.text) };
     this.board.mirror(object);
     if (created) {
       this.received++;
@@ -266,6 +297,7 @@ export class PeerSession {
 
   /** Gives the scheduler the time (paced scoping); call every ~100 ms and after commands. */
   tick(now: number): void {
+    this.texts.tick();
     this.stack?.events.scheduler.touch(now);
   }
 
@@ -328,6 +360,20 @@ export class PeerSession {
 
   text(id: ObjectId, at: number, remove: number, insert: string): void {
     this.rpc?.send(this.proto.text, { id, at, remove, insert });
+  }
+
+  /** textot: this side's editor opened a text showing `base`. */
+  textOpen(id: ObjectId, base: string): void {
+    this.texts.openEditor(id, base);
+  }
+
+  /** textot: this side's editor's splice (a no-op one acknowledges), made after `seen` of ours. */
+  textEdit(id: ObjectId, seen: number, splice: OtSplice): boolean {
+    return this.texts.editorEdit(id, seen, splice);
+  }
+
+  textClose(id: ObjectId): void {
+    this.texts.closeEditor(id);
   }
 
   remove(id: ObjectId): void {

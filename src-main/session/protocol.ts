@@ -7,6 +7,7 @@ import type { ParamsOf } from '../net/stream/params';
 import { bool, ranged, string, tableString, uint, varUint } from '../net/stream/params';
 import { RpcRegistry } from '../net/stream/rpc';
 import { objectId, objectParams, peerId, size, worldCoord } from './fields';
+import { SEEN_MODULUS } from '../../shared/text-ot';
 
 export { EDIT_FIELDS } from '../../shared/board';
 
@@ -73,6 +74,15 @@ export function editPatch(a: EditParams): Pick<ObjectPatch, EditField> {
   });
   return out;
 }
+
+/** textot: a splice's params (UTF-16 offsets; the host checks them against the text). */
+const spliceParams = {
+  at: varUint(MAX_TEXT_BYTES),
+  remove: varUint(MAX_TEXT_BYTES),
+  insert: string(MAX_TEXT_BYTES),
+};
+/** textot: bits of a link's `seen` count on the wire (SEEN_MODULUS = 2^SEEN_BITS). */
+const SEEN_BITS = Math.log2(SEEN_MODULUS);
 
 export function buildRegistry() {
   const r = new RpcRegistry();
@@ -244,6 +254,48 @@ export function buildRegistry() {
       channel: Channel.drawing,
       priority: 4,
       params: { id: objectId(), pinned: bool() },
+    }),
+    // textot: co-editing one text (Jupiter OT, session/host-text.ts and peer-text.ts). A peer opens a text it edits,
+    // the host answers with the whole text once, then each side sends its splices, each with how many of the other
+    // side's it had seen (modulo SEEN_MODULUS) and, host to peer, whose it is (the tie-break); acks when there is no
+    // splice to carry one. All on the text channel, in order: the sync comes before any splice of the new link.
+    textOpen: r.register('textOpen', {
+      policy: 'reliableOrdered',
+      channel: Channel.text,
+      priority: 4,
+      params: { id: objectId() },
+    }),
+    textSync: r.register('textSync', {
+      policy: 'reliableOrdered',
+      channel: Channel.text,
+      priority: 4,
+      params: { id: objectId(), text: string(MAX_TEXT_BYTES) },
+    }),
+    textEdit: r.register('textEdit', {
+      policy: 'reliableOrdered',
+      copies: 2,
+      channel: Channel.text,
+      priority: 4,
+      params: { id: objectId(), seen: uint(SEEN_BITS), ...spliceParams },
+    }),
+    textSplice: r.register('textSplice', {
+      policy: 'reliableOrdered',
+      copies: 2,
+      channel: Channel.text,
+      priority: 4,
+      params: { id: objectId(), seen: uint(SEEN_BITS), by: peerId(), ...spliceParams },
+    }),
+    textAck: r.register('textAck', {
+      policy: 'reliableOrdered',
+      channel: Channel.text,
+      priority: 3,
+      params: { id: objectId(), seen: uint(SEEN_BITS) },
+    }),
+    textClose: r.register('textClose', {
+      policy: 'reliableOrdered',
+      channel: Channel.text,
+      priority: 4,
+      params: { id: objectId() },
     }),
   };
 }

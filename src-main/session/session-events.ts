@@ -2,6 +2,7 @@
 // of the network below or of the UI above.
 import type { BoardObject, ObjectId, PeerId } from '../../shared/board';
 import type { LiveShape, Tool } from '../../shared/api';
+import type { OtSplice } from '../../shared/text-ot';
 import type { LeaveReason, RefusableCommand, Role } from './protocol';
 
 export interface ParticipantInfo {
@@ -83,6 +84,17 @@ export type SessionEvent =
    */
   | { readonly type: 'code-locked'; readonly failures: number }
   /** Joining: board objects received so far of those the host announced. */
-  | { readonly type: 'progress'; readonly received: number; readonly total: number };
+  | { readonly type: 'progress'; readonly received: number; readonly total: number }
+  /**
+   * textot: a splice for this side's own editor of a text (null: an ack alone), by whom, made after `seen` of the
+   * editor's splices.
+   */
+  | {
+      readonly type: 'text-splice';
+      readonly id: ObjectId;
+      readonly seen: number;
+      readonly by: PeerId;
+      readonly splice: OtSplice | null;
+    };
 
 export type SessionListener = (event: SessionEvent) => void;

@@ -169,6 +169,22 @@ export function withHistory(
       }
       base.text(now, id, at, remove, insert);
     },
+    textEdit(now, id, seen, splice) {
+      // Co-editing: the splice is transformed past what the editor had not seen, so the step is the board's text
+      // before and after it. Typing merges into one step only while nobody else changed the text in between (an
+      // undo never takes back someone else's keys).
+      const was = board.get(id)?.text;
+      base.textEdit(now, id, seen, splice);
+      const text = board.get(id)?.text;
+      if (was === undefined || text === undefined || was === text) return;
+      const part = { id, before: fieldsSide({ text: was }), after: fieldsSide({ text }) };
+      const going =
+        typing?.id === id && typing.step === history.top && typing.text === was
+          ? typing
+          : undefined;
+      const step = going !== undefined && history.merge(part) ? history.top : record(part);
+      typing = { id, text, step };
+    },
     remove(now, id) {
       const cur = board.get(id);
       if (cur !== undefined) {

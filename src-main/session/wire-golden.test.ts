@@ -137,6 +137,12 @@ describe('wire golden bytes', () => {
         "18 chatFrom reliableOrdered ch3 p1 ufalse c2 [peer,text]",
         "19 restore reliableOrdered ch1 p4 ufalse c1 [id]",
         "20 pin reliableOrdered ch1 p4 ufalse c1 [id,pinned]",
+        "21 textOpen reliableOrdered ch2 p4 ufalse c1 [id]",
+        "22 textSync reliableOrdered ch2 p4 ufalse c1 [id,text]",
+        "23 textEdit reliableOrdered ch2 p4 ufalse c2 [id,seen,at,remove,insert]",
+        "24 textSplice reliableOrdered ch2 p4 ufalse c2 [id,seen,by,at,remove,insert]",
+        "25 textAck reliableOrdered ch2 p3 ufalse c1 [id,seen]",
+        "26 textClose reliableOrdered ch2 p4 ufalse c1 [id]",
       ]
     `);
     expect(p.registry.idBits).toMatchInlineSnapshot(`5`);
@@ -205,6 +211,21 @@ describe('wire golden bytes', () => {
     add('refused', p.refused.params, { cmd: 11, reason: 'it is locked: unlock it first', id: 12 });
     add('restack', p.restack.params, { id: 99, front: false });
     add('text', p.text.params, { id: 5, at: 3, remove: 1, insert: 'xyz' });
+    // textot: co-editing. A keystroke is a textEdit up and a textSplice down (compare `text`, one key: 'x').
+    add('text', p.text.params, { id: 5, at: 3, remove: 0, insert: 'x' });
+    add('textOpen', p.textOpen.params, { id: 5 });
+    add('textSync', p.textSync.params, { id: 5, text: 'start 😀' });
+    add('textEdit', p.textEdit.params, { id: 5, seen: 1023, at: 3, remove: 0, insert: 'x' });
+    add('textSplice', p.textSplice.params, {
+      id: 5,
+      seen: 7,
+      by: 3,
+      at: 3,
+      remove: 1,
+      insert: 'x',
+    });
+    add('textAck', p.textAck.params, { id: 5, seen: 12 });
+    add('textClose', p.textClose.params, { id: MAX_OBJECT_ID });
     add('grab', p.grab.params, { id: MAX_OBJECT_ID });
     add('drop', p.drop.params, { id: 1, x: 0, y: -1 });
     add('grabbed', p.grabbed.params, { id: 1, peer: 1 });
@@ -280,6 +301,25 @@ describe('wire golden bytes', () => {
         ],
         "text": [
           "64:000004308678797a",
+          "48:000004300278",
+        ],
+        "textAck": [
+          "34:0000040300",
+        ],
+        "textClose": [
+          "24:fffffe",
+        ],
+        "textEdit": [
+          "58:000004ffcc009e00",
+        ],
+        "textOpen": [
+          "24:000004",
+        ],
+        "textSplice": [
+          "68:00000401c033082780",
+        ],
+        "textSync": [
+          "104:000004d28e5371fe2fb6faff97",
         ],
         "viewport": [
           "84:7a0a31e857a00500003200",

@@ -1,4 +1,5 @@
-// The HTML textarea laid over a text or sticky note being edited: each change is sent as one splice; an empty
+// The HTML textarea laid over a text or sticky note being edited: each change is sent as one splice, and others'
+// typing into the same text shows as it comes, the caret and selection moving with it (textot); an empty
 // text box is deleted when editing ends, a text box grows to fit. A note or text just placed is edited under
 // its provisional id: the box is on screen and focused in the click's own frame, and stays mounted (with what
 // was typed) when the host's id replaces the provisional one. Store in, controller out; draws no Konva.
@@ -12,6 +13,7 @@ import {
 } from 'react';
 import type { BoardObject } from '../../shared/board';
 import { colorToCss, MAX_SIZE } from '../../shared/board';
+import { transformIndex } from '../../shared/text-ot';
 import type { Camera } from '../board/camera';
 import { isProvisional } from '../store/drafts';
 import { editedObject } from '../store/selectors';
@@ -59,6 +61,26 @@ function Editor(p: { o: BoardObject; camera: Camera; editKey: number }): ReactEl
     return controller.editorKeys.attach(editKey, { focus: () => el.focus() });
   }, [controller, editKey]);
 
+  // Others' typing: the box takes the session's text, and the selection follows the splice (it stays before
+  // someone else's typing at the caret). Set on the element at once, so the next key lands where the user sees.
+  useLayoutEffect(() => {
+    session.onRemote = (op) => {
+      const el = ref.current;
+      if (el) {
+        const start = transformIndex(el.selectionStart, op, true);
+        const end = transformIndex(el.selectionEnd, op, true);
+        const direction = el.selectionDirection;
+        el.value = session.text;
+        el.setSelectionRange(start, end, direction);
+      }
+      setValue(session.text);
+    };
+    // Not closed here (a development remount runs this twice): finishing closes it, or the next opening does.
+    return () => {
+      session.onRemote = undefined;
+    };
+  }, [session]);
+
   useEffect(() => {
     const el = ref.current;
     if (el && o.kind === 'text') {
@@ -70,6 +92,7 @@ function Editor(p: { o: BoardObject; camera: Camera; editKey: number }): ReactEl
   const finish = (): void => {
     const el = ref.current;
     controller.store.dispatch({ type: 'editing', id: null });
+    session.close();
     // A draft closed before its id came keeps showing what was typed (the splice follows the id).
     if (isProvisional(o.id))
       controller.store.dispatch({ type: 'edited', id: o.id, patch: { text: session.text } });

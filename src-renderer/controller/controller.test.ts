@@ -4,6 +4,7 @@ import type { ApiCommand, ApiReply } from '../../shared/api';
 import type { Clock } from '../board/throttle';
 import { DragSession } from './drag-session';
 import { TextSession } from './text-session';
+import type { TextOp } from '../../shared/text-ot';
 
 function scripted() {
   const sent: ApiCommand[] = [];
@@ -133,32 +134,111 @@ describe('DragSession: a resize or rotate (liveresize)', () => {
 });
 
 describe('TextSession', () => {
-  it('sends one splice per change', () => {
+  const collect = (): { sent: ApiCommand[]; invoke: (c: ApiCommand) => Promise<ApiReply> } => {
     const sent: ApiCommand[] = [];
-    const t = new TextSession(3, 'helo', (c) => {
-      sent.push(c);
-      return Promise.resolve({ ok: true });
-    });
+    return {
+      sent,
+      invoke: (c) => {
+        sent.push(c);
+        return Promise.resolve({ ok: true });
+      },
+    };
+  };
+
+  it('opens the text and sends one splice per change, each after what it had seen of the core', () => {
+    const { sent, invoke } = collect();
+    const t = new TextSession(3, 'helo', invoke);
     t.change('hello');
     t.change('hello!');
     t.change('hello!');
     expect(sent).toEqual([
-      { cmd: 'text', id: 3, at: 3, remove: 0, insert: 'l' },
-      { cmd: 'text', id: 3, at: 5, remove: 0, insert: '!' },
+      { cmd: 'text-open', id: 3, base: 'helo' },
+      { cmd: 'text-edit', id: 3, seen: 0, at: 3, remove: 0, insert: 'l' },
+      { cmd: 'text-edit', id: 3, seen: 0, at: 5, remove: 0, insert: '!' },
     ]);
   });
 
-  it('holds typing until the object has an id, then sends it as one splice', () => {
-    const sent: ApiCommand[] = [];
-    const t = new TextSession(null, '', (c) => {
-      sent.push(c);
-      return Promise.resolve({ ok: true });
-    });
+  it('holds typing until the object has an id, then opens it and sends it as one splice', () => {
+    const { sent, invoke } = collect();
+    const t = new TextSession(null, '', invoke);
     t.change('a');
     t.change('ab');
     expect(sent).toEqual([]);
     t.setId(9);
-    expect(sent).toEqual([{ cmd: 'text', id: 9, at: 0, remove: 0, insert: 'ab' }]);
+    expect(sent).toEqual([
+      { cmd: 'text-open', id: 9, base: '' },
+      { cmd: 'text-edit', id: 9, seen: 0, at: 0, remove: 0, insert: 'ab' },
+    ]);
+  });
+
+  it("takes others' typing past its own not yet acknowledged, and tells who listens", () => {
+    const { sent, invoke } = collect();
+    const t = new TextSession(4, 'ab', invoke);
+    const seen: TextOp[] = [];
+    t.onRemote = (op) => seen.push(op);
+    // We type 'X' at the end; meanwhile the core sends someone's 'Y' at the start, made before it saw our 'X'.
+    t.change('abX');
+    expect(
+      t.remote({
+        type: 'text-splice',
+        id: 4,
+        seen: 0,
+        by: 2,
+        splice: { at: 0, remove: 0, insert: 'Y' },
+      }),
+    ).toBe(true);
+    expect(t.text).toBe('YabX');
+    expect(seen).toHaveLength(1);
+    // Someone's 'Z' where our 'X' is (made before it saw it): ours stays first.
+    t.remote({
+      type: 'text-splice',
+      id: 4,
+      seen: 0,
+      by: 2,
+      splice: { at: 3, remove: 0, insert: 'Z' },
+    });
+    expect(t.text).toBe('YabXZ');
+    // Each is acknowledged with a no-op splice; an ack from the core then lets ours go.
+    expect(sent.filter((c) => c.cmd === 'text-edit' && c.insert === '')).toHaveLength(2);
+    expect(t.remote({ type: 'text-splice', id: 4, seen: 1, by: 0, splice: null })).toBe(true);
+    t.change('YabXZ!');
+    expect(sent.at(-1)).toEqual({
+      cmd: 'text-edit',
+      id: 4,
+      seen: 2,
+      at: 5,
+      remove: 0,
+      insert: '!',
+    });
+  });
+
+  it('opens again from what it shows when the core says something that does not fit', () => {
+    const { sent, invoke } = collect();
+    const t = new TextSession(5, 'ab', invoke);
+    expect(
+      t.remote({
+        type: 'text-splice',
+        id: 5,
+        seen: 0,
+        by: 2,
+        splice: { at: 9, remove: 0, insert: 'Y' },
+      }),
+    ).toBe(false);
+    expect(sent.slice(-2)).toEqual([
+      { cmd: 'text-close', id: 5 },
+      { cmd: 'text-open', id: 5, base: 'ab' },
+    ]);
+  });
+
+  it('closes once, and a draft closed before its id opens, sends and closes when the id comes', () => {
+    const { sent, invoke } = collect();
+    const t = new TextSession(null, '', invoke);
+    t.change('hi');
+    t.close();
+    t.close();
+    expect(sent).toEqual([]);
+    t.setId(7);
+    expect(sent.map((c) => c.cmd)).toEqual(['text-open', 'text-edit', 'text-close']);
   });
 
   it('refuses text longer than the board allows', () => {

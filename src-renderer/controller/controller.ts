@@ -85,6 +85,11 @@ export class Controller {
     }
     if (e.type === 'objects')
       for (const o of e.upserts) if (o.lockedBy === null) this.live.release(o.id);
+    // Others' typing into the open editor's text goes to its session, never through the store.
+    if (e.type === 'text-splice') {
+      this.typing?.session.remote(e);
+      return;
+    }
     this.store.dispatch({ type: 'event', event: e });
   }
 
@@ -198,6 +203,7 @@ export class Controller {
    */
   textSession(edit: number, id: ObjectId, initial: string): TextSession {
     if (this.typing?.edit === edit) return this.typing.session;
+    this.typing?.session.close();
     const real = this.provisional.real(id);
     const session = new TextSession(real, initial, (c) => this.invoke(c));
     const held = this.editorKeys.heldFor(edit);

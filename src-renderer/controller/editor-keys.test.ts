@@ -128,8 +128,9 @@ describe('EditorKeys', () => {
     expect(typing.text).toBe('quick');
     await Promise.resolve();
     await Promise.resolve();
-    expect(sent.filter((x) => x.cmd === 'text')).toEqual([
-      { cmd: 'text', id: 8, at: 0, remove: 0, insert: 'quick' },
+    expect(sent.filter((x) => x.cmd.startsWith('text'))).toEqual([
+      { cmd: 'text-open', id: 8, base: '' },
+      { cmd: 'text-edit', id: 8, seen: 0, at: 0, remove: 0, insert: 'quick' },
     ]);
   });
 });

@@ -115,7 +115,7 @@ function setup() {
   return { ...b, store, c, place };
 }
 
-const texts = (sent: readonly ApiCommand[]) => sent.filter((x) => x.cmd === 'text');
+const texts = (sent: readonly ApiCommand[]) => sent.filter((x) => x.cmd.startsWith('text'));
 
 describe('Controller: typing into a note the host has not confirmed yet', () => {
   it('opens it at once, and sends what was typed meanwhile as one splice under the real id', async () => {
@@ -131,14 +131,22 @@ describe('Controller: typing into a note the host has not confirmed yet', () => 
 
     await answer({ ok: true, id: 42 });
     expect(sent.slice(1)).toEqual([
-      { cmd: 'text', id: 42, at: 0, remove: 0, insert: 'quick brown fox' },
+      { cmd: 'text-open', id: 42, base: '' },
+      { cmd: 'text-edit', id: 42, seen: 0, at: 0, remove: 0, insert: 'quick brown fox' },
     ]);
     // Same opening of the editor, now under the real id; the draft shows until the board has the object.
     expect(store.getState().editing).toBe(42);
     expect(store.getState().editKey).toBe(s.editKey);
     expect(editedObject(store.getState())).toMatchObject({ id: 42, kind: 'note' });
     typing.change('quick brown fox!');
-    expect(texts(sent).at(-1)).toEqual({ cmd: 'text', id: 42, at: 15, remove: 0, insert: '!' });
+    expect(texts(sent).at(-1)).toEqual({
+      cmd: 'text-edit',
+      id: 42,
+      seen: 0,
+      at: 15,
+      remove: 0,
+      insert: '!',
+    });
   });
 
   it('keeps the same session for the same opening (a re-render asks again)', () => {
@@ -151,11 +159,16 @@ describe('Controller: typing into a note the host has not confirmed yet', () => 
   it('sends the text even when the editor closed before the id came', async () => {
     const { c, store, sent, answer, place } = setup();
     const id = place();
-    c.textSession(store.getState().editKey, id, '').change('drawn just before crash');
+    const typing = c.textSession(store.getState().editKey, id, '');
+    typing.change('drawn just before crash');
+    // The box closing closes its session (TextEditor's finish).
     store.dispatch({ type: 'editing', id: null });
+    typing.close();
     await answer({ ok: true, id: 9 });
     expect(texts(sent)).toEqual([
-      { cmd: 'text', id: 9, at: 0, remove: 0, insert: 'drawn just before crash' },
+      { cmd: 'text-open', id: 9, base: '' },
+      { cmd: 'text-edit', id: 9, seen: 0, at: 0, remove: 0, insert: 'drawn just before crash' },
+      { cmd: 'text-close', id: 9 },
     ]);
   });
 

@@ -11,7 +11,7 @@ import type {
   Settings,
 } from '../../shared/api';
 import type { BoardObject, ObjectId } from '../../shared/board';
-import { applySplice } from '../board/text-splice';
+import { applySplice, diffSplice } from '../board/text-splice';
 import { fakePointers, fakeStats, linusDropped } from './fake-peers';
 import { fakeHosting, fakeJoinPlan, fakeLanSessions } from './fake-reach';
 import { ADA, fakeParticipants, LINUS, materialize, seedObjects, SELF } from './fake-seed';
@@ -29,6 +29,8 @@ class FakeCore {
   private readonly started = performance.now();
   private timers: number[] = [];
   private dropping = false;
+  /** Splices each open editor sent (what an ack tells it); nobody else types on the demo board. */
+  private editorSeen = new Map<ObjectId, number>();
 
   subscribe(l: (e: ApiEvent) => void): () => void {
     this.listeners.add(l);
@@ -104,6 +106,35 @@ class FakeCore {
           const o = this.board.get(id);
           if (o) this.upsert({ ...o, pinned: c.pinned ? 1 : 0 });
         }
+        return { ok: true };
+      case 'text-open':
+      case 'text-edit':
+      case 'text-close':
+        return this.handleTyping(c);
+    }
+  }
+
+  /** The demo's one editor: its splices apply as they come, each acknowledged at once. */
+  private handleTyping(
+    c: Extract<ApiCommand, { cmd: 'text-open' | 'text-edit' | 'text-close' }>,
+  ): ApiReply {
+    const o = this.board.get(c.id);
+    switch (c.cmd) {
+      case 'text-open': {
+        this.editorSeen.set(c.id, 0);
+        const d = diffSplice(c.base, o?.text ?? c.base);
+        if (d !== null) this.emit({ type: 'text-splice', id: c.id, seen: 0, by: 0, splice: d });
+        return { ok: true };
+      }
+      case 'text-edit': {
+        const seen = (this.editorSeen.get(c.id) ?? 0) + 1;
+        this.editorSeen.set(c.id, seen);
+        if (o) this.upsert({ ...o, text: applySplice(o.text, c) });
+        this.emit({ type: 'text-splice', id: c.id, seen, by: 0, splice: null });
+        return { ok: true };
+      }
+      case 'text-close':
+        this.editorSeen.delete(c.id);
         return { ok: true };
     }
   }

@@ -25,6 +25,7 @@ export function reduceEvent(s: AppState, e: ApiEvent): AppState {
     case 'participants':
       return { ...s, participants: e.list };
     case 'pointers':
+    case 'text-splice':
       return s; // High-rate: interpolated outside the store (interp/remote-live.ts), never re-renders React.
     case 'chat': {
       const chat = [...s.chat, e.message].slice(-MAX_CHAT);

@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import { hostAndJoin } from './harness/scenario';
 import type { RunningHost } from './harness/web-host';
 import { withTwoUsers } from './harness/two-users';
+import { delayLink } from './harness/conditions';
 
 const hosts: RunningHost[] = [];
 
@@ -118,23 +119,6 @@ async function placeAndType(
   const typed = w.keys.slice(1, -1);
   const keysInFlight = `${typed.filter((n) => n === before).length}/${typed.length}`;
   return { keysInFlight, typedMs };
-}
-
-/** Delays everything B sends by `ms`, through the bandwidth panel's network conditions; waits until it shows. */
-async function delayLink(b: Page, ms: number): Promise<void> {
-  await b.getByTestId('bandwidth-toggle').click();
-  const slider = b.locator('label.slider', { hasText: 'Added delay' }).locator('input');
-  await slider.focus();
-  for (let v = 0; v < ms; v += 10) await slider.press('ArrowRight');
-  await expect(slider).toHaveValue(String(ms));
-  const rtt = b.locator('.metric', { hasText: 'RTT' }).locator('.metric-value').first();
-  await expect
-    .poll(async () => Number.parseInt((await rtt.textContent()) ?? '', 10), {
-      message: "B's round trip to A shows the delay (smoothed: it climbs towards it)",
-    })
-    .toBeGreaterThanOrEqual(ms / 2);
-  await b.getByTestId('bandwidth-toggle').click();
-  await expect(b.getByRole('complementary', { name: 'Bandwidth' })).toBeHidden();
 }
 
 async function typeBoth(a: Page, b: Page, info: TestInfo): Promise<void> {
