@@ -1,2 +1,5 @@
-/** The wire protocol's version: 4 brought the CPace handshake (a HELLO of protocol 3 gets a version REJECT). */
-export const PROTOCOL_VERSION = 4;
+/**
+ * The wire protocol's version: 4 brought the CPace handshake (a HELLO of protocol 3 gets a version REJECT); 5 the
+ * session's event window of 256 (one more sequence bit: a peer of 4 would misread every ordered event).
+ */
+export const PROTOCOL_VERSION = 5;
