@@ -6,6 +6,7 @@
 // processes' own `t` stamps (CLOCK_MONOTONIC), so pipes and this process's event loop are not counted.
 // Knows nothing of the session's internals.
 import { loadavg } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { machineClockMs } from '../src-main/cli/script';
 import type { GhostEvent, GhostProc } from '../test/session/harness';
 import { Lab, lossyImpairment, num, settledBoards, sleep } from '../test/session/harness';
@@ -60,27 +61,33 @@ function summary(ms: readonly number[]): { p50: number; p95: number; max: number
   return { p50: percentile(s, 0.5), p95: percentile(s, 0.95), max: percentile(s, 1), n: s.length };
 }
 
-/** When each of this round's objects first showed at `p`, by (x, y), from event index `from` on. */
-function arrivals(p: GhostProc, from: number, wanted: ReadonlySet<string>): Map<string, number> {
-  const out = new Map<string, number>();
-  for (let i = from; i < p.events.length; i++) {
-    const e = p.events[i];
-    if (e?.ev !== 'object') continue;
-    const k = key(num(e, 'x'), num(e, 'y'));
-    if (wanted.has(k) && !out.has(k)) out.set(k, emittedAt(e));
+/** When each of a round's objects first showed at one process, by (x, y); reads only events not read before. */
+class Arrivals {
+  readonly at = new Map<string, number>();
+  private next: number;
+
+  constructor(
+    private readonly p: GhostProc,
+    private readonly wanted: ReadonlySet<string>,
+  ) {
+    this.next = p.events.length;
   }
-  return out;
+
+  get complete(): boolean {
+    for (; this.next < this.p.events.length; this.next++) {
+      const e = this.p.events[this.next];
+      if (e?.ev !== 'object') continue;
+      const k = key(num(e, 'x'), num(e, 'y'));
+      if (this.wanted.has(k) && !this.at.has(k)) this.at.set(k, emittedAt(e));
+    }
+    return this.at.size === this.wanted.size;
+  }
 }
 
-async function allArrived(
-  receivers: readonly GhostProc[],
-  from: readonly number[],
-  wanted: ReadonlySet<string>,
-): Promise<boolean> {
+async function allArrived(receivers: readonly Arrivals[]): Promise<boolean> {
   const deadline = performance.now() + GIVE_UP_MS;
   while (performance.now() < deadline) {
-    if (receivers.every((p, i) => arrivals(p, from[i] ?? 0, wanted).size === wanted.size))
-      return true;
+    if (receivers.every((a) => a.complete)) return true;
     await sleep(50);
   }
   return false;
@@ -98,7 +105,11 @@ async function movePointer(p: GhostProc, stop: () => boolean, sentAt: number[]):
 
 interface Round {
   readonly toEveryone: number[];
+  /** The first object at the host: how long the paste took to start arriving. */
+  readonly hostFirstMs: number;
+  /** The last object at the host, and at each receiver (host first). */
   readonly hostMs: number;
+  readonly lastByReceiverMs: number[];
   readonly everyoneMs: number;
   readonly pasterEchoMs: number;
   readonly pointerMs: number[];
@@ -106,6 +117,9 @@ interface Round {
   readonly settled: boolean;
   /** Whether every object reached every participant within GIVE_UP_MS. */
   readonly arrived: boolean;
+  /** How late this process's timers ran during the round (its proxies forward every datagram), ms. */
+  readonly harnessMaxLagMs: number;
+  readonly links: { lossPct: number; packetsSent: number }[];
 }
 
 async function pasteRound(
@@ -123,58 +137,72 @@ async function pasteRound(
     lines.push(JSON.stringify(o));
     wanted.add(key(o.x as number, o.y as number));
   }
-  const from = all.map((p) => p.events.length);
-  const fromOthers = others.map((p) => from[all.indexOf(p)] ?? 0);
+  const from = new Map(all.map((p) => [p, p.events.length]));
+  const seen = others.map((p) => new Arrivals(p, wanted));
+  const echo = new Arrivals(paster, wanted);
   let pasting = true;
   const pointerSentAt: number[] = [];
   const moving = movePointer(mover, () => !pasting, pointerSentAt);
   await sleep(200);
+  const lag = monitorEventLoopDelay({ resolution: 1 });
+  lag.enable();
   // One write, as a paste hands the whole clipboard over at once.
   const at = paster.sendLines(lines);
   const chatAt = chatter.send({ cmd: 'chat', text: `during paste ${round}` });
-  const arrived = await allArrived(others, fromOthers, wanted);
-  await allArrived([paster], [from[all.indexOf(paster)] ?? 0], wanted);
+  const arrived = await allArrived(seen);
+  await allArrived([echo]);
+  lag.disable();
   pasting = false;
   await moving;
   await sleep(300);
-  const perReceiver = others.map((p, i) => arrivals(p, fromOthers[i] ?? 0, wanted));
   const toEveryone = [...wanted].map(
-    (k) => Math.max(...perReceiver.map((m) => m.get(k) ?? Infinity)) - at,
+    (k) => Math.max(...seen.map((a) => a.at.get(k) ?? Infinity)) - at,
   );
-  const last = (m: Map<string, number>): number => Math.max(...m.values()) - at;
-  const echo = arrivals(paster, from[all.indexOf(paster)] ?? 0, wanted);
-  // Pointer updates of the mover seen by the others while the paste was on its way.
+  const last = (a: Arrivals): number => Math.max(...a.at.values()) - at;
+  const everyoneMs = Math.max(...toEveryone);
+  // The mover's pointer updates seen by the others while the paste was on its way.
   const pointerMs: number[] = [];
   for (const p of all) {
     if (p === mover) continue;
-    const f = from[all.indexOf(p)] ?? 0;
-    for (let i = f; i < p.events.length; i++) {
-      const e = p.events[i];
-      if (e?.ev !== 'pointer' || typeof e.x !== 'number' || e.x < 1_000_000) continue;
+    for (const e of p.events.slice(from.get(p))) {
+      if (e.ev !== 'pointer' || typeof e.x !== 'number' || e.x < 1_000_000) continue;
       const sent = pointerSentAt[e.x - 1_000_000];
-      if (sent !== undefined && sent >= at && sent <= at + Math.max(...toEveryone))
+      if (sent !== undefined && sent >= at && sent <= at + everyoneMs)
         pointerMs.push(emittedAt(e) - sent);
     }
   }
   const chatMs = all
     .filter((p) => p !== chatter)
     .map((p) => {
-      const f = from[all.indexOf(p)] ?? 0;
-      const e = p.events
-        .slice(f)
-        .find((x) => x.ev === 'chat' && x.text === `during paste ${round}`);
+      const text = `during paste ${round}`;
+      const e = p.events.slice(from.get(p)).find((x) => x.ev === 'chat' && x.text === text);
       return e === undefined ? Infinity : emittedAt(e) - chatAt;
     });
   const { settled } = await settledBoards(all, 30_000);
+  // Each joiner's link to the host as the joiner sees it (loopback drops when a process falls behind show here).
+  const links = await Promise.all(
+    all
+      .filter((p) => p !== all[0])
+      .map(async (p) => {
+        const e = await p.request({ cmd: 'stats' }, 'stats');
+        const c = (e.connections as { lossPct?: number; packetsSent?: number }[] | undefined)?.[0];
+        return { lossPct: c?.lossPct ?? NaN, packetsSent: c?.packetsSent ?? NaN };
+      }),
+  );
+  const host = seen[0] ?? echo;
   return {
     toEveryone,
-    hostMs: last(perReceiver[0] ?? new Map<string, number>()),
-    everyoneMs: arrived ? Math.max(...toEveryone) : Infinity,
-    arrived,
+    hostFirstMs: Math.min(...host.at.values()) - at,
+    hostMs: last(host),
+    lastByReceiverMs: seen.map(last),
+    everyoneMs,
     pasterEchoMs: last(echo),
     pointerMs,
     chatMs,
     settled,
+    arrived,
+    harnessMaxLagMs: lag.max / 1e6,
+    links,
   };
 }
 
@@ -202,7 +230,11 @@ export async function run(): Promise<Record<string, unknown>> {
       perRound: rounds.map((r) => ({
         everyoneMs: r1(r.everyoneMs),
         arrivedWithinMs: r.arrived ? GIVE_UP_MS : false,
+        hostFirstMs: r1(r.hostFirstMs),
         hostMs: r1(r.hostMs),
+        lastByReceiverMs: r.lastByReceiverMs.map(r1),
+        harnessMaxLagMs: r1(r.harnessMaxLagMs),
+        joinerLinks: r.links,
         pasterEchoMs: r1(r.pasterEchoMs),
         chatMs: r.chatMs.map(r1),
         pointerDuringPasteMs: summary(r.pointerMs),
