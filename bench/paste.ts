@@ -119,7 +119,11 @@ interface Round {
   readonly arrived: boolean;
   /** How late this process's timers ran during the round (its proxies forward every datagram), ms. */
   readonly harnessMaxLagMs: number;
-  readonly procs: { name: string; loopDelayMaxMs: number; lossPct?: number }[];
+  readonly procs: {
+    name: string;
+    loopDelayMaxMs: number;
+    links: { to: string; lossPct: number; allowedKbps: number }[];
+  }[];
 }
 
 async function pasteRound(
@@ -184,12 +188,21 @@ async function pasteRound(
   const procs = await Promise.all(
     all.map(async (p) => {
       const e = await p.request({ cmd: 'stats' }, 'stats');
-      const c = (e.connections as { lossPct?: number }[] | undefined)?.[0];
+      const conns = (e.connections ?? []) as {
+        name?: string;
+        lossPct?: number;
+        allowedKbps?: number;
+      }[];
       const loop = e.loopDelayMs as { max?: number } | undefined;
       return {
         name: p.label,
         loopDelayMaxMs: loop?.max ?? NaN,
-        ...(p === all[0] ? {} : { lossPct: c?.lossPct ?? NaN }),
+        // Per link as this process sees it: loss of what it sent, and the adaptive rate it allows itself now.
+        links: conns.map((c) => ({
+          to: c.name ?? '',
+          lossPct: c.lossPct ?? NaN,
+          allowedKbps: c.allowedKbps ?? NaN,
+        })),
       };
     }),
   );
