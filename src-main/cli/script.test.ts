@@ -68,6 +68,25 @@ function assertNever(): never {
   throw new Error('missing peer');
 }
 
+describe('script create', () => {
+  it('answers at once, before the host does: a paste of many create lines goes out together', async () => {
+    const seed = 19_300;
+    const s = makeSimSession({ seed });
+    s.addPeer('Ann');
+    s.sim.runUntil(1000);
+    const peer = peerControls(s.peers[0] ?? assertNever());
+    const emit = (): void => undefined;
+    for (let i = 0; i < 50; i++) {
+      const line = `{"cmd":"create","kind":"rect","x":${i * 20},"y":0,"w":10,"h":10}`;
+      // No simulated time passes between the lines: nothing could answer them.
+      expect(await runCommand(line, peer, emit), `seed ${seed}`).toBe(undefined);
+    }
+    expect(s.peers[0]?.connection?.events.rpc.events.queueLength, `seed ${seed}`).toBe(50);
+    s.sim.runUntil(s.sim.now + 1000);
+    expect(s.host.board.size, `seed ${seed}`).toBe(50);
+  });
+});
+
 describe('script undo and redo', () => {
   it('take back and do again this peer’s own steps; with nothing left, a refused event', async () => {
     const seed = 19_100;

@@ -19,6 +19,12 @@ import type { Protocol } from './protocol';
 export const SESSION_PACKET_BYTES = 1200;
 export const SESSION_MAX_EVENT_BITS = 8800;
 /**
+ * Events of one channel in flight at once: a window sends at most this many per round trip, so 128 held a paste
+ * of 1,000 creates to 8 round trips; 256 halves that (one more sequence bit per packet and channel) while a
+ * hostile peer can still make the host hold at most 256 early events per channel.
+ */
+export const SESSION_EVENT_WINDOW = 256;
+/**
  * What one connection may hold waiting to be sent before it is closed ('overflow'): room for a paste of a
  * thousand largest objects (~1.1 MB) from a peer, or minutes of chat to a slow one, while a host with 256
  * peers that all stopped reading holds at most 512 MB (the stall timeout closes them long before).
@@ -124,6 +130,7 @@ export function buildConnectionStack(
     rate: o.rate,
     sendRate: o.sendRate,
     maxEventBits: SESSION_MAX_EVENT_BITS,
+    window: SESSION_EVENT_WINDOW,
     maxQueued: SESSION_MAX_QUEUED_EVENTS,
     maxQueuedBytes: SESSION_MAX_QUEUED_BYTES,
     minPacketBytes: SESSION_PACKET_BYTES,

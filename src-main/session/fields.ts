@@ -55,18 +55,69 @@ export const kind = (): Field<ObjectKind> => ({
   read: (r) => readKind(r),
 });
 
-/** Points: a count, then each coordinate in 16 bits relative to the object's origin. */
-function writePoints(w: BitWriter, points: readonly number[]): void {
+/** Bits of the width of a stroke's point-to-point differences (each axis says its own). */
+const DELTA_WIDTH_BITS = 5;
+/** Two coordinates within ±POINT_EXTENT differ by at most 2 x POINT_EXTENT: 17 signed bits. */
+const MAX_DELTA_WIDTH = signedWidth(2 * POINT_EXTENT);
+
+/** Fewest two's complement bits that hold `d` (0 for 0: an axis that never moves costs nothing a point). */
+function signedWidth(d: number): number {
+  let bits = 0;
+  while (d < -(2 ** (bits - 1)) || d >= 2 ** (bits - 1) || (bits === 0 && d !== 0)) bits++;
+  return bits;
+}
+
+function checkPoints(points: readonly number[]): void {
   if (points.length % 2 !== 0 || points.length > MAX_POINTS * 2) throw new RangeError('bad points');
-  w.writeRanged(points.length / 2, 0, MAX_POINTS);
-  for (const p of points) w.writeRanged(p, -POINT_EXTENT, POINT_EXTENT);
+  for (const p of points)
+    if (!Number.isInteger(p) || p < -POINT_EXTENT || p > POINT_EXTENT)
+      throw new RangeError(`point coordinate ${p} outside ±${POINT_EXTENT}`);
+}
+
+/**
+ * Points, relative to the object's origin: a count; the first point in 16 bits a coordinate; then, once per axis,
+ * the width of its point-to-point differences (5 bits) and, point by point, the x and y differences in those
+ * widths. A hand moves a few pixels between two samples, so a freehand stroke takes a third or less of the 16
+ * bits a coordinate it took before (a paste of strokes is mostly points).
+ */
+function writePoints(w: BitWriter, points: readonly number[]): void {
+  checkPoints(points);
+  const n = points.length / 2;
+  w.writeRanged(n, 0, MAX_POINTS);
+  if (n === 0) return;
+  w.writeRanged(points[0] ?? 0, -POINT_EXTENT, POINT_EXTENT);
+  w.writeRanged(points[1] ?? 0, -POINT_EXTENT, POINT_EXTENT);
+  if (n === 1) return;
+  const widths = [0, 0];
+  for (let i = 2; i < points.length; i++) {
+    const d = (points[i] ?? 0) - (points[i - 2] ?? 0);
+    widths[i % 2] = Math.max(widths[i % 2] ?? 0, signedWidth(d));
+  }
+  for (const width of widths) w.writeUint(width, DELTA_WIDTH_BITS);
+  for (let i = 2; i < points.length; i++) {
+    const width = widths[i % 2] ?? 0;
+    if (width > 0) w.writeInt((points[i] ?? 0) - (points[i - 2] ?? 0), width);
+  }
 }
 
 function readPoints(r: BitReader): number[] {
   const n = r.readRanged(0, MAX_POINTS);
-  r.requireBits(n * 2 * 16);
+  if (n === 0) return [];
   const out = new Array<number>(n * 2);
-  for (let i = 0; i < n * 2; i++) out[i] = r.readRanged(-POINT_EXTENT, POINT_EXTENT);
+  out[0] = r.readRanged(-POINT_EXTENT, POINT_EXTENT);
+  out[1] = r.readRanged(-POINT_EXTENT, POINT_EXTENT);
+  if (n === 1) return out;
+  const widths = [r.readUint(DELTA_WIDTH_BITS), r.readUint(DELTA_WIDTH_BITS)];
+  if (widths.some((b) => b > MAX_DELTA_WIDTH))
+    throw new DecodeError('range', `point differences ${widths.join('/')} bits wide`);
+  r.requireBits((n - 1) * ((widths[0] ?? 0) + (widths[1] ?? 0)));
+  for (let i = 2; i < n * 2; i++) {
+    const width = widths[i % 2] ?? 0;
+    const v = (out[i - 2] ?? 0) + (width > 0 ? r.readInt(width) : 0);
+    if (v < -POINT_EXTENT || v > POINT_EXTENT)
+      throw new DecodeError('range', `point coordinate ${v} outside ±${POINT_EXTENT}`);
+    out[i] = v;
+  }
   return out;
 }
 

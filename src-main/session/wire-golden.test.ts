@@ -242,7 +242,7 @@ describe('wire golden bytes', () => {
         "create": [
           "163:ffff0f42453d08d8000c8000640012222220200000",
           "283:ffffc000007a120000001e8481c1efff744408451fdafe04a4c3fc5f6df51f44159cc000",
-          "308:ffff8f5a5cbd0e4c0003c00050709000000ffffff81aa45ace4037fff7fff80047ffafffe00000",
+          "318:ffff8f5a5cbd0e4c0003c00050709000000ffffff81aa45ace4037fff7fff8400017ffedffea0018",
         ],
         "created": [
           "40:0007001091",
@@ -297,7 +297,7 @@ describe('wire golden bytes', () => {
         "setPoints": [
           "33:0000000000",
           "33:0010910000",
-          "129:fffffe01bfffbfffc0023ffd7fff000000",
+          "139:fffffe01bfffbfffc20000bfff6fff5000c0",
         ],
         "text": [
           "64:000004308678797a",
@@ -382,7 +382,7 @@ describe('wire golden bytes', () => {
           "size 52:0001e000283840",
           "style 57:8000007fffffc080",
           "text 31:aa45ace4",
-          "points 105:01bfffbfffc0023ffd7fff000000",
+          "points 115:01bfffbfffc20000bfff6fff5000c0",
           "z 55:08421084210848",
           "lock 11:ffe0",
           "pin 1:80",

@@ -85,6 +85,14 @@ export class GhostProc {
     return at;
   }
 
+  /** Writes many command lines in one write (a paste); returns performance.now() just before it. */
+  sendLines(lines: readonly string[]): number {
+    const at = performance.now();
+    if (this.exitCode === undefined && this.child.stdin.writable)
+      this.child.stdin.write(lines.map((l) => l + '\n').join(''));
+    return at;
+  }
+
   /** The first event from index `from` on that satisfies `pred`, waiting for it if need be. */
   async waitFor(
     pred: Predicate,

@@ -48,6 +48,25 @@ describe('RateController', () => {
     expect(idle.bytesPerSecond).toBe(10_000);
   });
 
+  it('a stalled receiver (acks bunched after a pause) cuts the rate by half at most, not to what trickled in', () => {
+    const c = new RateController({ floorBytesPerSecond: 2000, initialBytesPerSecond: 100_000 });
+    let now = 0;
+    for (let i = 0; i < 50; i++) c.onNotify((now += 10), 500, true, rtt(40));
+    // The receiver's process stalls 200 ms: its acks come late, together (this one ends the last clean round)...
+    c.onNotify((now += 250), 1200, true, rtt(240));
+    expect(c.bytesPerSecond).toBe(100_000);
+    // ...and the round after (a round is an RTT) has seen one packet (4,800 B/s) 200 ms above the path's floor.
+    c.markLimited();
+    expect(c.onNotify((now += 250), 1200, true, rtt(240))).toBe(true);
+    expect(c.bytesPerSecond).toBeCloseTo(100_000 * 0.5 * 0.85);
+    // A queue that stays keeps cutting, once a round, until the rate is under what the path delivers.
+    for (let i = 0; i < 200; i++) {
+      c.markLimited();
+      c.onNotify((now += 10), 100, true, rtt(140)); // 10,000 B/s delivered
+    }
+    expect(c.bytesPerSecond).toBeLessThan(10_000);
+  });
+
   it('never goes below its floor', () => {
     const c = new RateController({ floorBytesPerSecond: 2280, initialBytesPerSecond: 10_000 });
     let now = 0;

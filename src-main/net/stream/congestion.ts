@@ -44,7 +44,7 @@ const MIN_LOSS_SAMPLE = 8;
  * - congestion is queueing delay (RTT above the path's floor) or a loss burst well above the path's usual loss,
  *   so random wireless loss alone does not throttle the app;
  * - on congestion the rate drops to 85 % of what the path actually delivered in the round (below the
- *   bottleneck, so its queue drains), at most once per round;
+ *   bottleneck, so its queue drains), at most once per round and never below 85 % of half the rate;
  * - otherwise, when the sender was held back by the rate (not merely idle), the rate doubles per round up to the
  *   bandwidth the path delivered before (fast recovery after an outage), and grows 8 % per round beyond it;
  * - the bandwidth estimate is the highest delivery rate seen in rounds where the sender was rate-limited.
@@ -114,9 +114,13 @@ export class RateController {
     const congested = lossBurst || delayed;
     const before = this.rate;
     if (congested && now - this.lastDecreaseAt >= lengthMs) {
+      // To what the round delivered, but never below half the rate in one round: a receiver whose process
+      // stalled acks a round's packets late, all at once, and that round's trickle and high RTT are no measure
+      // of the path (a paste on a busy machine fell to the floor and took seconds to climb back). A standing
+      // queue keeps cutting once a round, so a real bottleneck is still reached within a few rounds.
       this.rate = Math.max(
         this.options.floorBytesPerSecond,
-        Math.min(this.rate, delivered) * DECREASE,
+        Math.max(Math.min(this.rate, delivered), this.rate / 2) * DECREASE,
       );
       this.lastDecreaseAt = now;
     } else if (!congested && this.roundLimited) {

@@ -327,3 +327,74 @@ describe('manager shares', () => {
     expect(pointers.written[before] ?? 0).toBeGreaterThan(150);
   });
 });
+
+/** A manager with a backlog of bytes: each packet takes as many as its budget holds. */
+class Backlog implements StreamManager<number> {
+  pending = 0;
+  readonly name = 'backlog';
+  demand(): SendDemand {
+    return this.pending === 0 ? 'none' : 'normal';
+  }
+  write(_now: number, w: BitWriter, budget: number): number | undefined {
+    const n = Math.min(this.pending, Math.floor((budget - 16) / 8));
+    if (n <= 0) return undefined;
+    this.pending -= n;
+    w.writeUint(n, 16);
+    for (let i = 0; i < n; i++) w.writeUint(0xa5, 8);
+    return n;
+  }
+  read(): void {}
+  notify(): void {}
+}
+
+describe('a backlog (a paste)', () => {
+  const rate = { packetsPerSecond: 10, packetBytes: 1000 };
+
+  /** Every packet so far delivered (the rate field with them: nothing but the backlog wants a packet after). */
+  function settle(s: StreamConnection, conn: FakeConn, now: number): void {
+    for (const p of conn.packets) if (p.rec !== undefined) s.onNotify(now, p.rec, true);
+  }
+
+  /** Drives the scheduler every millisecond over [from, to); returns the send times of the packets. */
+  function drive(s: StreamConnection, conn: FakeConn, from: number, to: number): number[] {
+    const before = conn.packets.length;
+    for (let t = from; t < to; t++) if (s.nextSendAt() <= t) s.onSendTime(t);
+    return conn.packets.slice(before).map((p) => p.at);
+  }
+
+  it('spends the credit saved while idle paced at 3x the packet rate, then goes at the rate', () => {
+    const data = new Backlog();
+    const conn = new FakeConn();
+    const s = new StreamConnection(conn, { managers: [data], rate, initialPeerRate: rate });
+    drive(s, conn, 0, 1000); // the rate field; a second of idle time saves a second of credit
+    settle(s, conn, 1000);
+    data.pending = 30 * 950;
+    const sent = drive(s, conn, 1000, 5000);
+    const interval = 1000 / rate.packetsPerSecond;
+    const gaps = sent.slice(1).map((t, i) => t - (sent[i] ?? 0));
+    // A second's worth (10 packets) leaves in a third of the time one per tick takes, never faster than that...
+    expect(sent[9]).toBeLessThanOrEqual(1000 + 9 * Math.ceil(interval / 3)); // this test drives whole ms
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(Math.floor(interval / 3));
+    // ...every packet but the last full...
+    for (const p of conn.packets.slice(-sent.length, -1))
+      expect(p.bytes.length).toBeGreaterThan(0.9 * (rate.packetBytes - PACKET_OVERHEAD_BYTES));
+    expect(data.pending).toBe(0);
+    // ...and once the credit is spent, one per tick: no more than the saved second and the rate allow.
+    expect(sent.filter((t) => t < 3000).length).toBeLessThanOrEqual(10 + 20 + 1);
+    for (const g of gaps.slice(-5)) expect(g).toBeGreaterThanOrEqual(interval - 1);
+  });
+
+  it('data that fits one packet still waits for the tick', () => {
+    const data = new Backlog();
+    const conn = new FakeConn();
+    const s = new StreamConnection(conn, { managers: [data], rate, initialPeerRate: rate });
+    drive(s, conn, 0, 1000);
+    settle(s, conn, 1000);
+    const sent: number[] = [];
+    for (let t = 1000; t < 2000; t += 10) {
+      data.pending += 20;
+      sent.push(...drive(s, conn, t, t + 10));
+    }
+    expect(sent.length).toBeLessThanOrEqual(11);
+  });
+});

@@ -103,6 +103,16 @@ const URGENT_RIDE_WAIT = 1.25;
 /** The urgent stream has stopped once this many gaps have passed without a packet. */
 const URGENT_STREAM_LAPSE = 2;
 
+/** A packet this full (of its budget) with data still waiting after it says the sender has a backlog. */
+const BACKLOG_FULL = 0.9;
+/**
+ * A backlog's packets are paced at this many times the packet rate while the saved credit lasts: a paste leaves
+ * in a fraction of the time one per tick takes, without a line-rate burst. Packets sent back to back are the
+ * ones jitter reorders, and the notify protocol counts a reordered packet lost: in the paste simulation at 10 ms
+ * of jitter, unpaced bursts took longer than one packet per tick (1.85 s against 1.49), 3x pacing 1.16 s.
+ */
+const BACKLOG_PACE = 3;
+
 /** Smallest packet the adaptive rate shapes to: every event the event manager accepts still fits. */
 const MIN_SHAPED_PACKET_BYTES = 200;
 
@@ -152,6 +162,12 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private urgentGapMs: number | undefined;
   /** The demand nextSendAt() last found (onSendTime asks it right before each packet). */
   private demandAtCheck: SendDemand = 'none';
+  /**
+   * The last packet went out full and data still waited: a backlog (a paste) that may spend the credit saved up
+   * while idle at BACKLOG_PACE times the packet rate instead of a packet per tick. Cleared by the first packet
+   * that takes everything.
+   */
+  private backlogged = false;
   /** No packet before this (set only when a timer call could not satisfy the demand, so the timer can't spin). */
   private holdUntil = -Infinity;
   private packetsBuilt = 0;
@@ -290,7 +306,12 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     this.demandAtCheck = demand;
     if (demand === 'none') return Infinity;
     const interval = 1000 / this.effectiveRate.packetsPerSecond;
-    const tick = demand === 'urgent' ? this.lastNow : this.normalTick(interval);
+    const tick =
+      demand === 'urgent'
+        ? this.lastNow
+        : this.backlogged
+          ? this.lastSendAt + interval / BACKLOG_PACE
+          : this.normalTick(interval);
     const ready = this.credit.readyAt(this.lastNow);
     // Data waiting on credit, not on the tick: the rate is what holds the sender back.
     if (ready > tick) this.controller?.markLimited();
@@ -413,7 +434,9 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     this.packetsBuilt++;
     this.inFlight.push(built);
     // Data still waiting after a packet took what fit: the rate, not the app, limits this sender.
-    if (this.demand(now) !== 'none') this.controller?.markLimited();
+    const waiting = this.demand(now) !== 'none';
+    if (waiting) this.controller?.markLimited();
+    this.backlogged = waiting && built.bits >= capBits * BACKLOG_FULL;
     this.lastSendAt = now;
     if (urgent) {
       this.urgentGapMs = smoothedGap(
