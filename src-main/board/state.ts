@@ -59,14 +59,17 @@ export const HASH_ORDER = [
   'lockedBy',
   'points',
   'text',
+  'blob',
 ] as const satisfies readonly (keyof BoardObject)[];
 
 function canonical(o: BoardObject): string {
-  return HASH_ORDER.map((k) => {
+  const s = HASH_ORDER.map((k) => {
     const v = o[k];
     // As Array.prototype.join writes them: null as nothing.
     return v === null ? '' : Array.isArray(v) ? v.join(',') : String(v);
   }).join('|');
+  // blob is last: an object with none hashes as it did before images.
+  return o.blob === '' ? s.slice(0, -1) : s;
 }
 
 /** Whether two states are the same: counters, and every object field for field. */

@@ -24,6 +24,7 @@ const object: BoardObject = {
   points: [10, 11],
   z: 12,
   lockedBy: null,
+  blob: '',
 };
 
 /** Another valid value of each field. */
@@ -42,6 +43,7 @@ const other: BoardObject = {
   points: [],
   z: -3,
   lockedBy: 4,
+  blob: '',
 };
 
 function groupBytes(o: BoardObject): string[] {

@@ -106,6 +106,7 @@ export function boardObject(id: ObjectId, more: Partial<BoardObject> = {}): Boar
     strokeWidth: 2,
     text: '',
     points: [],
+    blob: '',
     z: id,
     lockedBy: null,
     ...more,
