@@ -96,8 +96,11 @@ export function sessionEventLine(e: SessionEvent): Record<string, unknown> | und
       return { ev: 'code', code: e.code };
     case 'code-locked':
       return { ev: 'code-locked', failures: e.failures, suggest: 'rotate-code' };
+    case 'image':
+      return { ev: 'image', hash: e.hash, type: e.imageType, bytes: e.bytes.length };
     case 'created':
     case 'progress':
+    case 'image-progress':
       return undefined;
   }
 }
@@ -141,6 +144,7 @@ function toNewObject(c: Record<string, unknown>): NewObject | string {
     strokeWidth: 2,
     text: typeof c.text === 'string' ? c.text : '',
     points: pts,
+    blob: '',
   };
 }
 

@@ -24,6 +24,10 @@ import type { ConnectionStack } from './connection-stack';
 import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { HostRules } from './host-rules';
+import type { BlobLink } from './blob-link';
+import type { ImageLimits } from './host-images';
+import { HostImages } from './host-images';
+import type { ImageType } from '../../shared/images';
 import { Tombstones } from './tombstones';
 import type { Protocol, RefusableCommand, Role } from './protocol';
 import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
@@ -66,6 +70,8 @@ export interface HostSessionOptions {
   readonly peerLimits?: Partial<PeerLimits>;
   /** How big participants may make the board (defaults: DEFAULT_BOARD_LIMITS). */
   readonly boardLimits?: Partial<BoardLimits>;
+  /** Bytes of one image and of all the session's images (defaults: DEFAULT_IMAGE_LIMITS). */
+  readonly imageLimits?: Partial<ImageLimits>;
 }
 
 /** A participant: a connection that said hello, with the id, colour and role the host gave it (never id 0). */
@@ -89,6 +95,8 @@ interface HostPeer {
   readonly budget: PeerBudget;
   viewport: { x: number; y: number; w: number; h: number } | undefined;
   lastActiveAt: number;
+  /** Its image transfers, both ways (set up with its handlers). */
+  blobs: BlobLink | undefined;
 }
 
 /**
@@ -148,6 +156,7 @@ export class HostSession {
     boardFull: 0,
     restoresRefused: 0,
   };
+  readonly images: HostImages;
   private readonly replica: BoardReplica;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   private readonly self: GhostSource<PresenceState>;
@@ -190,6 +199,7 @@ export class HostSession {
       () => this.rescopeBoards(),
     );
     this.self = this.presence.add(Presence, blankPresence(HOST_PEER_ID));
+    this.images = new HostImages(this.proto, (e) => this.emit(e), options.imageLimits);
     this.rules = new HostRules(this.board, options.lockTimeoutMs ?? 15_000);
     this.endpoint = new Endpoint<PacketRecord>(
       'host',
@@ -253,6 +263,7 @@ export class HostSession {
       budget: new PeerBudget(this.limits, this.now),
       viewport: undefined,
       lastActiveAt: this.now,
+      blobs: undefined,
     };
     const p = state as HostPeer;
     Object.assign(p, { stack: this.stackFor(conn, p) });
@@ -317,6 +328,7 @@ export class HostSession {
         run({ kind: 'peer', member }, a, now);
       };
     rpc.on(pr.hello, (a, now) => this.onHello(p, a.name, a.viewer, now));
+    p.blobs = this.images.attach(rpc, () => p.member);
     // Only scopes what this connection itself is sent (nothing before hello): harmless to keep early.
     rpc.on(pr.viewport, (a) => {
       p.viewport = { x: a.x, y: a.y, w: a.w, h: a.h };
@@ -491,6 +503,7 @@ export class HostSession {
 
   private onClosed(p: HostPeer, now: number, info: CloseInfo): void {
     this.peers.delete(p.stack.conn);
+    if (p.blobs !== undefined) this.images.detach(p.blobs);
     const m = p.member;
     if (m === undefined) return;
     const i = this.relays.indexOf(m.relay);
@@ -569,6 +582,11 @@ export class HostSession {
     return this.grabAs(HOST, id, now);
   }
 
+  /** Keeps an image of the host's own user (within the session's image limits); its hash, for a create. */
+  putImage(bytes: Uint8Array, type: ImageType): string | Refusal {
+    return this.images.put(bytes, type);
+  }
+
   drop(id: ObjectId, x: number, y: number, now: number): BoardObject | Refusal {
     return this.dropAs(HOST, id, x, y, now);
   }
@@ -583,6 +601,7 @@ export class HostSession {
     this.now = now;
     const denied =
       this.canEdit(actor) ??
+      this.images.refusal(fields) ??
       this.overBudget(actor, () => this.boardBudget.refuseNew(objectBytes(fields)));
     if (denied) return denied;
     const o = this.board.create(fields);
@@ -860,6 +879,7 @@ export class HostSession {
       p.stack.conn.wake();
     }
     this.shareUplink(now);
+    this.images.tick(now);
     for (const { id, peer } of this.rules.expire(now)) this.announceRelease(id, peer, now);
   }
 

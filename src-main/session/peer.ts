@@ -12,7 +12,10 @@ import type { GhostSource } from '../net/ghost/ghost-source';
 import { GhostDomain } from '../net/ghost/ghost-source';
 import type { PacketRecord } from '../net/stream/scheduler';
 import { PROTOCOL_VERSION } from '../../shared/version';
+import type { Refusal } from './board';
 import { Board } from './board';
+import type { ImageType } from '../../shared/images';
+import { PeerImages } from './peer-images';
 import type { BoardGhost, PresenceState } from './ghost-classes';
 import { blankPresence, copyPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
 import type { ConnectionStack } from './connection-stack';
@@ -39,6 +42,7 @@ const UNSEEN: BoardObject = {
   points: [],
   z: 0,
   lockedBy: null,
+  blob: '',
 };
 
 export interface PeerSessionOptions {
@@ -54,6 +58,7 @@ export class PeerSession {
   readonly proto: Protocol = buildRegistry();
   readonly endpoint: Endpoint<PacketRecord>;
   readonly board = new Board();
+  readonly images: PeerImages;
   private stack: ConnectionStack | undefined;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   /** What each remote presence last showed, to tell a repeat from a move. */
@@ -80,6 +85,7 @@ export class PeerSession {
     now: number,
   ) {
     this.self = this.presence.add(Presence, blankPresence(0), { always: true, alwaysPriority: 10 });
+    this.images = new PeerImages(this.proto, (e) => this.emit(e));
     this.endpoint = new Endpoint<PacketRecord>(
       'client',
       { joinCode: options.joinCode, protocolVersion: PROTOCOL_VERSION },
@@ -164,6 +170,7 @@ export class PeerSession {
     });
     this.stack = stack;
     this.register(stack);
+    this.images.attach(stack.events.rpc);
     if (this.options.uplinkBytesPerSecond !== undefined) {
       stack.events.scheduler.setCeiling(0, this.options.uplinkBytesPerSecond);
     }
@@ -243,6 +250,7 @@ export class PeerSession {
   private onObject(g: BoardGhost, created: boolean): void {
     const object = { ...g, points: [...g.points] };
     this.board.mirror(object);
+    this.images.seen(object);
     if (created) {
       this.received++;
       if (this.received <= this.total)
@@ -252,6 +260,7 @@ export class PeerSession {
   }
 
   private onClosed(_now: number, info: CloseInfo): void {
+    this.images.close();
     if (this.ended) return;
     this.ended = true;
     this.emit({ type: 'ended', ...endOf(info) });
@@ -260,6 +269,7 @@ export class PeerSession {
   /** Gives the scheduler the time (paced scoping); call every ~100 ms and after commands. */
   tick(now: number): void {
     this.stack?.events.scheduler.touch(now);
+    this.images.tick(now);
   }
 
   /** Drains endpoint events: a refused or failed join ends the session. */
@@ -330,6 +340,11 @@ export class PeerSession {
   /** Brings back an object this participant deleted, under its id (the host checks it may). */
   restore(id: ObjectId): void {
     this.rpc?.send(this.proto.restore, { id });
+  }
+
+  /** Uploads an image: its hash once the host has it (for a create), or the host's refusal. */
+  putImage(now: number, bytes: Uint8Array, type: ImageType): Promise<string | Refusal> {
+    return this.images.put(now, bytes, type);
   }
 
   restack(id: ObjectId, front: boolean): void {

@@ -2,6 +2,7 @@
 // of the network below or of the UI above.
 import type { BoardObject, ObjectId, PeerId } from '../../shared/board';
 import type { Tool } from '../../shared/api';
+import type { ImageType } from '../../shared/images';
 import type { LeaveReason, RefusableCommand, Role } from './protocol';
 
 export interface ParticipantInfo {
@@ -72,6 +73,20 @@ export type SessionEvent =
    */
   | { readonly type: 'code-locked'; readonly failures: number }
   /** Joining: board objects received so far of those the host announced. */
-  | { readonly type: 'progress'; readonly received: number; readonly total: number };
+  | { readonly type: 'progress'; readonly received: number; readonly total: number }
+  /** An image's bytes are here (stored on the host, or received by a peer): every object with this hash shows it. */
+  | {
+      readonly type: 'image';
+      readonly hash: string;
+      readonly imageType: ImageType;
+      readonly bytes: Uint8Array;
+    }
+  /** Bytes of an image that arrived so far (a peer downloading, or the host receiving an upload). */
+  | {
+      readonly type: 'image-progress';
+      readonly hash: string;
+      readonly received: number;
+      readonly total: number;
+    };
 
 export type SessionListener = (event: SessionEvent) => void;

@@ -39,6 +39,7 @@ const OBJECTS: readonly BoardObject[] = [
     points: [],
     z: 1,
     lockedBy: null,
+    blob: '',
   },
   {
     id: 4242,
@@ -55,6 +56,7 @@ const OBJECTS: readonly BoardObject[] = [
     points: [],
     z: -7,
     lockedBy: 0,
+    blob: '',
   },
   {
     id: MAX_OBJECT_ID,
@@ -71,6 +73,7 @@ const OBJECTS: readonly BoardObject[] = [
     points: [0, 0, 5, -5, 32767, -32767],
     z: 2 ** 40,
     lockedBy: 1023,
+    blob: '0123456789abcdef'.repeat(4),
   },
 ];
 
@@ -119,7 +122,7 @@ describe('wire golden bytes', () => {
         "3 peerLeft reliableOrdered ch0 p2 ufalse c1 [peer,reason,detail]",
         "4 refused reliableOrdered ch0 p4 ufalse c1 [cmd,reason]",
         "5 viewport reliableSequenced ch0 p3 ufalse c1 [x,y,w,h]",
-        "6 create reliableOrdered ch1 p4 ufalse c1 [req,kind,x,y,w,h,rotation,stroke,fill,strokeWidth,text,points]",
+        "6 create reliableOrdered ch1 p4 ufalse c1 [req,kind,x,y,w,h,rotation,stroke,fill,strokeWidth,text,points,blob]",
         "7 created reliableOrdered ch1 p4 ufalse c1 [req,id]",
         "8 edit reliableOrdered ch1 p4 ufalse c1 [id,mask,x,y,w,h,rotation,stroke,fill,strokeWidth]",
         "9 remove reliableOrdered ch1 p4 ufalse c1 [id]",
@@ -133,6 +136,11 @@ describe('wire golden bytes', () => {
         "17 chat reliableOrdered ch3 p1 ufalse c2 [text]",
         "18 chatFrom reliableOrdered ch3 p1 ufalse c2 [peer,text]",
         "19 restore reliableOrdered ch1 p4 ufalse c1 [id]",
+        "20 blobStart reliableOrdered ch4 p1 ufalse c1 [tid,hash,size,type]",
+        "21 blobChunk reliableOrdered ch4 p0 ufalse c1 [tid,offset,data]",
+        "22 blobAck reliableOrdered ch4 p1 ufalse c1 [tid,received]",
+        "23 blobEnd reliableOrdered ch4 p1 ufalse c1 [tid,end,reason]",
+        "24 blobWant reliableOrdered ch4 p1 ufalse c1 [hash]",
       ]
     `);
     expect(p.registry.idBits).toMatchInlineSnapshot(`5`);
@@ -192,6 +200,18 @@ describe('wire golden bytes', () => {
     add('created', p.created.params, { req: 7, id: 4242 });
     add('remove', p.remove.params, { id: 99 });
     add('restore', p.restore.params, { id: MAX_OBJECT_ID });
+    // images
+    const hash = '0123456789abcdef'.repeat(4);
+    add('blobStart', p.blobStart.params, { tid: 65535, hash, size: 2 * 1024 * 1024, type: 2 });
+    add('blobChunk', p.blobChunk.params, {
+      tid: 7,
+      offset: 1024,
+      data: Uint8Array.from([0, 1, 2, 0xfe, 0xff]),
+    });
+    add('blobAck', p.blobAck.params, { tid: 0, received: 4096 });
+    add('blobEnd', p.blobEnd.params, { tid: 3, end: 1, reason: "the board's image space is full" });
+    add('blobWant', p.blobWant.params, { hash });
+    add('refused', p.refused.params, { cmd: 11, reason: 'image too large' });
     add('restack', p.restack.params, { id: 99, front: false });
     add('text', p.text.params, { id: 5, at: 3, remove: 1, insert: 'xyz' });
     add('grab', p.grab.params, { id: MAX_OBJECT_ID });
@@ -201,6 +221,21 @@ describe('wire golden bytes', () => {
     add('chatFrom', p.chatFrom.params, { peer: 4, text: 'hi' });
     expect(out).toMatchInlineSnapshot(`
       {
+        "blobAck": [
+          "36:0000084220",
+        ],
+        "blobChunk": [
+          "76:00070850a000102feff0",
+        ],
+        "blobEnd": [
+          "175:00037f13c4c6b629c37a812d2b0c52e2a8c250577ca4",
+        ],
+        "blobStart": [
+          "305:ffff8091a2b3c4d5e6f78091a2b3c4d5e6f78091a2b3c4d5e6f78091a2b3c4d5e6f78421084900",
+        ],
+        "blobWant": [
+          "257:8091a2b3c4d5e6f78091a2b3c4d5e6f78091a2b3c4d5e6f78091a2b3c4d5e6f780",
+        ],
         "chat": [
           "64:e227293641834e50",
         ],
@@ -208,9 +243,9 @@ describe('wire golden bytes', () => {
           "25:01248a00",
         ],
         "create": [
-          "163:ffff0f42453d08d8000c8000640012222220200000",
-          "283:ffffc000007a120000001e8481c1efff744408451fdafe04a4c3fc5f6df51f44159cc000",
-          "308:ffff8f5a5cbd0e4c0003c00050709000000ffffff81aa45ace4037fff7fff80047ffafffe00000",
+          "164:ffff0f42453d08d8000c8000640012222220200000",
+          "284:ffffc000007a120000001e8481c1efff744408451fdafe04a4c3fc5f6df51f44159cc000",
+          "565:ffff8f5a5cbd0e4c0003c00050709000000ffffff81aa45ace4037fff7fff80047ffafffe00008091a2b3c4d5e6f78091a2b3c4d5e6f78091a2b3c4d5e6f78091a2b3c4d5e6f78",
         ],
         "created": [
           "40:0007001091",
@@ -247,6 +282,7 @@ describe('wire golden bytes', () => {
         "refused": [
           "64:5da27280d788d102",
           "162:a848dafd07538ee04a056718b5f3a076133a3b4cc0",
+          "76:bf92d2b0c3b30914ec30",
         ],
         "remove": [
           "24:000062",
@@ -298,7 +334,7 @@ describe('wire golden bytes', () => {
     expect(OBJECTS.map(ghostGroups)).toMatchInlineSnapshot(`
       [
         [
-          "ident 27:00000000",
+          "ident 28:00000000",
           "pos 44:7a1229e846c0",
           "size 52:00064000320000",
           "style 33:9111110100",
@@ -308,7 +344,7 @@ describe('wire golden bytes', () => {
           "lock 1:00",
         ],
         [
-          "ident 27:001091c0",
+          "ident 28:001091c0",
           "pos 44:000003d09000",
           "size 52:00000f4240e0f0",
           "style 33:7ffba22000",
@@ -318,7 +354,7 @@ describe('wire golden bytes', () => {
           "lock 11:8000",
         ],
         [
-          "ident 27:fffffe80",
+          "ident 284:fffffe90123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0",
           "pos 44:7ad2e5e87260",
           "size 52:0001e000283840",
           "style 57:8000007fffffc080",
@@ -354,6 +390,7 @@ describe('wire golden bytes', () => {
         "points:0",
         "z:64",
         "lockedBy:128",
+        "blob:0",
       ]
     `);
   });
