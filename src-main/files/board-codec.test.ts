@@ -5,13 +5,17 @@ import type { BoardObject } from '../../shared/board';
 import { OBJECT_FIELDS, WORLD_EXTENT } from '../../shared/board';
 import type { BoardState } from '../board';
 import { apply, emptyBoard, hashBoard, objectsByZ } from '../board';
-import { decodeBoardFile, encodeBoardFile, MAX_Z } from './board-codec';
+import { decodeBoardFile, decodeBoardFileContent, encodeBoardFile, MAX_Z } from './board-codec';
 
 /** Written by the code before this codec: as a session saved it, and as it saved it again after a load. */
 const fixture = (name: string): string =>
   readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 const AS_SAVED = fixture('v1-small.ghostboard');
 const RESAVED = fixture('v1-canonical.ghostboard');
+/** Version 2 (images): the v1 board as this codec saves it, and a board with two objects showing one image. */
+const V2 = fixture('v2-canonical.ghostboard');
+const V2_IMAGE = fixture('v2-image.ghostboard');
+const PNG_HASH = 'e2e389e2eb53aa316e7ea20238c453e2b756b7eb688afabdf89e1f5817f070b7';
 
 function decoded(text: string): BoardState {
   const s = decodeBoardFile(text);
@@ -29,9 +33,10 @@ const base = {
   text: '',
   points: [],
   lockedBy: null,
+  blob: '',
 };
 
-describe('the .ghostboard file (version 1)', () => {
+describe('the .ghostboard file (version 1, and 2 with images)', () => {
   it('decodes the fixture value for value', () => {
     const s = decoded(AS_SAVED);
     expect([s.nextId, s.topZ, hashBoard(s)]).toEqual([6, 5, 'e8afca2a7498d604']);
@@ -68,9 +73,45 @@ describe('the .ghostboard file (version 1)', () => {
     for (const o of objectsByZ(s)) expect(Object.keys(o)).toEqual(OBJECT_FIELDS.map((f) => f.name));
   });
 
-  it('re-encodes byte for byte what the code before it wrote', () => {
-    expect(encodeBoardFile(decoded(AS_SAVED))).toBe(RESAVED);
-    expect(encodeBoardFile(decoded(RESAVED))).toBe(RESAVED);
+  it('reads version 1 and saves it as version 2, byte for byte, with the same board', () => {
+    expect(encodeBoardFile(decoded(AS_SAVED))).toBe(V2);
+    expect(encodeBoardFile(decoded(RESAVED))).toBe(V2);
+    expect(encodeBoardFile(decoded(V2))).toBe(V2);
+    expect(hashBoard(decoded(V2))).toBe(hashBoard(decoded(RESAVED)));
+    expect(JSON.parse(V2)).toMatchObject({ version: 2, blobs: [] });
+  });
+
+  it('keeps images: each blob once, checked against its hash, re-encoded byte for byte', () => {
+    const c = decodeBoardFileContent(V2_IMAGE);
+    if ('refused' in c) throw new Error(c.refused);
+    expect(objectsByZ(c.state).map((o) => [o.kind, o.blob])).toEqual([
+      ['image', PNG_HASH],
+      ['rect', ''],
+      ['image', PNG_HASH],
+    ]);
+    expect(c.blobs.map((b) => [b.hash, b.type, b.bytes.length])).toEqual([
+      [PNG_HASH, 'image/png', 74],
+    ]);
+    const blob = c.blobs[0];
+    expect(encodeBoardFile(c.state, (h) => (h === blob?.hash ? blob : undefined))).toBe(V2_IMAGE);
+    // Without the bytes the image objects are still saved (they show a placeholder), with no blob.
+    expect(JSON.parse(encodeBoardFile(c.state))).toMatchObject({ blobs: [] });
+  });
+
+  it('refuses a file whose images are damaged or hostile', () => {
+    const good = JSON.parse(V2_IMAGE) as { blobs: Record<string, unknown>[] };
+    const withBlob = (b: Record<string, unknown> | string): string =>
+      JSON.stringify({ ...good, blobs: typeof b === 'string' ? b : [{ ...good.blobs[0], ...b }] });
+    const cases: [string, string][] = [
+      [withBlob('none'), 'bad image list'],
+      [withBlob({ hash: 'ab' }), 'bad image hash'],
+      [withBlob({ type: 'text/html' }), 'bad image type'],
+      [withBlob({ data: 'not base64!' }), 'bad image data'],
+      [withBlob({ data: 'AAAA' }), 'image bytes do not match their hash'],
+      [withBlob({ data: 'A'.repeat(4 * 1024 * 1024) }), 'image too large'],
+    ];
+    for (const [text, why] of cases)
+      expect(decodeBoardFileContent(text), why).toEqual({ refused: why });
   });
 
   it('keeps the counters: the next create after a load takes the saved nextId', () => {
@@ -104,7 +145,7 @@ describe('the .ghostboard file (version 1)', () => {
       });
     const cases: [string, string][] = [
       ['{', 'board file is not valid JSON'],
-      [file({}, { version: 2 }), 'not a Ghostboard board file (or a newer version)'],
+      [file({}, { version: 3 }), 'not a Ghostboard board file (or a newer version)'],
       [file({}, { objects: {} }), 'bad object list'],
       [file({ x: 1.5 }), 'bad number in object'],
       [file({ z: '1' }), 'bad number in object'],

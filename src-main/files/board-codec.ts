@@ -1,8 +1,11 @@
-// The .ghostboard file format, version 1: JSON text, built from the object field table so a new field is saved
+// The .ghostboard file format, version 2: JSON text, built from the object field table so a new field is saved
 // and checked like the others. A damaged or hostile file is refused whole, with a reason. Knows nothing of disks
 // (board-file.ts) or sessions.
 //
-//   { "format": "ghostboard-board", "version": 1, "nextId": N, "objects": [OBJECT, …] }
+//   { "format": "ghostboard-board", "version": 2, "nextId": N, "objects": [OBJECT, …], "blobs": [BLOB, …] }
+//
+// blobs: the images' bytes (blob-section.ts). Version 1 (before images) had no blobs and no `blob` field in its
+// objects: it is still read, each object's blob ''.
 //
 // nextId: the id the next create takes (at least one above every object's id). objects: bottom to top, each with
 // every field of OBJECT_FIELDS in table order; lockedBy is written null and ignored on reading (a lock belongs to
@@ -16,11 +19,15 @@ import {
   OBJECT_KINDS,
   validateObjectFields,
 } from '../../shared/board';
+import type { ImageBlob } from '../../shared/images';
 import type { BoardState } from '../board';
+import { decodeBlobs, encodeBlobs } from './blob-section';
 import { emptyBoard, MAX_OBJECTS, objectsByZ } from '../board';
 
 export const FILE_FORMAT = 'ghostboard-board';
-export const FILE_VERSION = 1;
+export const FILE_VERSION = 2;
+/** Versions read: 1 (before images) and this one. */
+const READ_VERSIONS: readonly unknown[] = [1, FILE_VERSION];
 /**
  * A board file larger than this is refused before it is read: 100,000 objects of typical size take well under
  * it, and a file past it would take the host's memory several times over while parsed.
@@ -39,9 +46,13 @@ export interface FileRefusal {
 
 const FIELDS: readonly FieldSpec[] = OBJECT_FIELDS;
 
-/** The file's text: objects bottom to top, each field in table order. */
-export function encodeBoardFile(state: BoardState): string {
-  const objects = objectsByZ(state).map((o) => {
+/** The file's text: objects bottom to top, each field in table order, then the bytes of their images. */
+export function encodeBoardFile(
+  state: BoardState,
+  blobOf: (hash: string) => ImageBlob | undefined = () => undefined,
+): string {
+  const sorted = objectsByZ(state);
+  const objects = sorted.map((o) => {
     const out: Record<string, unknown> = {};
     for (const f of FIELDS)
       out[f.name] = f.codec.type === 'holder' ? null : o[f.name as keyof BoardObject];
@@ -52,11 +63,24 @@ export function encodeBoardFile(state: BoardState): string {
     version: FILE_VERSION,
     nextId: state.nextId,
     objects,
+    blobs: encodeBlobs(sorted, blobOf),
   });
 }
 
-/** Reads a file, validating every field; a damaged or hostile file is refused whole. */
+/** A board and its images as a file holds them. */
+export interface BoardFileContent {
+  readonly state: BoardState;
+  readonly blobs: readonly ImageBlob[];
+}
+
+/** Reads a file's board, validating every field; a damaged or hostile file is refused whole. */
 export function decodeBoardFile(text: string): BoardState | FileRefusal {
+  const c = decodeBoardFileContent(text);
+  return 'refused' in c ? c : c.state;
+}
+
+/** Reads a file's board and images, validating every field and every image's hash. */
+export function decodeBoardFileContent(text: string): BoardFileContent | FileRefusal {
   if (text.length > MAX_BOARD_FILE_BYTES) return { refused: 'board file too large' };
   let data: unknown;
   try {
@@ -64,14 +88,15 @@ export function decodeBoardFile(text: string): BoardState | FileRefusal {
   } catch {
     return { refused: 'board file is not valid JSON' };
   }
-  if (!isRecord(data) || data.format !== FILE_FORMAT || data.version !== FILE_VERSION) {
+  if (!isRecord(data) || data.format !== FILE_FORMAT || !READ_VERSIONS.includes(data.version)) {
     return { refused: 'not a Ghostboard board file (or a newer version)' };
   }
   if (!Array.isArray(data.objects) || data.objects.length > MAX_OBJECTS)
     return { refused: 'bad object list' };
   const state = emptyBoard();
+  const v1 = data.version === 1;
   for (const raw of data.objects as unknown[]) {
-    const o = readObject(raw);
+    const o = readObject(v1 && isRecord(raw) ? { ...raw, blob: '' } : raw);
     if ('refused' in o) return o;
     if (state.objects.has(o.id)) return { refused: `duplicate object id ${o.id}` };
     state.objects.set(o.id, o);
@@ -82,7 +107,8 @@ export function decodeBoardFile(text: string): BoardState | FileRefusal {
   if (typeof nextId === 'number' && Number.isInteger(nextId) && nextId <= MAX_OBJECT_ID + 1) {
     state.nextId = Math.max(state.nextId, nextId);
   }
-  return state;
+  const blobs = v1 ? [] : decodeBlobs(data.blobs);
+  return 'refused' in blobs ? blobs : { state, blobs };
 }
 
 /**
@@ -105,6 +131,7 @@ const SHAPES: readonly {
     refused: 'bad kind',
   },
   { types: ['text'], ok: (v) => typeof v === 'string', refused: 'bad text or points' },
+  { types: ['hash'], ok: (v) => typeof v === 'string', refused: 'bad image hash' },
   { types: ['points'], ok: (v) => Array.isArray(v), refused: 'bad text or points' },
   { types: ['color'], ok: (v) => v === null || typeof v === 'number', refused: 'bad colour' },
 ];

@@ -18,6 +18,7 @@ import { pathKindOf, pathOfPeerKey } from './path';
 export type { PathKind } from './path';
 export { pathOfPeerKey } from './path';
 import { PROTOCOL_VERSION } from '../../shared/version';
+import type { ImageBlob } from '../../shared/images';
 import { monotonicNow, UdpTransport } from '../net/transport';
 import type { PacketRecord } from '../net/stream/scheduler';
 import type { Board } from './board';
@@ -125,7 +126,9 @@ export class SessionRunner {
   static async host(o: HostRun): Promise<SessionRunner> {
     let board: Board | undefined;
     let notice: BoardFileNotice | undefined;
-    if (o.boardFile !== undefined) ({ board, notice } = await loadBoardFile(o.boardFile));
+    let blobs: readonly ImageBlob[] = [];
+    if (o.boardFile !== undefined)
+      ({ board, notice, blobs = [] } = await loadBoardFile(o.boardFile));
     const session = new HostSession(
       {
         name: o.name,
@@ -143,6 +146,7 @@ export class SessionRunner {
       },
       monotonicNow(),
     );
+    for (const b of blobs) session.images.load(b);
     const transport = await UdpTransport.open(session.endpoint, { port: o.port, bind: o.bind });
     const runner = new SessionRunner(hostControls(session), transport, o.boardFile);
     runner.boardNotice = notice;
@@ -475,7 +479,8 @@ export class SessionRunner {
     const hash = this.controls.board.hash();
     if (hash === this.lastSavedHash) return;
     this.lastSavedHash = hash;
-    const text = this.controls.board.toFile();
+    const images = this.controls.images;
+    const text = this.controls.board.toFile((hash) => images.get(hash));
     const now = monotonicNow();
     const backup = now - this.lastBackupAt >= BACKUP_EVERY_MS;
     if (backup) this.lastBackupAt = now;
