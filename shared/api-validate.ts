@@ -5,6 +5,7 @@ import { TOOLS } from './api';
 import type { FieldSpec, FieldType, NewObject, ObjectPatch } from './board';
 import {
   MAX_OBJECT_ID,
+  MAX_SIZE,
   MAX_TEXT_BYTES,
   NEW_OBJECT_FIELDS,
   OBJECT_FIELDS,
@@ -12,6 +13,7 @@ import {
   validateObjectFields,
   WORLD_EXTENT,
 } from './board';
+import { isImageType, MAX_IMAGE_BYTES } from './images';
 
 export interface CommandError {
   readonly error: string;
@@ -26,6 +28,8 @@ const MAX_ADDRESS_CHARS = 600;
 const MAX_LIST_NAME_CHARS = 48;
 const MAX_DIRECTORIES = 4;
 const MAX_DELETE_IDS = 10_000;
+/** Base64 of the largest image (the core refuses bytes past MAX_IMAGE_BYTES by their decoded count). */
+export const MAX_IMAGE_BASE64 = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 
 function isRec(v: unknown): v is Rec {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -54,6 +58,7 @@ function shapeOk(t: FieldType['type'], v: unknown): boolean {
       return typeof v === 'number';
     case 'kind':
     case 'text':
+    case 'hash':
       return typeof v === 'string';
     case 'color':
     case 'holder':
@@ -128,6 +133,7 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   'rotate-code': [],
   settings: ['settings'],
   sync: [],
+  image: ['type', 'data', 'x', 'y', 'w', 'h'],
 };
 
 /** The command, or why it is refused. Extra or missing fields, wrong types and out-of-range values are refused. */
@@ -189,8 +195,14 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
       return { cmd: c.cmd };
     case 'settings': {
       const o = c.settings;
-      if (!isRec(o) || !onlyKeys(o, ['directories']) || !Array.isArray(o.directories))
+      if (
+        !isRec(o) ||
+        !onlyKeys(o, ['directories', 'imageMaxSide']) ||
+        !Array.isArray(o.directories)
+      )
         return bad('bad settings');
+      if (o.imageMaxSide !== undefined && !int(o.imageMaxSide, 64, 8192))
+        return bad('an image size limit is 64 to 8192 pixels');
       const list: unknown[] = o.directories;
       if (list.length > MAX_DIRECTORIES) return bad(`at most ${MAX_DIRECTORIES} directories`);
       const directories: string[] = [];
@@ -202,7 +214,11 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
           return bad('a directory is HOST:PORT');
         directories.push(d.trim());
       }
-      return { cmd: 'settings', settings: { directories } };
+      const side = o.imageMaxSide;
+      return {
+        cmd: 'settings',
+        settings: { directories, ...(side === undefined ? {} : { imageMaxSide: side }) },
+      };
     }
     case 'create': {
       const o = newObject(c.object);
@@ -262,6 +278,13 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
       return int(c.peer, 0, 1023) && (c.role === 'editor' || c.role === 'viewer')
         ? { cmd: 'role', peer: c.peer, role: c.role }
         : bad('bad role');
+    case 'image':
+      if (!isImageType(c.type)) return bad('an image is PNG, JPEG or SVG');
+      if (!str(c.data, MAX_IMAGE_BASE64) || !/^[A-Za-z0-9+/]*={0,2}$/.test(c.data))
+        return bad('bad image data');
+      return coord(c.x) && coord(c.y) && int(c.w, 1, MAX_SIZE) && int(c.h, 1, MAX_SIZE)
+        ? { cmd: 'image', type: c.type, data: c.data, x: c.x, y: c.y, w: c.w, h: c.h }
+        : bad('bad image place');
     default:
       return bad('unknown command');
   }

@@ -1,6 +1,7 @@
 // The one typed surface between the renderer and the main-process core (DESIGN.md §6): commands, replies and
 // events. Carried by Electron IPC (preload + contextBridge) or by the web host's local WebSocket. Types only.
 import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from './board';
+import type { ImageType } from './images';
 
 export const TOOLS = ['select', 'rect', 'ellipse', 'line', 'arrow', 'pen', 'text', 'note'] as const;
 export type Tool = (typeof TOOLS)[number];
@@ -203,6 +204,8 @@ export interface JoinOptions {
 export interface Settings {
   /** Directories (HOST:PORT) hosted sessions register with; empty: none (LAN and addresses only). */
   readonly directories: readonly string[];
+  /** Pixels of a pasted image's longer side past which it is downscaled before sending (absent: 2048). */
+  readonly imageMaxSide?: number;
 }
 
 export interface Viewport {
@@ -248,7 +251,20 @@ export type ApiCommand =
   | { readonly cmd: 'rotate-code' }
   | { readonly cmd: 'settings'; readonly settings: Settings }
   /** Asks for the full current state as events (status, board, participants, chat history). */
-  | { readonly cmd: 'sync' };
+  | { readonly cmd: 'sync' }
+  /**
+   * Puts an image on the board at (x, y), w × h: its bytes (base64, at most MAX_IMAGE_BYTES) go to the host first
+   * (refused when too large or the board's image space is full), then the object; the reply carries its id.
+   */
+  | {
+      readonly cmd: 'image';
+      readonly type: ImageType;
+      readonly data: string;
+      readonly x: number;
+      readonly y: number;
+      readonly w: number;
+      readonly h: number;
+    };
 
 export type ApiCommandName = ApiCommand['cmd'];
 
@@ -282,7 +298,21 @@ export type ApiEvent =
   /** The settings in force (on sync and after each change). */
   | { readonly type: 'settings'; readonly settings: Settings }
   /** A join link the desktop opened (a ghostboard:// URL clicked elsewhere): the start screen offers it. */
-  | { readonly type: 'open-link'; readonly link: string };
+  | { readonly type: 'open-link'; readonly link: string }
+  /** An image's bytes (base64) are here: every image object whose `blob` is this hash shows them. */
+  | {
+      readonly type: 'image';
+      readonly hash: string;
+      readonly imageType: ImageType;
+      readonly data: string;
+    }
+  /** Bytes of an image on their way here so far (its objects show a placeholder with the progress). */
+  | {
+      readonly type: 'image-progress';
+      readonly hash: string;
+      readonly received: number;
+      readonly total: number;
+    };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */
 export interface GhostboardBridge {

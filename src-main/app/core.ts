@@ -28,6 +28,7 @@ import type { AppCore, AppCoreOptions } from './core-api';
 import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io';
 import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
+import { imageEvent, imageObject } from './images';
 import { localAddresses } from './addresses';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 
@@ -213,6 +214,8 @@ class Core implements AppCore {
           return { ok: false, reason: 'only the host can change the code' };
         s.rotateCode(now);
         break;
+      case 'image':
+        return this.putImage(c, s, now);
       case 'host':
       case 'join':
       case 'leave':
@@ -476,6 +479,8 @@ class Core implements AppCore {
       case 'object':
       case 'pointer':
       case 'refused':
+      case 'image':
+      case 'image-progress':
         t.translate(e);
         return;
     }
@@ -579,6 +584,19 @@ class Core implements AppCore {
     return true;
   }
 
+  /** An image's bytes to the host, then its object (a peer waits for the host's answer to each). */
+  private async putImage(
+    c: Extract<ApiCommand, { cmd: 'image' }>,
+    s: SessionHandle['controls'],
+    now: number,
+  ): Promise<ApiReply> {
+    const bytes = new Uint8Array(Buffer.from(c.data, 'base64'));
+    const hash = await s.putImage(now, bytes, c.type);
+    if (typeof hash !== 'string') return { ok: false, reason: hash.refused };
+    const r = await s.create(this.clock.now(), imageObject(hash, c));
+    return typeof r === 'number' ? { ok: true, id: r } : { ok: false, reason: r.refused };
+  }
+
   private async sync(): Promise<ApiReply> {
     this.emit({ type: 'status', status: this.status });
     if (this.pendingLink !== undefined && this.runner === undefined)
@@ -587,6 +605,7 @@ class Core implements AppCore {
     this.lan?.resend();
     const r = this.runner;
     if (r) {
+      for (const b of r.controls.images.all()) this.emit(imageEvent(b));
       this.emit({ type: 'board', objects: r.controls.board.all() });
       this.emitParticipants();
       for (const m of this.chat) this.emit({ type: 'chat', message: m });

@@ -16,6 +16,7 @@ import { StylePanel } from '../ui/StylePanel';
 import { Toolbar } from '../ui/Toolbar';
 import { StatusPill, TopRight } from '../ui/TopBar';
 import { useShortcuts } from '../ui/use-shortcuts';
+import { useImageInput } from '../ui/use-image-input';
 import { fitBoard } from '../ui/ZoomControls';
 import { ZoomControls } from '../ui/ZoomControls';
 
@@ -62,6 +63,7 @@ export function BoardScreen(): ReactElement {
   const stageRef = useRef<HTMLDivElement>(null);
   const size = useSize(stageRef);
   const space = useShortcuts(controller, size);
+  useImageInput(controller, stageRef, size);
   const camera = useAppState((s) => s.camera);
   const panels = useAppState((s) => s.panels);
   const fitted = useRef(false);

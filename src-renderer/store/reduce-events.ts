@@ -42,6 +42,17 @@ export function reduceEvent(s: AppState, e: ApiEvent): AppState {
       return { ...s, settings: e.settings };
     case 'open-link':
       return { ...s, openLink: e.link };
+    case 'image': {
+      const images = new Map(s.images);
+      images.set(e.hash, { url: `data:${e.imageType};base64,${e.data}` });
+      return { ...s, images };
+    }
+    case 'image-progress': {
+      if (s.images.has(e.hash) && 'url' in (s.images.get(e.hash) ?? {})) return s;
+      const images = new Map(s.images);
+      images.set(e.hash, { received: e.received, total: e.total });
+      return { ...s, images };
+    }
   }
 }
 

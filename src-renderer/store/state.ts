@@ -82,7 +82,13 @@ export interface AppState {
   readonly settings: Settings;
   /** A join link the desktop was asked to open, until the start screen takes it. */
   readonly openLink: string | null;
+  /** Images by content hash: their bytes as a data URL once here, or how much of them has arrived. */
+  readonly images: ReadonlyMap<string, ImageEntry>;
 }
+
+/** An image's bytes as a data URL (drawn from an <img>: an SVG never runs script there), or its progress. */
+export type ImageEntry =
+  { readonly url: string } | { readonly received: number; readonly total: number };
 
 export type Action =
   | { readonly type: 'event'; readonly event: ApiEvent }
@@ -137,4 +143,5 @@ export const INITIAL_STATE: AppState = {
   lan: [],
   settings: { directories: [] },
   openLink: null,
+  images: new Map(),
 };
