@@ -57,7 +57,7 @@ describe('images over the session', () => {
     s.addPeer('Ben');
     await run(s, 2000);
     const ana: Controls = peerControls(must(s.peers[0]));
-    const bytes = pngLike(1, 150_000);
+    const bytes = pngLike(1, 100_000);
     const hash = await settle(s, ana.putImage(s.sim.now, bytes, 'image/png'), 60_000);
     if (typeof hash !== 'string') throw new Error(`seed ${s.rng.seed}: ${hash.refused}`);
     expect(hash).toBe(blobHash(bytes));
@@ -148,5 +148,63 @@ describe('images over the session', () => {
     ).toMatchObject({
       refused: 'only an image has content',
     });
+  });
+});
+
+describe('images and the rest of the session', () => {
+  it("an upload never holds up the uploader's chat line (its own channel, the lowest priority)", async () => {
+    const s = makeSimSession({ seed: 60_005, conditions: { ...NO_IMPAIRMENT, delayMs: 40 } });
+    s.addPeer('Ana');
+    await run(s, 2000);
+    const ana = peerControls(must(s.peers[0]));
+    const upload = ana.putImage(s.sim.now, pngLike(8, 1_000_000), 'image/png');
+    await run(s, s.sim.now + 3000);
+    const progress = (): number => s.hostEvents.filter((e) => e.type === 'image-progress').length;
+    const before = progress();
+    // Mid-upload: a line of chat goes out behind a window of 1 KB chunks.
+    const sentAt = s.sim.now;
+    ana.chat(sentAt, 'still here');
+    let heardAt: number | undefined;
+    while (heardAt === undefined && s.sim.now < sentAt + 5000) {
+      await run(s, s.sim.now + 5);
+      if (s.hostEvents.some((e) => e.type === 'chat' && e.text === 'still here'))
+        heardAt = s.sim.now;
+    }
+    // One way is 40 ms and a packet leaves every 15 ms: a chunk leaves room in its packet for a line, and the
+    // line's channel never waits for the blobs' (queued behind the window, it would wait up to 16 packets).
+    expect(must(heardAt) - sentAt, `seed ${s.rng.seed}`).toBeLessThanOrEqual(40 + 2 * 16);
+    expect(progress()).toBeGreaterThan(before);
+    expect(typeof (await settle(s, upload, 60_000))).toBe('string');
+  });
+
+  it('hostile uploads: calls before hello do nothing, a bad chunk or a silent upload frees its room', async () => {
+    const s = makeSimSession({ seed: 60_006 });
+    const raw = s.addRaw();
+    await run(s, 1000);
+    const hash = blobHash(pngLike(9, 5000));
+    raw.rpc.send(raw.proto.blobStart, { tid: 1, hash, size: 5000, type: 0 });
+    await run(s, s.sim.now + 500);
+    expect(s.host.images.store.reservedBytes).toBe(0);
+    raw.rpc.send(raw.proto.hello, { name: 'Mallory', viewer: false });
+    await run(s, s.sim.now + 500);
+    const room = (): number => s.host.images.store.reservedBytes;
+    raw.rpc.send(raw.proto.blobStart, { tid: 2, hash, size: 5000, type: 0 });
+    await run(s, s.sim.now + 500);
+    expect(room()).toBe(5000);
+    raw.rpc.send(raw.proto.blobChunk, { tid: 2, offset: 10, data: new Uint8Array(10) });
+    await run(s, s.sim.now + 500);
+    expect(room()).toBe(0);
+    // An upload that stops is given up after BLOB_STALL_MS, and its room freed.
+    raw.rpc.send(raw.proto.blobStart, { tid: 3, hash, size: 5000, type: 0 });
+    raw.rpc.send(raw.proto.blobChunk, { tid: 3, offset: 0, data: new Uint8Array(100) });
+    await run(s, s.sim.now + 1000);
+    expect(room()).toBe(5000);
+    await run(s, s.sim.now + 31_000);
+    expect(room()).toBe(0);
+    // Asking for an image the host does not have is counted, and answered with nothing.
+    raw.rpc.send(raw.proto.blobWant, { hash });
+    await run(s, s.sim.now + 500);
+    expect(s.host.images.counters.unknownWants).toBe(1);
+    expect([s.host.images.store.size, raw.closed]).toEqual([0, undefined]);
   });
 });
