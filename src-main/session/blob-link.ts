@@ -70,6 +70,8 @@ interface Outgoing {
   /** Bytes the receiver acknowledged; undefined until it answered the start (no chunk goes before). */
   acked: number | undefined;
   readonly done: (o: SendOutcome) => void;
+  /** Bytes the receiver has acknowledged so far, as they grow. */
+  readonly progress: ((acked: number, size: number) => void) | undefined;
 }
 
 interface Incoming {
@@ -118,8 +120,13 @@ export class BlobLink {
     return false;
   }
 
-  /** Sends a blob; `done` hears how the receiver ended it. */
-  send(now: number, blob: Blob, done: (o: SendOutcome) => void = () => undefined): void {
+  /** Sends a blob; `done` hears how the receiver ended it, `progress` how much it has acknowledged. */
+  send(
+    now: number,
+    blob: Blob,
+    done: (o: SendOutcome) => void = () => undefined,
+    progress?: (acked: number, size: number) => void,
+  ): void {
     if (this.closed) {
       done({ end: 'failed', reason: 'the connection is closed' });
       return;
@@ -127,7 +134,7 @@ export class BlobLink {
     let tid = this.nextTid;
     while (this.out.has(tid)) tid = tid >= MAX_TRANSFER_ID ? 0 : tid + 1;
     this.nextTid = tid >= MAX_TRANSFER_ID ? 0 : tid + 1;
-    this.out.set(tid, { tid, blob, sent: 0, acked: undefined, done });
+    this.out.set(tid, { tid, blob, sent: 0, acked: undefined, done, progress });
     this.wire.start({
       tid,
       hash: blob.hash,
@@ -217,6 +224,7 @@ export class BlobLink {
     }
     if (a.received > o.sent) this.counters.badAcks++;
     o.acked = Math.max(o.acked ?? 0, Math.min(a.received, o.sent));
+    o.progress?.(o.acked, o.blob.bytes.length);
     this.pump(now);
   }
 

@@ -71,14 +71,21 @@ export class PeerImages {
     if (refused !== undefined || link === undefined) return Promise.resolve(this.refuse(refused));
     const blob: Blob = { hash, type, bytes };
     return new Promise((resolve) => {
-      link.send(now, blob, (o) => {
-        if (o.end !== 'stored') {
-          resolve(this.refuse(o.reason === '' ? `image ${o.end}` : o.reason));
-          return;
-        }
-        this.keep(blob);
-        resolve(hash);
-      });
+      link.send(
+        now,
+        blob,
+        (o) => {
+          if (o.end !== 'stored') {
+            // Said settled (the uploader's indicator goes), then refused.
+            this.emit({ type: 'image-progress', hash, received: 0, total: 0 });
+            resolve(this.refuse(o.reason === '' ? `image ${o.end}` : o.reason));
+            return;
+          }
+          this.keep(blob);
+          resolve(hash);
+        },
+        (received, total) => this.emit({ type: 'image-progress', hash, received, total }),
+      );
     });
   }
 

@@ -81,7 +81,10 @@ export type SessionEvent =
       readonly imageType: ImageType;
       readonly bytes: Uint8Array;
     }
-  /** Bytes of an image that arrived so far (a peer downloading, or the host receiving an upload). */
+  /**
+   * Bytes of an image that arrived so far: a peer downloading, the host receiving an upload, or a peer's own upload
+   * as the host acknowledges it (total 0: that upload ended without being kept).
+   */
   | {
       readonly type: 'image-progress';
       readonly hash: string;

@@ -17,6 +17,7 @@ import { Toolbar } from '../ui/Toolbar';
 import { StatusPill, TopRight } from '../ui/TopBar';
 import { useShortcuts } from '../ui/use-shortcuts';
 import { useImageInput } from '../ui/use-image-input';
+import { ImageUploads } from '../ui/ImageUploads';
 import { fitBoard } from '../ui/ZoomControls';
 import { ZoomControls } from '../ui/ZoomControls';
 
@@ -100,6 +101,7 @@ export function BoardScreen(): ReactElement {
           </div>
           <ZoomControls size={size} />
           <JoinProgress />
+          <ImageUploads />
           <ChatButton />
         </div>
         <StylePanel />
