@@ -197,12 +197,14 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
       const o = c.settings;
       if (
         !isRec(o) ||
-        !onlyKeys(o, ['directories', 'imageMaxSide']) ||
+        !onlyKeys(o, ['directories', 'imageMaxSide', 'imageSpaceMb']) ||
         !Array.isArray(o.directories)
       )
         return bad('bad settings');
       if (o.imageMaxSide !== undefined && !int(o.imageMaxSide, 64, 8192))
         return bad('an image size limit is 64 to 8192 pixels');
+      if (o.imageSpaceMb !== undefined && !int(o.imageSpaceMb, 1, 4096))
+        return bad("the board's image space is 1 to 4096 MB");
       const list: unknown[] = o.directories;
       if (list.length > MAX_DIRECTORIES) return bad(`at most ${MAX_DIRECTORIES} directories`);
       const directories: string[] = [];
@@ -214,10 +216,14 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
           return bad('a directory is HOST:PORT');
         directories.push(d.trim());
       }
-      const side = o.imageMaxSide;
+      const { imageMaxSide, imageSpaceMb } = o;
       return {
         cmd: 'settings',
-        settings: { directories, ...(side === undefined ? {} : { imageMaxSide: side }) },
+        settings: {
+          directories,
+          ...(imageMaxSide === undefined ? {} : { imageMaxSide }),
+          ...(imageSpaceMb === undefined ? {} : { imageSpaceMb }),
+        },
       };
     }
     case 'create': {

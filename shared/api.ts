@@ -206,6 +206,8 @@ export interface Settings {
   readonly directories: readonly string[];
   /** Pixels of a pasted image's longer side past which it is downscaled before sending (absent: 2048). */
   readonly imageMaxSide?: number;
+  /** Hosting: megabytes every image of the session may take together (absent: 32). */
+  readonly imageSpaceMb?: number;
 }
 
 export interface Viewport {

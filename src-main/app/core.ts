@@ -231,7 +231,9 @@ class Core implements AppCore {
     if (this.runner) return { ok: false, reason: 'already in a session' };
     await mkdir(this.options.dataDir, { recursive: true });
     const joinCode = code ?? generateJoinCode();
-    const configured = (await this.currentSettings()).directories;
+    const settings = await this.currentSettings();
+    const configured = settings.directories;
+    const space = settings.imageSpaceMb;
     const reach = o.reach ?? (configured.length > 0 ? 'directory' : 'lan');
     if (reach === 'directory' && configured.length === 0)
       return {
@@ -248,6 +250,7 @@ class Core implements AppCore {
       boardFile: joinPath(this.options.dataDir, 'board.json'),
       ...(directories.length > 0 ? { directories } : {}),
       ...(reach === 'directory' && o.listName !== undefined ? { listName: o.listName } : {}),
+      ...(space === undefined ? {} : { imageLimits: { maxSessionBytes: space * 2 ** 20 } }),
     };
     let runner: SessionHandle;
     try {
@@ -260,6 +263,7 @@ class Core implements AppCore {
     this.setStatus(hostingStatus(runner, name, joinCode, configured, directories.length));
     runner.onReach((e) => this.onReach(runner, e));
     this.lan?.hosting(name, runner.address.port, 1);
+    for (const b of runner.controls.images.all()) this.emit(imageEvent(b));
     this.emit({ type: 'board', objects: runner.controls.board.all() });
     this.emitParticipants();
     const notice = runner.boardNotice;

@@ -19,6 +19,7 @@ export type { PathKind } from './path';
 export { pathOfPeerKey } from './path';
 import { PROTOCOL_VERSION } from '../../shared/version';
 import type { ImageBlob } from '../../shared/images';
+import type { ImageLimits } from './host-images';
 import { monotonicNow, UdpTransport } from '../net/transport';
 import type { PacketRecord } from '../net/stream/scheduler';
 import type { Board } from './board';
@@ -54,6 +55,8 @@ export interface HostRun {
   readonly maxPeers?: number;
   /** Connections from one source IP (default: a quarter of maxPeers, at most 32). */
   readonly maxConnectionsPerAddress?: number;
+  /** Bytes of one image and of all the session's images (default: DEFAULT_IMAGE_LIMITS). */
+  readonly imageLimits?: Partial<ImageLimits>;
   /** Directories (IP addresses) to register the session with; none: reachable only by address. */
   readonly directories?: readonly PeerAddress[];
   /** A public name to be listed under; without one the session is unlisted, under a random name. */
@@ -140,6 +143,7 @@ export class SessionRunner {
           : { uplinkBytesPerSecond: o.uplinkBytesPerSecond }),
         ...(o.joinRole === undefined ? {} : { joinRole: o.joinRole }),
         ...(o.maxPeers === undefined ? {} : { maxPeers: o.maxPeers }),
+        ...(o.imageLimits === undefined ? {} : { imageLimits: o.imageLimits }),
         ...(o.maxConnectionsPerAddress === undefined
           ? {}
           : { maxConnectionsPerAddress: o.maxConnectionsPerAddress }),
