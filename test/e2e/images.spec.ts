@@ -21,7 +21,7 @@ test.afterEach(async () => {
  * the board as a paste (on the window) or a drop (on the board at its middle). A string: the e2e project has no
  * DOM types.
  */
-function putPng(how: 'paste' | 'drop', w: number, h: number): string {
+function putPng(how: 'paste' | 'drop', w: number, h: number, noise = false): string {
   return `(async () => {
     const c = document.createElement('canvas');
     c.width = ${w}; c.height = ${h};
@@ -29,6 +29,14 @@ function putPng(how: 'paste' | 'drop', w: number, h: number): string {
     for (let i = 0; i < 40; i++) {
       g.fillStyle = 'hsl(' + i * 9 + ', 70%, 55%)';
       g.fillRect((i * 37) % ${w}, (i * 53) % ${h}, ${w} / 5, ${h} / 7);
+    }
+    if (${noise}) {
+      // Noise does not compress: a PNG of about 3 bytes a pixel (opaque RGB).
+      const px = g.getImageData(0, 0, ${w}, ${h});
+      for (let i = 0; i < px.data.length; i += 65536)
+        crypto.getRandomValues(px.data.subarray(i, i + 65536));
+      for (let i = 3; i < px.data.length; i += 4) px.data[i] = 255;
+      g.putImageData(px, 0, 0);
     }
     const blob = await new Promise((r) => c.toBlob(r, 'image/png'));
     const dt = new DataTransfer();
@@ -119,5 +127,27 @@ test('an image pasted by one user shows for the other and for a late joiner', as
     await expect
       .poll(async () => Object.values(await images(a)), { message: 'undone (A)' })
       .toEqual(left);
+  });
+});
+
+test("the host's image space refuses a paste, and the user is told why", async ({ browser }) => {
+  await withTwoUsers(browser, hosts, async (users) => {
+    const { a, b } = users;
+    // A's board may hold 1 MB of images.
+    const set = await a.evaluate<{ ok: boolean }>(
+      `window.ghostboard.invoke({ cmd: 'settings', settings: { directories: [], imageSpaceMb: 1 } })`,
+    );
+    expect(set.ok).toBe(true);
+    await hostAndJoin(users, test.info());
+    // B pastes 800 x 800 of noise: about 1.9 MB, over the board's 1 MB.
+    expect(await b.evaluate<number>(putPng('paste', 800, 800, true))).toBeGreaterThan(1024 * 1024);
+    await expect(
+      b.locator('.toast', { hasText: "Image not added: the board's image space is full (1 MB)" }),
+    ).toBeVisible();
+    // A small one still fits.
+    await b.evaluate<number>(putPng('paste', 300, 200));
+    await expect
+      .poll(async () => Object.values(await images(a)), { message: "A's copy of the small image" })
+      .toEqual(['300x200']);
   });
 });
