@@ -75,7 +75,7 @@ describe('Board', () => {
     expect(isRefusal(Board.fromFile(a.toFile().replace('"rect"', '"hexagon"')))).toBe(true);
     expect(
       isRefusal(
-        Board.fromFile(JSON.stringify({ format: 'ghostboard-board', version: 2, objects: [] })),
+        Board.fromFile(JSON.stringify({ format: 'ghostboard-board', version: 3, objects: [] })),
       ),
     ).toBe(true);
   });

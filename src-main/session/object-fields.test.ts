@@ -43,7 +43,7 @@ const other: BoardObject = {
   points: [],
   z: -3,
   lockedBy: 4,
-  blob: '',
+  blob: 'ab'.repeat(32),
 };
 
 function groupBytes(o: BoardObject): string[] {
