@@ -9,6 +9,7 @@ import {
   BLOB_STALL_MS,
   BLOB_WINDOW_BYTES,
   MAX_OPEN_TRANSFERS,
+  MAX_SENDING,
 } from './blob-wire';
 
 // The blob link on its own: two links joined by a wire the test delivers (each direction in order, as the blobs
@@ -121,6 +122,24 @@ describe('the blob link', () => {
       ).toEqual(['stored', 'stored', 'stored']);
       expect([sender.sending, receiver.bufferedBytes]).toEqual([0, 0]);
     }
+  });
+
+  it('has at most MAX_SENDING blobs open at once; the rest wait their turn', () => {
+    const rng = new Rng(11);
+    const a = recorder();
+    const sender = new BlobLink(a.wire, owner());
+    const blobs = Array.from({ length: 5 }, () => blobOf(rng, 100));
+    for (const x of blobs) sender.send(0, x);
+    const starts = (): number => a.calls.filter((c) => c.k === 'start').length;
+    expect([starts(), sender.sending]).toEqual([MAX_SENDING, 5]);
+    expect(sender.isSending(blobs[4]?.hash ?? '')).toBe(true);
+    sender.onEnd(1, { tid: 0, end: 'stored', reason: '' });
+    expect([starts(), sender.sending]).toEqual([MAX_SENDING + 1, 4]);
+    // Closing fails the open ones and the waiting ones alike.
+    const ends: string[] = [];
+    sender.send(2, blobOf(rng, 10), (o) => ends.push(o.end));
+    sender.close();
+    expect([ends, sender.sending]).toEqual([['failed'], 0]);
   });
 
   it('sends nothing to a receiver that has the blob or refuses it, and tells why', () => {

@@ -14,6 +14,7 @@ import {
   BLOB_STALL_MS,
   BLOB_WINDOW_BYTES,
   MAX_OPEN_TRANSFERS,
+  MAX_SENDING,
   MAX_TRANSFER_ID,
 } from './blob-wire';
 
@@ -93,6 +94,8 @@ export class BlobLink {
     badAcks: 0,
   };
   private readonly out = new Map<number, Outgoing>();
+  /** Blobs to send once fewer than MAX_SENDING are open, oldest first. */
+  private readonly waiting: Pick<Outgoing, 'blob' | 'done' | 'progress'>[] = [];
   private readonly incoming = new Map<number, Incoming>();
   private nextTid = 0;
   private closed = false;
@@ -109,15 +112,15 @@ export class BlobLink {
     return n;
   }
 
-  /** Outgoing blobs not yet settled by the receiver. */
+  /** Outgoing blobs not yet settled by the receiver (started or waiting their turn). */
   get sending(): number {
-    return this.out.size;
+    return this.out.size + this.waiting.length;
   }
 
-  /** Whether this blob is on its way out now. */
+  /** Whether this blob is on its way out now (or waiting its turn). */
   isSending(hash: string): boolean {
     for (const o of this.out.values()) if (o.blob.hash === hash) return true;
-    return false;
+    return this.waiting.some((w) => w.blob.hash === hash);
   }
 
   /** Sends a blob; `done` hears how the receiver ended it, `progress` how much it has acknowledged. */
@@ -131,17 +134,31 @@ export class BlobLink {
       done({ end: 'failed', reason: 'the connection is closed' });
       return;
     }
-    let tid = this.nextTid;
-    while (this.out.has(tid)) tid = tid >= MAX_TRANSFER_ID ? 0 : tid + 1;
-    this.nextTid = tid >= MAX_TRANSFER_ID ? 0 : tid + 1;
-    this.out.set(tid, { tid, blob, sent: 0, acked: undefined, done, progress });
-    this.wire.start({
-      tid,
-      hash: blob.hash,
-      size: blob.bytes.length,
-      type: IMAGE_TYPES.indexOf(blob.type),
-    });
+    this.waiting.push({ blob, done, progress });
+    this.startWaiting();
     this.pump(now);
+  }
+
+  /**
+   * Starts waiting blobs while fewer than MAX_SENDING are open: a late joiner asking for a hundred images gets
+   * them a few at a time, within what a receiver keeps open (MAX_OPEN_TRANSFERS) and a window each.
+   */
+  private startWaiting(): void {
+    while (this.out.size < MAX_SENDING) {
+      const w = this.waiting.shift();
+      if (w === undefined) return;
+      let tid = this.nextTid;
+      while (this.out.has(tid)) tid = tid >= MAX_TRANSFER_ID ? 0 : tid + 1;
+      this.nextTid = tid >= MAX_TRANSFER_ID ? 0 : tid + 1;
+      this.out.set(tid, { tid, ...w, sent: 0, acked: undefined });
+      const { blob } = w;
+      this.wire.start({
+        tid,
+        hash: blob.hash,
+        size: blob.bytes.length,
+        type: IMAGE_TYPES.indexOf(blob.type),
+      });
+    }
   }
 
   // The receiving half.
@@ -236,6 +253,7 @@ export class BlobLink {
     }
     this.out.delete(a.tid);
     o.done({ end: a.end, reason: a.reason });
+    this.startWaiting();
     this.pump(now);
   }
 
@@ -279,8 +297,9 @@ export class BlobLink {
     this.closed = true;
     for (const t of this.incoming.values()) this.owner.abandoned(t.hash, t.buf.length);
     this.incoming.clear();
-    const out = [...this.out.values()];
+    const out = [...this.out.values(), ...this.waiting];
     this.out.clear();
+    this.waiting.length = 0;
     for (const o of out) o.done({ end: 'failed', reason: 'the connection closed' });
   }
 }

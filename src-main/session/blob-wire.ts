@@ -15,5 +15,7 @@ export const BLOB_WINDOW_BYTES = 16 * BLOB_CHUNK_BYTES;
 export const BLOB_ACK_BYTES = 4 * BLOB_CHUNK_BYTES;
 /** Transfers a receiver has open at once per connection; a start past it is refused. */
 export const MAX_OPEN_TRANSFERS = 4;
+/** Transfers a sender has open at once per connection (the rest wait their turn): within MAX_OPEN_TRANSFERS. */
+export const MAX_SENDING = 2;
 /** A transfer with no chunk for this long is given up and its buffer released (a never-finished upload). */
 export const BLOB_STALL_MS = 30_000;

@@ -78,6 +78,27 @@ describe('images over the session', () => {
     expect(late.at(-1)).toMatchObject({ hash, received: bytes.length, total: bytes.length });
   });
 
+  it('a late joiner fetches every image on the board, a few at a time, and none twice', async () => {
+    const s = makeSimSession({ seed: 60_007, conditions: lossy });
+    const host = hostControls(s.host);
+    const hashes: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const h = await host.putImage(0, pngLike(100 + i, 3000 + i * 100), 'image/png');
+      if (typeof h !== 'string') throw new Error(h.refused);
+      hashes.push(h);
+      // Two objects show each image.
+      await host.create(0, imageObject(h));
+      await host.create(0, imageObject(h));
+    }
+    s.addPeer('Late');
+    await run(s, 20_000);
+    const late = must(s.peers[0]);
+    expect([...late.images.store.all()].map((b) => b.hash).sort(), `seed ${s.rng.seed}`).toEqual(
+      [...hashes].sort(),
+    );
+    expect(late.images.counters?.startsRefused).toBe(0);
+  });
+
   it('the same image pasted twice is stored and sent once', async () => {
     const s = makeSimSession({ seed: 60_002, conditions: lossy });
     s.addPeer('Ana');
