@@ -308,12 +308,16 @@ export type ApiEvent =
       readonly imageType: ImageType;
       readonly data: string;
     }
-  /** Bytes of an image on their way here so far (its objects show a placeholder with the progress). */
+  /**
+   * Bytes of an image on their way here so far (its objects show a placeholder with the progress), or (upload) of
+   * this user's own image on its way to the host (total 0: it was refused).
+   */
   | {
       readonly type: 'image-progress';
       readonly hash: string;
       readonly received: number;
       readonly total: number;
+      readonly upload: boolean;
     };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */

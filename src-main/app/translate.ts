@@ -65,7 +65,13 @@ export class EventTranslator {
         return;
       case 'image-progress':
         if (this.imageSteps.worthTelling(e.hash, e.received, e.total))
-          this.emit({ type: 'image-progress', hash: e.hash, received: e.received, total: e.total });
+          this.emit({
+            type: 'image-progress',
+            hash: e.hash,
+            received: e.received,
+            total: e.total,
+            upload: e.upload,
+          });
         return;
       case 'progress':
         this.progress = { received: e.received, total: e.total };

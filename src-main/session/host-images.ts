@@ -81,7 +81,7 @@ export class HostImages {
         },
         abandoned: (_hash, size) => this.store.release(size),
         progress: (hash, received, total) =>
-          this.emit({ type: 'image-progress', hash, received, total }),
+          this.emit({ type: 'image-progress', hash, received, total, upload: false }),
       },
       {
         gate: () => who() !== undefined,

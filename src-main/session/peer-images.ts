@@ -50,7 +50,7 @@ export class PeerImages {
       // Given up (the host's bytes did not check out): asked for again when the object next changes.
       abandoned: (hash) => this.wanted.delete(hash),
       progress: (hash, received, total) =>
-        this.emit({ type: 'image-progress', hash, received, total }),
+        this.emit({ type: 'image-progress', hash, received, total, upload: false }),
     });
   }
 
@@ -77,14 +77,15 @@ export class PeerImages {
         (o) => {
           if (o.end !== 'stored') {
             // Said settled (the uploader's indicator goes), then refused.
-            this.emit({ type: 'image-progress', hash, received: 0, total: 0 });
+            this.emit({ type: 'image-progress', hash, received: 0, total: 0, upload: true });
             resolve(this.refuse(o.reason === '' ? `image ${o.end}` : o.reason));
             return;
           }
           this.keep(blob);
           resolve(hash);
         },
-        (received, total) => this.emit({ type: 'image-progress', hash, received, total }),
+        (received, total) =>
+          this.emit({ type: 'image-progress', hash, received, total, upload: true }),
       );
     });
   }

@@ -82,14 +82,15 @@ export type SessionEvent =
       readonly bytes: Uint8Array;
     }
   /**
-   * Bytes of an image that arrived so far: a peer downloading, the host receiving an upload, or a peer's own upload
-   * as the host acknowledges it (total 0: that upload ended without being kept).
+   * Bytes of an image that arrived so far: a peer downloading, the host receiving an upload, or (upload) this
+   * peer's own upload as the host acknowledges it (total 0: that upload ended without being kept).
    */
   | {
       readonly type: 'image-progress';
       readonly hash: string;
       readonly received: number;
       readonly total: number;
+      readonly upload: boolean;
     };
 
 export type SessionListener = (event: SessionEvent) => void;

@@ -50,7 +50,7 @@ export function reduceEvent(s: AppState, e: ApiEvent): AppState {
     case 'image-progress': {
       if (s.images.has(e.hash) && 'url' in (s.images.get(e.hash) ?? {})) return s;
       const images = new Map(s.images);
-      images.set(e.hash, { received: e.received, total: e.total });
+      images.set(e.hash, { received: e.received, total: e.total, upload: e.upload });
       return { ...s, images };
     }
   }

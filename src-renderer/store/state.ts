@@ -88,7 +88,9 @@ export interface AppState {
 
 /** An image's bytes as a data URL (drawn from an <img>: an SVG never runs script there), or its progress. */
 export type ImageEntry =
-  { readonly url: string } | { readonly received: number; readonly total: number };
+  | { readonly url: string }
+  /** upload: this user's own image on its way to the host (no object shows it yet). */
+  | { readonly received: number; readonly total: number; readonly upload: boolean };
 
 export type Action =
   | { readonly type: 'event'; readonly event: ApiEvent }
