@@ -1,8 +1,9 @@
 // Images between users, in Chromium with three web hosts: A hosts, B joins; A pastes a PNG (Ctrl+V with an image on
 // the clipboard, as the page's paste event carries it) and B's board shows it at its natural size (the bytes came
 // over the session's blob channel and decoded); B drops a larger PNG on its board, downscaled on B's side to the
-// 2048-pixel limit before sending, and A sees it; then C joins late and gets both images. A pasted image moves
-// like any other object and undoes away.
+// 2048-pixel limit before sending, and A sees it; then C joins late and gets both images. A's image moves like any
+// other object (B sees the drag land) and undoes away, the move first. With the host's image space set to 1 MB, a
+// larger paste is refused and the user reads why.
 import type { Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import { hostAndJoin } from './harness/scenario';
@@ -62,6 +63,12 @@ async function images(page: Page): Promise<Record<string, string>> {
   return page.evaluate<Record<string, string>>(READ_IMAGES);
 }
 
+/** Where the image showing at this natural size is, in world units (the position mirror). */
+async function imageAt(page: Page, natural: string): Promise<{ x: number; y: number }> {
+  const el = page.locator(`[data-testid^="object-"][data-image="${natural}"]`);
+  return { x: Number(await el.getAttribute('data-x')), y: Number(await el.getAttribute('data-y')) };
+}
+
 async function readShare(a: Page): Promise<{ port: string; code: string }> {
   if (!(await a.getByTestId('share-port').isVisible())) await a.getByTestId('share-toggle').click();
   const port = ((await a.getByTestId('share-port').textContent()) ?? '').trim();
@@ -117,8 +124,24 @@ test('an image pasted by one user shows for the other and for a late joiner', as
       await contextC.close();
     }
 
-    // A's paste undoes away on every screen (an image is an object like any other).
+    // A drags its image 120 px to the right (grabbed above B's, which lies over its middle): B sees it move.
+    const before = await imageAt(b, '900x600');
+    const box = await a.getByTestId('board-stage').boundingBox();
+    if (box === null) throw new Error('no board');
+    const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 - 180 };
+    await a.mouse.move(from.x, from.y);
+    await a.mouse.down();
+    await a.mouse.move(from.x + 60, from.y, { steps: 4 });
+    await a.mouse.move(from.x + 120, from.y, { steps: 4 });
+    await a.mouse.up();
+    await expect
+      .poll(() => imageAt(b, '900x600'), { message: "B sees A's image moved" })
+      .toEqual({ x: before.x + 120, y: before.y });
+
+    // A's paste undoes away on every screen (an image is an object like any other): the move, then the paste.
     await a.getByTestId('board-stage').click({ position: { x: 5, y: 5 } });
+    await a.keyboard.press('Control+z');
+    await expect.poll(() => imageAt(b, '900x600'), { message: 'move undone' }).toEqual(before);
     await a.keyboard.press('Control+z');
     const left = ['2048x683'];
     await expect
