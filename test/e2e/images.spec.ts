@@ -55,6 +55,15 @@ function putPng(how: 'paste' | 'drop', w: number, h: number, noise = false): str
   })()`;
 }
 
+/** Pastes an SVG whose script (an element and an onload) would set window.__svgRan if it ever ran. */
+const PASTE_HOSTILE_SVG = `(() => {
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80" onload="window.__svgRan = 1">' +
+    '<script>window.__svgRan = 2</script><rect width="120" height="80" fill="teal"/></svg>';
+  const dt = new DataTransfer();
+  dt.items.add(new File([svg], 'evil.svg', { type: 'image/svg+xml' }));
+  window.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true }));
+})()`;
+
 /** Every image object on the page: id → what it shows (natural size once drawn). */
 const READ_IMAGES = `Object.fromEntries([...document.querySelectorAll('[data-testid^="object-"][data-image]')]
   .map((el) => [el.getAttribute('data-testid'), el.getAttribute('data-image')]))`;
@@ -153,7 +162,9 @@ test('an image pasted by one user shows for the other and for a late joiner', as
   });
 });
 
-test("the host's image space refuses a paste, and the user is told why", async ({ browser }) => {
+test("the host's image space refuses a paste, saying why; an SVG's script never runs", async ({
+  browser,
+}) => {
   await withTwoUsers(browser, hosts, async (users) => {
     const { a, b } = users;
     // A's board may hold 1 MB of images.
@@ -172,5 +183,14 @@ test("the host's image space refuses a paste, and the user is told why", async (
     await expect
       .poll(async () => Object.values(await images(a)), { message: "A's copy of the small image" })
       .toEqual(['300x200']);
+    // An SVG with script in it is only ever a picture: it shows at its own size and nothing in it runs.
+    await b.evaluate(PASTE_HOSTILE_SVG);
+    await expect
+      .poll(async () => Object.values(await images(a)).sort(), { message: "A's copy of the SVG" })
+      .toEqual(['120x80', '300x200']);
+    await expect
+      .poll(async () => Object.values(await images(b)).sort())
+      .toEqual(['120x80', '300x200']);
+    for (const page of [a, b]) expect(await page.evaluate('window.__svgRan ?? null')).toBeNull();
   });
 });
