@@ -63,13 +63,13 @@ export const HASH_ORDER = [
 ] as const satisfies readonly (keyof BoardObject)[];
 
 function canonical(o: BoardObject): string {
-  const s = HASH_ORDER.map((k) => {
+  // An object with no image content hashes as it did before images (its blob is left out, not written empty).
+  return HASH_ORDER.flatMap((k) => {
+    if (k === 'blob' && o.blob === '') return [];
     const v = o[k];
     // As Array.prototype.join writes them: null as nothing.
-    return v === null ? '' : Array.isArray(v) ? v.join(',') : String(v);
+    return [v === null ? '' : Array.isArray(v) ? v.join(',') : String(v)];
   }).join('|');
-  // blob is last: an object with none hashes as it did before images.
-  return o.blob === '' ? s.slice(0, -1) : s;
 }
 
 /** Whether two states are the same: counters, and every object field for field. */
