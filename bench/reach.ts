@@ -80,6 +80,7 @@ function simJoin(seed: number, viaDirectory: boolean): JoinResult {
         strokeWidth: 2,
         text: '',
         points: [],
+        blob: '',
       },
       0,
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from './api-validate';
+import { MAX_IMAGE_BASE64, parseCommand } from './api-validate';
 import { newRect } from './testing/rect';
 
 const rect = newRect({ w: 10, h: 10, stroke: 0 });
@@ -48,6 +48,31 @@ describe('parseCommand', () => {
     ).toMatchObject({
       cmd: 'conditions',
     });
+  });
+
+  it('takes an image command only with PNG, JPEG or SVG bytes in base64, within the limit, and a place', () => {
+    const ok = { cmd: 'image', type: 'image/png', data: 'iVBORw0=', x: -5, y: 6, w: 320, h: 200 };
+    expect(parseCommand(ok)).toEqual(ok);
+    expect(parseCommand({ ...ok, type: 'image/svg+xml' })).toMatchObject({ type: 'image/svg+xml' });
+    const refused: [Record<string, unknown>, string][] = [
+      [{ ...ok, type: 'text/html' }, 'an image is PNG, JPEG or SVG'],
+      [{ ...ok, type: 'image/gif' }, 'an image is PNG, JPEG or SVG'],
+      [{ ...ok, data: '<svg onload=alert(1)>' }, 'bad image data'],
+      [{ ...ok, data: 'A'.repeat(MAX_IMAGE_BASE64 + 4) }, 'bad image data'],
+      [{ ...ok, data: 7 }, 'bad image data'],
+      [{ ...ok, w: 0 }, 'bad image place'],
+      [{ ...ok, x: 1.5 }, 'bad image place'],
+      [{ ...ok, blob: 'ab' }, 'unknown field in image'],
+    ];
+    for (const [c, error] of refused) expect(parseCommand(c), error).toEqual({ error });
+    // The settings' image limits are bounded too.
+    const settings = (s: Record<string, unknown>) =>
+      parseCommand({ cmd: 'settings', settings: { directories: [], ...s } });
+    expect(settings({ imageMaxSide: 1024, imageSpaceMb: 8 })).toMatchObject({
+      settings: { imageMaxSide: 1024, imageSpaceMb: 8 },
+    });
+    expect(settings({ imageMaxSide: 10 })).toHaveProperty('error');
+    expect(settings({ imageSpaceMb: 0 })).toHaveProperty('error');
   });
 
   it('refuses malformed, extra, missing and out-of-range fields', () => {

@@ -14,6 +14,7 @@ import {
   validateObjectFields,
   WORLD_EXTENT,
 } from './board';
+import { isImageType, MAX_IMAGE_BYTES } from './images';
 
 export interface CommandError {
   readonly error: string;
@@ -28,6 +29,8 @@ const MAX_ADDRESS_CHARS = 600;
 const MAX_LIST_NAME_CHARS = 48;
 const MAX_DIRECTORIES = 4;
 const MAX_DELETE_IDS = 10_000;
+/** Base64 of the largest image (the core refuses bytes past MAX_IMAGE_BYTES by their decoded count). */
+export const MAX_IMAGE_BASE64 = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 
 function isRec(v: unknown): v is Rec {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -56,6 +59,7 @@ function shapeOk(t: FieldType['type'], v: unknown): boolean {
       return typeof v === 'number';
     case 'kind':
     case 'text':
+    case 'hash':
       return typeof v === 'string';
     case 'color':
     case 'holder':
@@ -136,6 +140,7 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   'text-open': ['id', 'base'],
   'text-edit': ['id', 'seen', 'at', 'remove', 'insert'],
   'text-close': ['id'],
+  image: ['type', 'data', 'x', 'y', 'w', 'h'],
 };
 
 /** The command, or why it is refused. Extra or missing fields, wrong types and out-of-range values are refused. */
@@ -213,8 +218,16 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
       return { cmd: c.cmd };
     case 'settings': {
       const o = c.settings;
-      if (!isRec(o) || !onlyKeys(o, ['directories']) || !Array.isArray(o.directories))
+      if (
+        !isRec(o) ||
+        !onlyKeys(o, ['directories', 'imageMaxSide', 'imageSpaceMb']) ||
+        !Array.isArray(o.directories)
+      )
         return bad('bad settings');
+      if (o.imageMaxSide !== undefined && !int(o.imageMaxSide, 64, 8192))
+        return bad('an image size limit is 64 to 8192 pixels');
+      if (o.imageSpaceMb !== undefined && !int(o.imageSpaceMb, 1, 4096))
+        return bad("the board's image space is 1 to 4096 MB");
       const list: unknown[] = o.directories;
       if (list.length > MAX_DIRECTORIES) return bad(`at most ${MAX_DIRECTORIES} directories`);
       const directories: string[] = [];
@@ -226,7 +239,15 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
           return bad('a directory is HOST:PORT');
         directories.push(d.trim());
       }
-      return { cmd: 'settings', settings: { directories } };
+      const { imageMaxSide, imageSpaceMb } = o;
+      return {
+        cmd: 'settings',
+        settings: {
+          directories,
+          ...(imageMaxSide === undefined ? {} : { imageMaxSide }),
+          ...(imageSpaceMb === undefined ? {} : { imageSpaceMb }),
+        },
+      };
     }
     case 'create': {
       const o = newObject(c.object);
@@ -322,6 +343,13 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
         int(c.rotation, 0, ROTATION_STEPS - 1)
         ? { cmd: 'reshape', id: c.id, x: c.x, y: c.y, w: c.w, h: c.h, rotation: c.rotation }
         : bad('bad reshape');
+    case 'image':
+      if (!isImageType(c.type)) return bad('an image is PNG, JPEG or SVG');
+      if (!str(c.data, MAX_IMAGE_BASE64) || !/^[A-Za-z0-9+/]*={0,2}$/.test(c.data))
+        return bad('bad image data');
+      return coord(c.x) && coord(c.y) && int(c.w, 1, MAX_SIZE) && int(c.h, 1, MAX_SIZE)
+        ? { cmd: 'image', type: c.type, data: c.data, x: c.x, y: c.y, w: c.w, h: c.h }
+        : bad('bad image place');
     default:
       return bad('unknown command');
   }

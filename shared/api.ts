@@ -1,5 +1,6 @@
 // The one typed surface between the renderer and the main-process core (DESIGN.md §6): commands, replies and
 // events. Carried by Electron IPC (preload + contextBridge) or by the web host's local WebSocket. Types only.
+import type { ImageType } from './images';
 import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from './board';
 
 export const TOOLS = ['select', 'rect', 'ellipse', 'line', 'arrow', 'pen', 'text', 'note'] as const;
@@ -220,6 +221,10 @@ export interface JoinOptions {
 export interface Settings {
   /** Directories (HOST:PORT) hosted sessions register with; empty: none (LAN and addresses only). */
   readonly directories: readonly string[];
+  /** Pixels of a pasted image's longer side past which it is downscaled before sending (absent: 2048). */
+  readonly imageMaxSide?: number;
+  /** Hosting: megabytes every image of the session may take together (absent: 32). */
+  readonly imageSpaceMb?: number;
 }
 
 export interface Viewport {
@@ -306,7 +311,20 @@ export type ApiCommand =
       readonly remove: number;
       readonly insert: string;
     }
-  | { readonly cmd: 'text-close'; readonly id: ObjectId };
+  | { readonly cmd: 'text-close'; readonly id: ObjectId }
+  /**
+   * Puts an image on the board at (x, y), w × h: its bytes (base64, at most MAX_IMAGE_BYTES) go to the host first
+   * (refused when too large or the board's image space is full), then the object; the reply carries its id.
+   */
+  | {
+      readonly cmd: 'image';
+      readonly type: ImageType;
+      readonly data: string;
+      readonly x: number;
+      readonly y: number;
+      readonly w: number;
+      readonly h: number;
+    };
 
 export const EXPORT_FORMATS = ['ghostboard', 'excalidraw', 'svg'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -366,6 +384,24 @@ export type ApiEvent =
         readonly remove: number;
         readonly insert: string;
       } | null;
+    }
+  /** An image's bytes (base64) are here: every image object whose `blob` is this hash shows them. */
+  | {
+      readonly type: 'image';
+      readonly hash: string;
+      readonly imageType: ImageType;
+      readonly data: string;
+    }
+  /**
+   * Bytes of an image on their way here so far (its objects show a placeholder with the progress), or (upload) of
+   * this user's own image on its way to the host (total 0: it was refused).
+   */
+  | {
+      readonly type: 'image-progress';
+      readonly hash: string;
+      readonly received: number;
+      readonly total: number;
+      readonly upload: boolean;
     };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */

@@ -5,7 +5,16 @@
 export type ObjectId = number;
 export type PeerId = number;
 
-export const OBJECT_KINDS = ['rect', 'ellipse', 'line', 'arrow', 'stroke', 'text', 'note'] as const;
+export const OBJECT_KINDS = [
+  'rect',
+  'ellipse',
+  'line',
+  'arrow',
+  'stroke',
+  'text',
+  'note',
+  'image',
+] as const;
 export type ObjectKind = (typeof OBJECT_KINDS)[number];
 
 /** World coordinates are integers in [-WORLD_EXTENT, WORLD_EXTENT] (22-bit ranged on the wire). */
@@ -37,7 +46,8 @@ export type Color = number | null;
  * - color: a Color, a presence bit then 24 bits;
  * - text: a string of at most MAX_TEXT_BYTES UTF-8 bytes, Huffman-coded when shorter;
  * - points: flat [x0, y0, x1, y1, …] of at most MAX_POINTS points within ±POINT_EXTENT, a count then 16 bits each;
- * - holder: a PeerId or null, a presence bit then 0..MAX_PEER_ID.
+ * - holder: a PeerId or null, a presence bit then 0..MAX_PEER_ID;
+ * - hash: a content hash (SHA-256 as 64 lowercase hex digits) or '' for none, a presence bit then 256 bits.
  */
 export type FieldType =
   | { readonly type: 'int'; readonly min: number; readonly max: number }
@@ -46,7 +56,8 @@ export type FieldType =
   | { readonly type: 'color' }
   | { readonly type: 'text' }
   | { readonly type: 'points' }
-  | { readonly type: 'holder' };
+  | { readonly type: 'holder' }
+  | { readonly type: 'hash' };
 
 /**
  * Who sets a field: 'host' (id, z, lock: never an editor's), 'create' (given once, at creation), 'edit' (at
@@ -95,6 +106,8 @@ export const OBJECT_FIELDS = [
   // restack or delete it until someone unlocks it. Not lockedBy, which is the transient grab of a drag. Set by the
   // pin call only (board state: every peer sees it, a board file keeps it).
   { name: 'pinned', codec: { type: 'int', min: 0, max: 1 }, set: 'host', group: 'pin', invalid: 'bad pinned flag' },
+  // An image's content: the SHA-256 of its bytes (the bytes travel apart, as a blob); '' for every other kind.
+  { name: 'blob', codec: { type: 'hash' }, set: 'create', group: 'ident', fixed: true, invalid: 'bad image hash' },
 ] as const satisfies readonly FieldSpec[];
 
 type Field = (typeof OBJECT_FIELDS)[number];
@@ -108,7 +121,9 @@ type ValueOf<T extends FieldType> = T extends { type: 'int' | 'z' }
         ? string
         : T extends { type: 'points' }
           ? readonly number[]
-          : PeerId | null;
+          : T extends { type: 'hash' }
+            ? string
+            : PeerId | null;
 
 /** A board object: one property per row of OBJECT_FIELDS. */
 export type BoardObject = { readonly [F in Field as F['name']]: ValueOf<F['codec']> };
@@ -190,8 +205,13 @@ export function fieldRefusal(f: FieldSpec, v: unknown): string | undefined {
         (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= MAX_PEER_ID)
         ? undefined
         : f.invalid;
+    case 'hash':
+      return typeof v === 'string' && (v === '' || HASH_HEX.test(v)) ? undefined : f.invalid;
   }
 }
+
+/** A content hash as the field table carries it: SHA-256, 64 lowercase hex digits. */
+const HASH_HEX = /^[0-9a-f]{64}$/;
 
 /** Why an object or patch is not acceptable, or undefined when it is (fields absent are not checked). */
 export function validateObjectFields(o: ObjectPatch & { kind?: ObjectKind }): string | undefined {
@@ -203,5 +223,9 @@ export function validateObjectFields(o: ObjectPatch & { kind?: ObjectKind }): st
     const why = fieldRefusal(f, v);
     if (why !== undefined) return why;
   }
+  // An image is its content, and only an image has one.
+  const blob = (o as { blob?: string }).blob;
+  if (o.kind !== undefined && blob !== undefined && (o.kind === 'image') !== (blob !== ''))
+    return o.kind === 'image' ? 'an image needs its content' : 'only an image has content';
   return undefined;
 }

@@ -14,7 +14,7 @@ function imported(text: string): ExcalidrawImport {
 }
 
 const asBoard = (objects: readonly NewObject[]): BoardObject[] =>
-  objects.map((o, i) => ({ ...o, id: i + 1, z: i + 1, lockedBy: null }));
+  objects.map((o, i) => ({ ...o, id: i + 1, z: i + 1, lockedBy: null, pinned: 0 }));
 
 /** Where an object's points (or its box's origin) are on the board, its rotation about x, y applied. */
 function worldPoints(o: NewObject): [number, number][] {
@@ -130,6 +130,7 @@ describe('Excalidraw interchange', () => {
         strokeWidth: o.strokeWidth,
         text: o.text,
         points: [],
+        blob: '',
       });
       // The same place on the board, to the rounding of a unit: each point of a line, a box's corner.
       const there = worldPoints(b);

@@ -155,6 +155,8 @@ function textElement(
 export function toExcalidraw(objects: readonly BoardObject[]): string {
   const elements: Json[] = [];
   for (const o of objects) {
+    // An image's bytes are not the board's to hand out here (an .excalidraw scene keeps them in its files).
+    if (o.kind === 'image') continue;
     const id = `gb-${o.id}`;
     const angle = radians(o.rotation);
     const box = localBox(o);
@@ -379,6 +381,7 @@ function readElement(e: Json, bound: Json | undefined): NewObject | string {
     strokeWidth,
     text: clipped.text,
     points: local.points,
+    blob: '',
   };
   return validateObjectFields(o) ?? o;
 }

@@ -164,6 +164,9 @@ function body(o: BoardObject): string {
     }
     case 'text':
       return textBlock(o.text, { x: 0, y: 0 }, o, TEXT_FONT_SIZE, o.stroke ?? INK);
+    case 'image':
+      // The bytes travel apart from the board: the picture's place and size, outlined.
+      return `<rect width="${o.w}" height="${o.h}" fill="#f1f3f5" stroke="#adb5bd" stroke-dasharray="6 4"/>`;
     case 'note': {
       const inner = {
         w: Math.max(0, o.w - 2 * NOTE_PADDING),

@@ -16,6 +16,7 @@ export function newRect(fields: Partial<NewObject> = {}): NewObject {
     strokeWidth: 2,
     text: '',
     points: [],
+    blob: '',
     ...fields,
   };
 }

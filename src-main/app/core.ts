@@ -31,6 +31,7 @@ import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
 import { exportBoard } from '../files/convert';
 import { HOST_SILENT_MS, isRetryable, REJOIN_GIVE_UP_MS, rejoinDelay } from './rejoin';
+import { imageEvent, imageObject } from './images';
 import { localAddresses } from './addresses';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 
@@ -270,6 +271,8 @@ class Core implements AppCore {
         break;
       case 'export':
         return exportReply(s.board.all(), c);
+      case 'image':
+        return this.putImage(c, s, now);
       case 'host':
       case 'join':
       case 'leave':
@@ -285,7 +288,9 @@ class Core implements AppCore {
     if (this.runner) return { ok: false, reason: 'already in a session' };
     await mkdir(this.options.dataDir, { recursive: true });
     const joinCode = code ?? generateJoinCode();
-    const configured = (await this.currentSettings()).directories;
+    const settings = await this.currentSettings();
+    const configured = settings.directories;
+    const space = settings.imageSpaceMb;
     const reach = o.reach ?? (configured.length > 0 ? 'directory' : 'lan');
     if (reach === 'directory' && configured.length === 0)
       return {
@@ -302,6 +307,7 @@ class Core implements AppCore {
       boardFile: joinPath(this.options.dataDir, 'board.json'),
       ...(directories.length > 0 ? { directories } : {}),
       ...(reach === 'directory' && o.listName !== undefined ? { listName: o.listName } : {}),
+      ...(space === undefined ? {} : { imageLimits: { maxSessionBytes: space * 2 ** 20 } }),
     };
     let runner: SessionHandle;
     try {
@@ -314,6 +320,7 @@ class Core implements AppCore {
     this.setStatus(hostingStatus(runner, name, joinCode, configured, directories.length));
     runner.onReach((e) => this.onReach(runner, e));
     this.lan?.hosting(name, runner.address.port, 1);
+    for (const b of runner.controls.images.all()) this.emit(imageEvent(b));
     this.emit({ type: 'board', objects: runner.controls.board.all() });
     this.emitParticipants();
     const notice = runner.boardNotice;
@@ -540,6 +547,8 @@ class Core implements AppCore {
       case 'object':
       case 'pointer':
       case 'refused':
+      case 'image':
+      case 'image-progress':
         t.translate(e);
         return;
     }
@@ -724,6 +733,19 @@ class Core implements AppCore {
     return true;
   }
 
+  /** An image's bytes to the host, then its object (a peer waits for the host's answer to each). */
+  private async putImage(
+    c: Extract<ApiCommand, { cmd: 'image' }>,
+    s: SessionHandle['controls'],
+    now: number,
+  ): Promise<ApiReply> {
+    const bytes = new Uint8Array(Buffer.from(c.data, 'base64'));
+    const hash = await s.putImage(now, bytes, c.type);
+    if (typeof hash !== 'string') return { ok: false, reason: hash.refused };
+    const r = await s.create(this.clock.now(), imageObject(hash, c));
+    return typeof r === 'number' ? { ok: true, id: r } : { ok: false, reason: r.refused };
+  }
+
   private async sync(): Promise<ApiReply> {
     this.emit({ type: 'status', status: this.status });
     if (this.pendingLink !== undefined && this.runner === undefined)
@@ -732,6 +754,7 @@ class Core implements AppCore {
     this.lan?.resend();
     const r = this.runner;
     if (r) {
+      for (const b of r.controls.images.all()) this.emit(imageEvent(b));
       this.emit({ type: 'board', objects: r.controls.board.all() });
       this.emitParticipants();
       for (const m of this.chat) this.emit({ type: 'chat', message: m });

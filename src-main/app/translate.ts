@@ -13,11 +13,13 @@ import type { Controls } from '../session/controls';
 import { connectionFigures } from '../session/figures';
 import { pathOfPeerKey } from '../session/path';
 import type { SessionEvent } from '../session/session-events';
+import { imageEvent, ProgressSteps } from './images';
 
 export class EventTranslator {
   /** Board objects received of those announced (joining). */
   progress = { received: 0, total: 0 };
   private readonly activeAt = new Map<PeerId, number>();
+  private readonly imageSteps = new ProgressSteps();
 
   constructor(
     private readonly s: Controls,
@@ -54,8 +56,23 @@ export class EventTranslator {
         this.emit({ type: 'pointers', pointers: [e.pointer], gone: [] });
         return;
       case 'refused':
-        this.emit({ type: 'notice', level: 'warn', text: `Couldn't ${e.cmd}: ${e.reason}` });
+        // An image's refusal is the image command's reply: the renderer says it.
+        if (e.cmd !== 'image')
+          this.emit({ type: 'notice', level: 'warn', text: `Couldn't ${e.cmd}: ${e.reason}` });
         if (e.id !== undefined) this.emit({ type: 'refused', cmd: e.cmd, id: e.id });
+        return;
+      case 'image':
+        this.emit(imageEvent({ hash: e.hash, type: e.imageType, bytes: e.bytes }));
+        return;
+      case 'image-progress':
+        if (this.imageSteps.worthTelling(e.hash, e.received, e.total))
+          this.emit({
+            type: 'image-progress',
+            hash: e.hash,
+            received: e.received,
+            total: e.total,
+            upload: e.upload,
+          });
         return;
       case 'progress':
         this.progress = { received: e.received, total: e.total };

@@ -52,6 +52,7 @@ function randomFields(r: Rand): NewObject {
     strokeWidth: r.int(0, 64),
     text: r.pick(['', 'note', 'héllo 👋']),
     points: r.pick([[], [0, 0, 10, 10], [1, 2, 3, 4, -5, -6]]),
+    blob: '',
   };
 }
 
@@ -296,6 +297,7 @@ describe('board operations', () => {
       z: 9,
       lockedBy: 1,
       pinned: 1,
+      blob: 'ab'.repeat(32),
     };
     for (const k of HASH_ORDER) {
       if (k === 'id') continue;

@@ -60,13 +60,16 @@ export const HASH_ORDER = [
   'points',
   'text',
   'pinned',
+  'blob',
 ] as const satisfies readonly (keyof BoardObject)[];
 
 function canonical(o: BoardObject): string {
-  return HASH_ORDER.map((k) => {
+  // An object with no image content hashes as it did before images (its blob is left out, not written empty).
+  return HASH_ORDER.flatMap((k) => {
+    if (k === 'blob' && o.blob === '') return [];
     const v = o[k];
     // As Array.prototype.join writes them: null as nothing.
-    return v === null ? '' : Array.isArray(v) ? v.join(',') : String(v);
+    return [v === null ? '' : Array.isArray(v) ? v.join(',') : String(v)];
   }).join('|');
 }
 

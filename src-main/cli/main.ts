@@ -27,6 +27,7 @@ const USAGE = `usage:
                   [--join-role editor|viewer]   the role joiners get (a joiner can only ask for less)
                   [--max-peers N] [--max-per-address N]   participants (256), and connections from one IP
                                                            (a quarter of --max-peers, at most 32)
+                  [--image-space MB]   what every image of the session may take together (32)
                   [--directory HOST:PORT]…   register with these directories (repeatable): joinable by link
                   [--list NAME]   listed publicly under NAME (default: unlisted, found only through the link)
                   [--lan]   announce the session on this network (mDNS), as the app does
@@ -119,6 +120,7 @@ async function host(v: Values): Promise<void> {
   const uplink = uplinkOf(v);
   const maxPeers = countOf(v, 'max-peers', 1023);
   const maxPerAddress = countOf(v, 'max-per-address', 1031);
+  const imageSpace = countOf(v, 'image-space', 4096);
   const joinRole = v['join-role'];
   if (joinRole !== undefined && joinRole !== 'editor' && joinRole !== 'viewer')
     fail(`--join-role ${String(joinRole)}: editor or viewer`);
@@ -137,6 +139,7 @@ async function host(v: Values): Promise<void> {
     ...(joinRole === undefined ? {} : { joinRole }),
     ...(maxPeers === undefined ? {} : { maxPeers }),
     ...(maxPerAddress === undefined ? {} : { maxConnectionsPerAddress: maxPerAddress }),
+    ...(imageSpace === undefined ? {} : { imageLimits: { maxSessionBytes: imageSpace * 2 ** 20 } }),
     ...(directories.length === 0 ? {} : { directories }),
     ...(listName === undefined ? {} : { listName }),
   });
@@ -404,6 +407,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       lan: { type: 'boolean' },
       'join-role': { type: 'string' },
       'max-peers': { type: 'string' },
+      'image-space': { type: 'string' },
       'max-per-address': { type: 'string' },
       'quiet-pointers': { type: 'boolean' },
       script: { type: 'boolean' },

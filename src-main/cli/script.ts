@@ -9,6 +9,8 @@ import type { Controls } from '../session/controls';
 import { connectionFigures } from '../session/figures';
 import type { SessionEvent } from '../session/session-events';
 import { monotonicNow } from '../net/transport';
+import { imageObject } from '../app/images';
+import { readImageFile } from '../session/image-file';
 
 export type Emit = (event: Record<string, unknown>) => void;
 
@@ -48,6 +50,7 @@ export function objectEvent(o: BoardObject): Record<string, unknown> {
     text: o.text,
     z: o.z,
     lockedBy: o.lockedBy,
+    ...(o.kind === 'image' ? { blob: o.blob } : {}),
   };
 }
 
@@ -101,9 +104,12 @@ export function sessionEventLine(e: SessionEvent): Record<string, unknown> | und
       return { ev: 'code', code: e.code };
     case 'code-locked':
       return { ev: 'code-locked', failures: e.failures, suggest: 'rotate-code' };
+    case 'image':
+      return { ev: 'image', hash: e.hash, type: e.imageType, bytes: e.bytes.length };
     case 'created':
     case 'progress':
     case 'text-splice':
+    case 'image-progress':
       return undefined;
   }
 }
@@ -147,6 +153,7 @@ function toNewObject(c: Record<string, unknown>): NewObject | string {
     strokeWidth: 2,
     text: typeof c.text === 'string' ? c.text : '',
     points: pts,
+    blob: '',
   };
 }
 
@@ -191,6 +198,27 @@ export async function runCommand(
       // Not awaited: the next line runs at once, so a paste's creates share packets instead of taking a round
       // trip each. The object arrives as an `object` event, a refusal as the session's own `refused` event.
       void s.create(now, o);
+      return undefined;
+    }
+    case 'image': {
+      // A PNG, JPEG or SVG file, sent as it is (no downscaling here); the host's refusal is a `refused` event.
+      const w = int(cmd.w);
+      const h = int(cmd.h);
+      if (typeof cmd.file !== 'string') return bad('image needs a file');
+      if (
+        x === undefined ||
+        y === undefined ||
+        w === undefined ||
+        h === undefined ||
+        w < 1 ||
+        h < 1
+      )
+        return bad('image needs integer x, y, w, h');
+      const f = await readImageFile(cmd.file);
+      if ('refused' in f) return bad(f.refused);
+      const hash = await s.putImage(now, f.bytes, f.type);
+      if (typeof hash === 'string')
+        await s.create(monotonicNow(), imageObject(hash, { x, y, w, h }));
       return undefined;
     }
     case 'grab':

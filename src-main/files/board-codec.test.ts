@@ -5,15 +5,20 @@ import type { BoardObject } from '../../shared/board';
 import { OBJECT_FIELDS, WORLD_EXTENT } from '../../shared/board';
 import type { BoardState } from '../board';
 import { apply, emptyBoard, hashBoard, objectsByZ } from '../board';
-import { decodeBoardFile, encodeBoardFile, MAX_Z } from './board-codec';
+import { decodeBoardFile, decodeBoardFileContent, encodeBoardFile, MAX_Z } from './board-codec';
 
 /** Written by the code before this codec: as a session saved it, and as it saved it again after a load. */
 const fixture = (name: string): string =>
   readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 const AS_SAVED = fixture('v1-small.ghostboard');
 const RESAVED = fixture('v1-canonical.ghostboard');
-/** The same board as version 2 writes it, with the arrow locked in place. */
+/**
+ * Version 2: the same board as it writes it, with the arrow locked in place; and a board with two objects showing
+ * one image.
+ */
 const V2 = fixture('v2-canonical.ghostboard');
+const V2_IMAGE = fixture('v2-image.ghostboard');
+const PNG_HASH = 'e2e389e2eb53aa316e7ea20238c453e2b756b7eb688afabdf89e1f5817f070b7';
 
 function decoded(text: string): BoardState {
   const s = decodeBoardFile(text);
@@ -32,9 +37,10 @@ const base = {
   points: [],
   lockedBy: null,
   pinned: 0,
+  blob: '',
 };
 
-describe('the .ghostboard file (version 1, read by version 2)', () => {
+describe('the .ghostboard file (version 1, and 2 with locks and images)', () => {
   it('decodes the fixture value for value', () => {
     const s = decoded(AS_SAVED);
     expect([s.nextId, s.topZ, hashBoard(s)]).toEqual([6, 5, '3782590209776ad4']);
@@ -96,6 +102,45 @@ describe('the .ghostboard file (version 1, read by version 2)', () => {
     expect(decodeBoardFile(file({ pinned: undefined }))).toEqual({
       refused: 'bad number in object',
     });
+  });
+
+  it('a version 2 board without images or locks hashes as its version 1 did; its image list is there, empty', () => {
+    const unpinned = V2.replace('"pinned":1', '"pinned":0');
+    expect(hashBoard(decoded(unpinned))).toBe(hashBoard(decoded(RESAVED)));
+    expect(JSON.parse(V2)).toMatchObject({ version: 2, blobs: [] });
+  });
+
+  it('keeps images: each blob once, checked against its hash, re-encoded byte for byte', () => {
+    const c = decodeBoardFileContent(V2_IMAGE);
+    if ('refused' in c) throw new Error(c.refused);
+    expect(objectsByZ(c.state).map((o) => [o.kind, o.blob])).toEqual([
+      ['image', PNG_HASH],
+      ['rect', ''],
+      ['image', PNG_HASH],
+    ]);
+    expect(c.blobs.map((b) => [b.hash, b.type, b.bytes.length])).toEqual([
+      [PNG_HASH, 'image/png', 74],
+    ]);
+    const blob = c.blobs[0];
+    expect(encodeBoardFile(c.state, (h) => (h === blob?.hash ? blob : undefined))).toBe(V2_IMAGE);
+    // Without the bytes the image objects are still saved (they show a placeholder), with no blob.
+    expect(JSON.parse(encodeBoardFile(c.state))).toMatchObject({ blobs: [] });
+  });
+
+  it('refuses a file whose images are damaged or hostile', () => {
+    const good = JSON.parse(V2_IMAGE) as { blobs: Record<string, unknown>[] };
+    const withBlob = (b: Record<string, unknown> | string): string =>
+      JSON.stringify({ ...good, blobs: typeof b === 'string' ? b : [{ ...good.blobs[0], ...b }] });
+    const cases: [string, string][] = [
+      [withBlob('none'), 'bad image list'],
+      [withBlob({ hash: 'ab' }), 'bad image hash'],
+      [withBlob({ type: 'text/html' }), 'bad image type'],
+      [withBlob({ data: 'not base64!' }), 'bad image data'],
+      [withBlob({ data: 'AAAA' }), 'image bytes do not match their hash'],
+      [withBlob({ data: 'A'.repeat(4 * 1024 * 1024) }), 'image too large'],
+    ];
+    for (const [text, why] of cases)
+      expect(decodeBoardFileContent(text), why).toEqual({ refused: why });
   });
 
   it('keeps the counters: the next create after a load takes the saved nextId', () => {

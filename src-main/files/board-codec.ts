@@ -1,8 +1,11 @@
-// The .ghostboard file format, version 2 (reads version 1 too): JSON text, built from the object field table so a new field is saved
+// The .ghostboard file format, version 2: JSON text, built from the object field table so a new field is saved
 // and checked like the others. A damaged or hostile file is refused whole, with a reason. Knows nothing of disks
 // (board-file.ts) or sessions.
 //
-//   { "format": "ghostboard-board", "version": 2, "nextId": N, "objects": [OBJECT, …] }
+//   { "format": "ghostboard-board", "version": 2, "nextId": N, "objects": [OBJECT, …], "blobs": [BLOB, …] }
+//
+// blobs: the images' bytes (blob-section.ts). Version 1 (before images and locks) had no blobs and no `blob` or
+// `pinned` field in its objects: it is still read, each object's blob '' and nothing locked in place.
 //
 // Version 2 added the field `pinned` (an object locked in place); a version 1 file has none, and its objects load
 // unpinned.
@@ -18,13 +21,17 @@ import {
   OBJECT_KINDS,
   validateObjectFields,
 } from '../../shared/board';
+import type { ImageBlob } from '../../shared/images';
 import type { BoardState } from '../board';
+import { decodeBlobs, encodeBlobs } from './blob-section';
 import { emptyBoard, MAX_OBJECTS, objectsByZ } from '../board';
 
 export const FILE_FORMAT = 'ghostboard-board';
 export const FILE_VERSION = 2;
 /** Fields a version 1 file does not have, and the value its objects load with. */
-const ADDED_IN_V2: Readonly<Record<string, unknown>> = { pinned: 0 };
+const ADDED_IN_V2: Readonly<Record<string, unknown>> = { pinned: 0, blob: '' };
+/** Versions read: 1 (before images) and this one. */
+const READ_VERSIONS: readonly unknown[] = [1, FILE_VERSION];
 /**
  * A board file larger than this is refused before it is read: 100,000 objects of typical size take well under
  * it, and a file past it would take the host's memory several times over while parsed.
@@ -43,9 +50,13 @@ export interface FileRefusal {
 
 const FIELDS: readonly FieldSpec[] = OBJECT_FIELDS;
 
-/** The file's text: objects bottom to top, each field in table order. */
-export function encodeBoardFile(state: BoardState): string {
-  const objects = objectsByZ(state).map((o) => {
+/** The file's text: objects bottom to top, each field in table order, then the bytes of their images. */
+export function encodeBoardFile(
+  state: BoardState,
+  blobOf: (hash: string) => ImageBlob | undefined = () => undefined,
+): string {
+  const sorted = objectsByZ(state);
+  const objects = sorted.map((o) => {
     const out: Record<string, unknown> = {};
     for (const f of FIELDS)
       out[f.name] = f.codec.type === 'holder' ? null : o[f.name as keyof BoardObject];
@@ -56,11 +67,24 @@ export function encodeBoardFile(state: BoardState): string {
     version: FILE_VERSION,
     nextId: state.nextId,
     objects,
+    blobs: encodeBlobs(sorted, blobOf),
   });
 }
 
-/** Reads a file, validating every field; a damaged or hostile file is refused whole. */
+/** A board and its images as a file holds them. */
+export interface BoardFileContent {
+  readonly state: BoardState;
+  readonly blobs: readonly ImageBlob[];
+}
+
+/** Reads a file's board, validating every field; a damaged or hostile file is refused whole. */
 export function decodeBoardFile(text: string): BoardState | FileRefusal {
+  const c = decodeBoardFileContent(text);
+  return 'refused' in c ? c : c.state;
+}
+
+/** Reads a file's board and images, validating every field and every image's hash. */
+export function decodeBoardFileContent(text: string): BoardFileContent | FileRefusal {
   if (text.length > MAX_BOARD_FILE_BYTES) return { refused: 'board file too large' };
   let data: unknown;
   try {
@@ -68,11 +92,7 @@ export function decodeBoardFile(text: string): BoardState | FileRefusal {
   } catch {
     return { refused: 'board file is not valid JSON' };
   }
-  if (
-    !isRecord(data) ||
-    data.format !== FILE_FORMAT ||
-    (data.version !== 1 && data.version !== 2)
-  ) {
+  if (!isRecord(data) || data.format !== FILE_FORMAT || !READ_VERSIONS.includes(data.version)) {
     return { refused: 'not a Ghostboard board file (or a newer version)' };
   }
   const v1 = data.version === 1;
@@ -91,7 +111,8 @@ export function decodeBoardFile(text: string): BoardState | FileRefusal {
   if (typeof nextId === 'number' && Number.isInteger(nextId) && nextId <= MAX_OBJECT_ID + 1) {
     state.nextId = Math.max(state.nextId, nextId);
   }
-  return state;
+  const blobs = v1 ? [] : decodeBlobs(data.blobs);
+  return 'refused' in blobs ? blobs : { state, blobs };
 }
 
 /**
@@ -114,6 +135,7 @@ const SHAPES: readonly {
     refused: 'bad kind',
   },
   { types: ['text'], ok: (v) => typeof v === 'string', refused: 'bad text or points' },
+  { types: ['hash'], ok: (v) => typeof v === 'string', refused: 'bad image hash' },
   { types: ['points'], ok: (v) => Array.isArray(v), refused: 'bad text or points' },
   { types: ['color'], ok: (v) => v === null || typeof v === 'number', refused: 'bad colour' },
 ];

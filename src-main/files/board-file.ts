@@ -4,7 +4,8 @@
 import { copyFile, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { BoardState } from '../board';
-import { decodeBoardFile, MAX_BOARD_FILE_BYTES } from './board-codec';
+import type { ImageBlob } from '../../shared/images';
+import { decodeBoardFileContent, MAX_BOARD_FILE_BYTES } from './board-codec';
 
 /** Backups kept beside the file: FILE.1 (newest) … FILE.3. */
 export const BOARD_BACKUPS = 3;
@@ -24,11 +25,15 @@ export interface BoardFileNotice {
 export interface BoardLoad {
   /** Undefined: no file yet (a new board; the first save creates it) or nothing could be restored. */
   readonly state: BoardState | undefined;
+  /** The board's images (none with no state). */
+  readonly blobs?: readonly ImageBlob[];
   readonly notice?: BoardFileNotice;
 }
 
 type ReadResult =
-  { readonly state: BoardState } | { readonly missing: true } | { readonly bad: string };
+  | { readonly state: BoardState; readonly blobs: readonly ImageBlob[] }
+  | { readonly missing: true }
+  | { readonly bad: string };
 
 /**
  * Loads FILE. A file that is too large, not a board or out of range is renamed to FILE.corrupt-<time> (kept:
@@ -38,7 +43,7 @@ type ReadResult =
  */
 export async function readBoardFile(file: string, now = new Date()): Promise<BoardLoad> {
   const first = await readBoard(file);
-  if ('state' in first) return { state: first.state };
+  if ('state' in first) return { state: first.state, blobs: first.blobs };
   if ('missing' in first) return { state: undefined };
   const movedTo = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, '-')}`;
   await rename(file, movedTo);
@@ -48,6 +53,7 @@ export async function readBoardFile(file: string, now = new Date()): Promise<Boa
     if (r !== undefined && 'state' in r) {
       return {
         state: r.state,
+        blobs: r.blobs,
         notice: { status: 'moved-aside', file, movedTo, reason: first.bad, restoredFrom: backup },
       };
     }
@@ -83,8 +89,8 @@ async function readBoard(file: string): Promise<ReadResult> {
       if (got === buf.length) break;
     }
     if (got > MAX_BOARD_FILE_BYTES) return { bad: 'the file grew past the size a board may take' };
-    const state = decodeBoardFile(buf.subarray(0, got).toString('utf8'));
-    return 'refused' in state ? { bad: state.refused } : { state };
+    const c = decodeBoardFileContent(buf.subarray(0, got).toString('utf8'));
+    return 'refused' in c ? { bad: c.refused } : c;
   } finally {
     await handle.close();
   }

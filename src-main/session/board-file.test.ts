@@ -30,6 +30,7 @@ function sample(n: number): Board {
       strokeWidth: 2,
       text: `object ${i}`,
       points: [],
+      blob: '',
     });
   }
   return b;

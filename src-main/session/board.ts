@@ -5,6 +5,7 @@ import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../.
 import type { ApplyResult, BoardEffect, BoardOp, BoardState } from '../board';
 import { apply, emptyBoard, hashBoard, objectsByZ, refusalText } from '../board';
 import { decodeBoardFile, encodeBoardFile } from '../files/board-codec';
+import type { ImageBlob } from '../../shared/images';
 
 export { MAX_OBJECTS } from '../board';
 export { MAX_BOARD_FILE_BYTES, MAX_Z } from '../files/board-codec';
@@ -88,8 +89,8 @@ export class Board {
   }
 
   /** The save-file text (locks are not saved: they belong to a live session). */
-  toFile(): string {
-    return encodeBoardFile(this.state);
+  toFile(blobOf?: (hash: string) => ImageBlob | undefined): string {
+    return encodeBoardFile(this.state, blobOf);
   }
 
   /** Reads a save file, validating every field; a damaged or hostile file is refused whole. */

@@ -12,6 +12,8 @@ import type { PeerSession } from './peer';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import type { UndoOutcome } from './undo-controls';
 import type { OtSplice } from '../../shared/text-ot';
+import type { ImageType } from '../../shared/images';
+import type { BlobStore } from './blob-store';
 import { withHistory } from './undo-controls';
 
 export interface Controls {
@@ -48,6 +50,10 @@ export interface Controls {
   reshape(now: number, id: ObjectId, shape: LiveGeometry): void;
   drop(now: number, id: ObjectId, x: number, y: number): void;
   chat(now: number, text: string): void;
+  /** Keeps an image (a peer uploads it to the host): its hash for an image object's create, or a refusal. */
+  putImage(now: number, bytes: Uint8Array, type: ImageType): Promise<string | Refusal>;
+  /** The images this side has (every object showing one of them can draw it). */
+  readonly images: BlobStore;
   /**
    * Takes back this user's newest step that still applies, or does it again, as ordinary operations (others' steps
    * are never touched). Waits for creates still on their way to the host.
@@ -127,6 +133,12 @@ export function hostControls(h: HostSession): Controls {
         refuse('drop', h.drop(id, x, y, now), id);
       },
       chat: (_now, text) => h.chat(text),
+      putImage: (_now, bytes, type) => {
+        const r = h.putImage(bytes, type);
+        if (typeof r !== 'string') emitLocal({ type: 'refused', cmd: 'image', reason: r.refused });
+        return Promise.resolve(r);
+      },
+      images: h.images.store,
       kick: (now, peer) => h.kick(now, peer),
       setRole: (peer, role) => h.setRole(peer, role),
       rotateCode: () => h.rotateCode(),
@@ -187,6 +199,8 @@ export function peerControls(p: PeerSession): Controls {
       reshape: (_now, id, g) => p.reshape(id, g),
       drop: (_now, id, x, y) => p.drop(id, x, y),
       chat: (_now, text) => p.chat(text),
+      putImage: (now, bytes, type) => p.putImage(now, bytes, type),
+      images: p.images.store,
       connections: () => {
         const stack = p.connection;
         return stack ? [{ peer: 0, name: p.host, stack }] : [];

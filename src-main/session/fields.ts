@@ -18,6 +18,7 @@ import {
   WORLD_EXTENT,
 } from '../../shared/board';
 import type { ObjectKind } from '../../shared/board';
+import { bytesToHex, hexToBytes } from '../../shared/images';
 
 export { MAX_PEER_ID };
 
@@ -135,6 +136,15 @@ export const holder = (): Field<PeerId | null> => ({
   read: (r) => (r.readBool() ? r.readRanged(0, MAX_PEER_ID) : null),
 });
 
+/** A content hash ('' or 64 hex digits): a presence bit, then its 32 bytes. */
+export const contentHash = (): Field<string> => ({
+  write: (w, v) => {
+    w.writeBool(v !== '');
+    if (v !== '') w.writeBytes(hexToBytes(v));
+  },
+  read: (r) => (r.readBool() ? bytesToHex(r.readBytes(32)) : ''),
+});
+
 /** A stacking order: a variable-length signed integer. */
 export const stackingOrder = (): Field<number> => ({
   write: (w, v) => w.writeVarInt(v),
@@ -158,6 +168,8 @@ export function fieldCodec(t: FieldType): Field<unknown> {
       return points();
     case 'holder':
       return holder();
+    case 'hash':
+      return contentHash();
   }
 }
 

@@ -220,6 +220,7 @@ function blankValue(t: FieldType): unknown {
     case 'holder':
       return null;
     case 'text':
+    case 'hash':
       return '';
     case 'points':
       return [];

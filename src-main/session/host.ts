@@ -26,6 +26,10 @@ import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { HostRules } from './host-rules';
 import { HostText } from './host-text';
 import type { OtSplice } from '../../shared/text-ot';
+import type { BlobLink } from './blob-link';
+import type { ImageLimits } from './host-images';
+import { HostImages } from './host-images';
+import type { ImageType } from '../../shared/images';
 import { Tombstones } from './tombstones';
 import type { Protocol, RefusableCommand, Role } from './protocol';
 import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
@@ -68,6 +72,8 @@ export interface HostSessionOptions {
   readonly peerLimits?: Partial<PeerLimits>;
   /** How big participants may make the board (defaults: DEFAULT_BOARD_LIMITS). */
   readonly boardLimits?: Partial<BoardLimits>;
+  /** Bytes of one image and of all the session's images (defaults: DEFAULT_IMAGE_LIMITS). */
+  readonly imageLimits?: Partial<ImageLimits>;
 }
 
 /** A presence's live drag (or resize, or rotate) of one object. */
@@ -97,6 +103,8 @@ interface HostPeer {
   readonly budget: PeerBudget;
   viewport: { x: number; y: number; w: number; h: number } | undefined;
   lastActiveAt: number;
+  /** Its image transfers, both ways (set up with its handlers). */
+  blobs: BlobLink | undefined;
 }
 
 /**
@@ -156,6 +164,7 @@ export class HostSession {
     boardFull: 0,
     restoresRefused: 0,
   };
+  readonly images: HostImages;
   private readonly replica: BoardReplica;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   private readonly self: GhostSource<PresenceState>;
@@ -201,6 +210,7 @@ export class HostSession {
       () => this.rescopeBoards(),
     );
     this.self = this.presence.add(Presence, blankPresence(HOST_PEER_ID));
+    this.images = new HostImages(this.proto, (e) => this.emit(e), options.imageLimits);
     this.rules = new HostRules(this.board, options.lockTimeoutMs ?? 15_000);
     this.texts = this.textsFor();
     this.unsubscribeTexts = this.board.subscribe((c) => this.texts.boardChanged(c));
@@ -266,6 +276,7 @@ export class HostSession {
       budget: new PeerBudget(this.limits, this.now),
       viewport: undefined,
       lastActiveAt: this.now,
+      blobs: undefined,
     };
     const p = state as HostPeer;
     Object.assign(p, { stack: this.stackFor(conn, p) });
@@ -354,6 +365,7 @@ export class HostSession {
         run({ kind: 'peer', member }, a, now);
       };
     rpc.on(pr.hello, (a, now) => this.onHello(p, a.name, a.viewer, now));
+    p.blobs = this.images.attach(rpc, () => p.member);
     // Only scopes what this connection itself is sent (nothing before hello): harmless to keep early.
     rpc.on(pr.viewport, (a) => {
       p.viewport = { x: a.x, y: a.y, w: a.w, h: a.h };
@@ -571,6 +583,7 @@ export class HostSession {
 
   private onClosed(p: HostPeer, now: number, info: CloseInfo): void {
     this.peers.delete(p.stack.conn);
+    if (p.blobs !== undefined) this.images.detach(p.blobs);
     const m = p.member;
     if (m === undefined) return;
     const i = this.relays.indexOf(m.relay);
@@ -671,6 +684,11 @@ export class HostSession {
     return this.grabAs(HOST, id, now);
   }
 
+  /** Keeps an image of the host's own user (within the session's image limits); its hash, for a create. */
+  putImage(bytes: Uint8Array, type: ImageType): string | Refusal {
+    return this.images.put(bytes, type);
+  }
+
   drop(id: ObjectId, x: number, y: number, now: number): BoardObject | Refusal {
     return this.dropAs(HOST, id, x, y, now);
   }
@@ -685,6 +703,7 @@ export class HostSession {
     this.now = now;
     const denied =
       this.canEdit(actor) ??
+      this.images.refusal(fields) ??
       this.overBudget(actor, () => this.boardBudget.refuseNew(objectBytes(fields)));
     if (denied) return denied;
     const o = this.board.create(fields);
@@ -971,6 +990,7 @@ export class HostSession {
       p.stack.conn.wake();
     }
     this.shareUplink(now);
+    this.images.tick(now);
     for (const { id, peer } of this.rules.expire(now)) this.announceRelease(id, peer, now);
     this.texts.tick();
   }

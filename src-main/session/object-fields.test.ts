@@ -25,6 +25,7 @@ const object: BoardObject = {
   z: 12,
   lockedBy: null,
   pinned: 0,
+  blob: '',
 };
 
 /** Another valid value of each field. */
@@ -44,6 +45,7 @@ const other: BoardObject = {
   z: -3,
   lockedBy: 4,
   pinned: 1,
+  blob: 'ab'.repeat(32),
 };
 
 function groupBytes(o: BoardObject): string[] {

@@ -28,6 +28,7 @@ describe('BoardBudget', () => {
       fill: null,
       strokeWidth: 1,
       text: 'abc',
+      blob: '',
       points: [],
     };
     const before = board.create(fields);

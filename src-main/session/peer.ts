@@ -12,7 +12,10 @@ import type { GhostSource } from '../net/ghost/ghost-source';
 import { GhostDomain } from '../net/ghost/ghost-source';
 import type { PacketRecord } from '../net/stream/scheduler';
 import { PROTOCOL_VERSION } from '../../shared/version';
+import type { Refusal } from './board';
 import { Board } from './board';
+import type { ImageType } from '../../shared/images';
+import { PeerImages } from './peer-images';
 import type { BoardGhost, PresenceState } from './ghost-classes';
 import { blankPresence, copyPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
 import type { ConnectionStack } from './connection-stack';
@@ -48,6 +51,7 @@ const UNSEEN: BoardObject = {
   z: 0,
   lockedBy: null,
   pinned: 0,
+  blob: '',
 };
 
 export interface PeerSessionOptions {
@@ -63,6 +67,7 @@ export class PeerSession {
   readonly proto: Protocol = buildRegistry();
   readonly endpoint: Endpoint<PacketRecord>;
   readonly board = new Board();
+  readonly images: PeerImages;
   private stack: ConnectionStack | undefined;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   /** What each remote presence last showed, to tell a repeat from a move. */
@@ -108,6 +113,7 @@ export class PeerSession {
     now: number,
   ) {
     this.self = this.presence.add(Presence, blankPresence(0), { always: true, alwaysPriority: 10 });
+    this.images = new PeerImages(this.proto, (e) => this.emit(e));
     this.endpoint = new Endpoint<PacketRecord>(
       'client',
       { joinCode: options.joinCode, protocolVersion: PROTOCOL_VERSION },
@@ -193,6 +199,7 @@ export class PeerSession {
     });
     this.stack = stack;
     this.register(stack);
+    this.images.attach(stack.events.rpc);
     if (this.options.uplinkBytesPerSecond !== undefined) {
       stack.events.scheduler.setCeiling(0, this.options.uplinkBytesPerSecond);
     }
@@ -281,6 +288,7 @@ export class PeerSession {
     // A text this side edits shows ours (the ghost may be older than our splices, or newer than the host's we have).
     const object = { ...g, points: [...g.points], text: this.texts.textOf(g.id, g.text) };
     this.board.mirror(object);
+    this.images.seen(object);
     if (created) {
       this.received++;
       if (this.received <= this.total)
@@ -290,6 +298,7 @@ export class PeerSession {
   }
 
   private onClosed(_now: number, info: CloseInfo): void {
+    this.images.close();
     if (this.ended) return;
     this.ended = true;
     this.emit({ type: 'ended', ...endOf(info) });
@@ -299,6 +308,7 @@ export class PeerSession {
   tick(now: number): void {
     this.texts.tick();
     this.stack?.events.scheduler.touch(now);
+    this.images.tick(now);
   }
 
   /** Drains endpoint events: a refused or failed join ends the session. */
@@ -383,6 +393,11 @@ export class PeerSession {
   /** Brings back an object this participant deleted, under its id (the host checks it may). */
   restore(id: ObjectId): void {
     this.rpc?.send(this.proto.restore, { id });
+  }
+
+  /** Uploads an image: its hash once the host has it (for a create), or the host's refusal. */
+  putImage(now: number, bytes: Uint8Array, type: ImageType): Promise<string | Refusal> {
+    return this.images.put(now, bytes, type);
   }
 
   restack(id: ObjectId, front: boolean): void {

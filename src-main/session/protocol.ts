@@ -4,15 +4,17 @@
 import type { BoardObject, EditField, ObjectId, ObjectPatch } from '../../shared/board';
 import { EDIT_FIELDS, MAX_TEXT_BYTES, NEW_OBJECT_FIELDS } from '../../shared/board';
 import type { ParamsOf } from '../net/stream/params';
-import { bool, ranged, string, tableString, uint, varUint } from '../net/stream/params';
+import { bool, bytes, ranged, string, tableString, uint, varUint } from '../net/stream/params';
+import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../../shared/images';
+import { BLOB_CHUNK_BYTES, BLOB_ENDS, MAX_TRANSFER_ID } from './blob-wire';
 import { RpcRegistry } from '../net/stream/rpc';
-import { objectId, objectParams, peerId, size, worldCoord } from './fields';
+import { contentHash, objectId, objectParams, peerId, size, worldCoord } from './fields';
 import { SEEN_MODULUS } from '../../shared/text-ot';
 
 export { EDIT_FIELDS } from '../../shared/board';
 
 /** Independent ordered channels: a lost chat line never holds up a drop. */
-export const Channel = { session: 0, drawing: 1, text: 2, chat: 3 } as const;
+export const Channel = { session: 0, drawing: 1, text: 2, chat: 3, blobs: 4 } as const;
 
 export const MAX_NAME_BYTES = 48;
 export const MAX_CHAT_BYTES = 1000;
@@ -31,6 +33,7 @@ export const REFUSABLE = [
   'join',
   'restore',
   'pin',
+  'image',
 ] as const;
 export type RefusableCommand = (typeof REFUSABLE)[number];
 export const ROLES = ['editor', 'viewer'] as const;
@@ -296,6 +299,54 @@ export function buildRegistry() {
       channel: Channel.text,
       priority: 4,
       params: { id: objectId() },
+    }),
+    // images: an image's bytes as a blob (a datablock, DESIGN.md §4), chunked over guaranteed events on a channel
+    // of their own at the lowest priority, so a 2 MB image never holds up a pointer, a drag or a chat line. The
+    // sender announces a transfer, the receiver answers with credit (acks) or an end, and the sender keeps at
+    // most a window of chunks unacknowledged (blob-link.ts). Either side sends: a joiner uploads to the host, the
+    // host sends a peer what the peer asks for (blobWant, on seeing an object whose image it lacks).
+    blobStart: r.register('blobStart', {
+      policy: 'reliableOrdered',
+      channel: Channel.blobs,
+      priority: 1,
+      params: {
+        tid: ranged(0, MAX_TRANSFER_ID),
+        hash: contentHash(),
+        size: varUint(MAX_IMAGE_BYTES),
+        type: ranged(0, IMAGE_TYPES.length - 1),
+      },
+    }),
+    blobChunk: r.register('blobChunk', {
+      policy: 'reliableOrdered',
+      channel: Channel.blobs,
+      priority: 0,
+      params: {
+        tid: ranged(0, MAX_TRANSFER_ID),
+        offset: varUint(MAX_IMAGE_BYTES),
+        data: bytes(BLOB_CHUNK_BYTES),
+      },
+    }),
+    blobAck: r.register('blobAck', {
+      policy: 'reliableOrdered',
+      channel: Channel.blobs,
+      priority: 1,
+      params: { tid: ranged(0, MAX_TRANSFER_ID), received: varUint(MAX_IMAGE_BYTES) },
+    }),
+    blobEnd: r.register('blobEnd', {
+      policy: 'reliableOrdered',
+      channel: Channel.blobs,
+      priority: 1,
+      params: {
+        tid: ranged(0, MAX_TRANSFER_ID),
+        end: ranged(0, BLOB_ENDS.length - 1),
+        reason: string(MAX_REASON_BYTES),
+      },
+    }),
+    blobWant: r.register('blobWant', {
+      policy: 'reliableOrdered',
+      channel: Channel.blobs,
+      priority: 1,
+      params: { hash: contentHash() },
     }),
   };
 }

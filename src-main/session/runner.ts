@@ -18,6 +18,8 @@ import { pathKindOf, pathOfPeerKey } from './path';
 export type { PathKind } from './path';
 export { pathOfPeerKey } from './path';
 import { PROTOCOL_VERSION } from '../../shared/version';
+import type { ImageBlob } from '../../shared/images';
+import type { ImageLimits } from './host-images';
 import { monotonicNow, UdpTransport } from '../net/transport';
 import type { PacketRecord } from '../net/stream/scheduler';
 import type { Board } from './board';
@@ -53,6 +55,8 @@ export interface HostRun {
   readonly maxPeers?: number;
   /** Connections from one source IP (default: a quarter of maxPeers, at most 32). */
   readonly maxConnectionsPerAddress?: number;
+  /** Bytes of one image and of all the session's images (default: DEFAULT_IMAGE_LIMITS). */
+  readonly imageLimits?: Partial<ImageLimits>;
   /** Directories (IP addresses) to register the session with; none: reachable only by address. */
   readonly directories?: readonly PeerAddress[];
   /** A public name to be listed under; without one the session is unlisted, under a random name. */
@@ -125,7 +129,9 @@ export class SessionRunner {
   static async host(o: HostRun): Promise<SessionRunner> {
     let board: Board | undefined;
     let notice: BoardFileNotice | undefined;
-    if (o.boardFile !== undefined) ({ board, notice } = await loadBoardFile(o.boardFile));
+    let blobs: readonly ImageBlob[] = [];
+    if (o.boardFile !== undefined)
+      ({ board, notice, blobs = [] } = await loadBoardFile(o.boardFile));
     const session = new HostSession(
       {
         name: o.name,
@@ -137,12 +143,14 @@ export class SessionRunner {
           : { uplinkBytesPerSecond: o.uplinkBytesPerSecond }),
         ...(o.joinRole === undefined ? {} : { joinRole: o.joinRole }),
         ...(o.maxPeers === undefined ? {} : { maxPeers: o.maxPeers }),
+        ...(o.imageLimits === undefined ? {} : { imageLimits: o.imageLimits }),
         ...(o.maxConnectionsPerAddress === undefined
           ? {}
           : { maxConnectionsPerAddress: o.maxConnectionsPerAddress }),
       },
       monotonicNow(),
     );
+    for (const b of blobs) session.images.load(b);
     const transport = await UdpTransport.open(session.endpoint, { port: o.port, bind: o.bind });
     const runner = new SessionRunner(hostControls(session), transport, o.boardFile);
     runner.boardNotice = notice;
@@ -475,7 +483,8 @@ export class SessionRunner {
     const hash = this.controls.board.hash();
     if (hash === this.lastSavedHash) return;
     this.lastSavedHash = hash;
-    const text = this.controls.board.toFile();
+    const images = this.controls.images;
+    const text = this.controls.board.toFile((hash) => images.get(hash));
     const now = monotonicNow();
     const backup = now - this.lastBackupAt >= BACKUP_EVERY_MS;
     if (backup) this.lastBackupAt = now;

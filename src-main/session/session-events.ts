@@ -3,6 +3,7 @@
 import type { BoardObject, ObjectId, PeerId } from '../../shared/board';
 import type { LiveShape, Tool } from '../../shared/api';
 import type { OtSplice } from '../../shared/text-ot';
+import type { ImageType } from '../../shared/images';
 import type { LeaveReason, RefusableCommand, Role } from './protocol';
 
 export interface ParticipantInfo {
@@ -95,6 +96,24 @@ export type SessionEvent =
       readonly seen: number;
       readonly by: PeerId;
       readonly splice: OtSplice | null;
+    }
+  /** An image's bytes are here (stored on the host, or received by a peer): every object with this hash shows it. */
+  | {
+      readonly type: 'image';
+      readonly hash: string;
+      readonly imageType: ImageType;
+      readonly bytes: Uint8Array;
+    }
+  /**
+   * Bytes of an image that arrived so far: a peer downloading, the host receiving an upload, or (upload) this
+   * peer's own upload as the host acknowledges it (total 0: that upload ended without being kept).
+   */
+  | {
+      readonly type: 'image-progress';
+      readonly hash: string;
+      readonly received: number;
+      readonly total: number;
+      readonly upload: boolean;
     };
 
 export type SessionListener = (event: SessionEvent) => void;

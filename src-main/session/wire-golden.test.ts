@@ -40,6 +40,7 @@ const OBJECTS: readonly BoardObject[] = [
     z: 1,
     lockedBy: null,
     pinned: 0,
+    blob: '',
   },
   {
     id: 4242,
@@ -57,6 +58,7 @@ const OBJECTS: readonly BoardObject[] = [
     z: -7,
     lockedBy: 0,
     pinned: 0,
+    blob: '',
   },
   {
     id: MAX_OBJECT_ID,
@@ -74,6 +76,7 @@ const OBJECTS: readonly BoardObject[] = [
     z: 2 ** 40,
     lockedBy: 1023,
     pinned: 1,
+    blob: '0123456789abcdef'.repeat(4),
   },
 ];
 
@@ -122,7 +125,7 @@ describe('wire golden bytes', () => {
         "3 peerLeft reliableOrdered ch0 p2 ufalse c1 [peer,reason,detail]",
         "4 refused reliableOrdered ch0 p4 ufalse c1 [cmd,reason,id]",
         "5 viewport reliableSequenced ch0 p3 ufalse c1 [x,y,w,h]",
-        "6 create reliableOrdered ch1 p4 ufalse c1 [req,kind,x,y,w,h,rotation,stroke,fill,strokeWidth,text,points]",
+        "6 create reliableOrdered ch1 p4 ufalse c1 [req,kind,x,y,w,h,rotation,stroke,fill,strokeWidth,text,points,blob]",
         "7 created reliableOrdered ch1 p4 ufalse c1 [req,id]",
         "8 edit reliableOrdered ch1 p4 ufalse c1 [id,mask,x,y,w,h,rotation,stroke,fill,strokeWidth]",
         "9 remove reliableOrdered ch1 p4 ufalse c1 [id]",
@@ -143,6 +146,11 @@ describe('wire golden bytes', () => {
         "24 textSplice reliableOrdered ch2 p4 ufalse c2 [id,seen,by,at,remove,insert]",
         "25 textAck reliableOrdered ch2 p3 ufalse c1 [id,seen]",
         "26 textClose reliableOrdered ch2 p4 ufalse c1 [id]",
+        "27 blobStart reliableOrdered ch4 p1 ufalse c1 [tid,hash,size,type]",
+        "28 blobChunk reliableOrdered ch4 p0 ufalse c1 [tid,offset,data]",
+        "29 blobAck reliableOrdered ch4 p1 ufalse c1 [tid,received]",
+        "30 blobEnd reliableOrdered ch4 p1 ufalse c1 [tid,end,reason]",
+        "31 blobWant reliableOrdered ch4 p1 ufalse c1 [hash]",
       ]
     `);
     expect(p.registry.idBits).toMatchInlineSnapshot(`5`);
@@ -209,6 +217,18 @@ describe('wire golden bytes', () => {
     add('pin', p.pin.params, { id: MAX_OBJECT_ID, pinned: true });
     add('pin', p.pin.params, { id: 1, pinned: false });
     add('refused', p.refused.params, { cmd: 11, reason: 'it is locked: unlock it first', id: 12 });
+    // images
+    const hash = '0123456789abcdef'.repeat(4);
+    add('blobStart', p.blobStart.params, { tid: 65535, hash, size: 2 * 1024 * 1024, type: 2 });
+    add('blobChunk', p.blobChunk.params, {
+      tid: 7,
+      offset: 1024,
+      data: Uint8Array.from([0, 1, 2, 0xfe, 0xff]),
+    });
+    add('blobAck', p.blobAck.params, { tid: 0, received: 4096 });
+    add('blobEnd', p.blobEnd.params, { tid: 3, end: 1, reason: "the board's image space is full" });
+    add('blobWant', p.blobWant.params, { hash });
+    add('refused', p.refused.params, { cmd: 12, reason: 'image too large', id: 0 });
     add('restack', p.restack.params, { id: 99, front: false });
     add('text', p.text.params, { id: 5, at: 3, remove: 1, insert: 'xyz' });
     // textot: co-editing. A keystroke is a textEdit up and a textSplice down (compare `text`, one key: 'x').
@@ -233,6 +253,21 @@ describe('wire golden bytes', () => {
     add('chatFrom', p.chatFrom.params, { peer: 4, text: 'hi' });
     expect(out).toMatchInlineSnapshot(`
       {
+        "blobAck": [
+          "36:0000084220",
+        ],
+        "blobChunk": [
+          "76:00070850a000102feff0",
+        ],
+        "blobEnd": [
+          "175:00037f13c4c6b629c37a812d2b0c52e2a8c250577ca4",
+        ],
+        "blobStart": [
+          "305:ffff8091a2b3c4d5e6f78091a2b3c4d5e6f78091a2b3c4d5e6f78091a2b3c4d5e6f78421084900",
+        ],
+        "blobWant": [
+          "257:8091a2b3c4d5e6f78091a2b3c4d5e6f78091a2b3c4d5e6f78091a2b3c4d5e6f780",
+        ],
         "chat": [
           "64:e227293641834e50",
         ],
@@ -240,9 +275,9 @@ describe('wire golden bytes', () => {
           "25:01248a00",
         ],
         "create": [
-          "163:ffff0f42453d08d8000c8000640012222220200000",
-          "283:ffffc000007a120000001e8481c1efff744408451fdafe04a4c3fc5f6df51f44159cc000",
-          "318:ffff8f5a5cbd0e4c0003c00050709000000ffffff81aa45ace4037fff7fff8400017ffedffea0018",
+          "164:ffff0f42453d08d8000c8000640012222220200000",
+          "284:ffffc000007a120000001e8481c1efff744408451fdafe04a4c3fc5f6df51f44159cc000",
+          "575:ffff8f5a5cbd0e4c0003c00050709000000ffffff81aa45ace4037fff7fff8400017ffedffea001a02468acf13579bde02468acf13579bde02468acf13579bde02468acf13579bde",
         ],
         "created": [
           "40:0007001091",
@@ -284,6 +319,7 @@ describe('wire golden bytes', () => {
           "88:5da27280d788d102000007",
           "186:a848dafd07538ee04a056718b5f3a076133a3b4cc00001c0",
           "175:bec48e12824d56c3877c5eb26ab604715a4e8e000018",
+          "100:cf92d2b0c3b30914ec30000000",
         ],
         "remove": [
           "24:000062",
@@ -355,7 +391,7 @@ describe('wire golden bytes', () => {
     expect(OBJECTS.map(ghostGroups)).toMatchInlineSnapshot(`
       [
         [
-          "ident 27:00000000",
+          "ident 28:00000000",
           "pos 44:7a1229e846c0",
           "size 52:00064000320000",
           "style 33:9111110100",
@@ -366,7 +402,7 @@ describe('wire golden bytes', () => {
           "pin 1:00",
         ],
         [
-          "ident 27:001091c0",
+          "ident 28:001091c0",
           "pos 44:000003d09000",
           "size 52:00000f4240e0f0",
           "style 33:7ffba22000",
@@ -377,7 +413,7 @@ describe('wire golden bytes', () => {
           "pin 1:00",
         ],
         [
-          "ident 27:fffffe80",
+          "ident 284:fffffe90123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0",
           "pos 44:7ad2e5e87260",
           "size 52:0001e000283840",
           "style 57:8000007fffffc080",
@@ -415,6 +451,7 @@ describe('wire golden bytes', () => {
         "z:64",
         "lockedBy:128",
         "pinned:0",
+        "blob:0",
       ]
     `);
   });

@@ -2,11 +2,14 @@
 // reply, and forwards every core event. Knows nothing of HTTP, tokens or Electron.
 import type { RawData, WebSocket } from 'ws';
 import type { ApiCommand, ApiEvent, ApiReply } from '../../shared/api';
-import { parseCommand } from '../../shared/api-validate';
+import { MAX_IMAGE_BASE64, parseCommand } from '../../shared/api-validate';
 import type { AppCore } from '../app/core-api';
 
-/** Largest text frame a client may send; bigger ones close that client's socket (ws's maxPayload, 1009). */
-export const MAX_MESSAGE_BYTES = 256 * 1024;
+/**
+ * Largest text frame a client may send; bigger ones close that client's socket (ws's maxPayload, 1009). Room for
+ * the largest image's base64 (the image command) and its framing.
+ */
+export const MAX_MESSAGE_BYTES = MAX_IMAGE_BASE64 + 64 * 1024;
 /** A client that lets this much pile up unsent is too slow for live events: it is closed (1013). */
 export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 const MAX_REQUEST_ID = Number.MAX_SAFE_INTEGER;

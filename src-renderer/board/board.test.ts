@@ -24,6 +24,7 @@ function obj(id: number, x: number, y: number, more: Partial<BoardObject> = {}):
     strokeWidth: 2,
     text: '',
     points: [],
+    blob: '',
     z: id,
     lockedBy: null,
     pinned: 0,

@@ -17,6 +17,7 @@ function obj(more: Partial<BoardObject>): BoardObject {
     strokeWidth: 0,
     text: '',
     points: [],
+    blob: '',
     z: 1,
     lockedBy: null,
     pinned: 0,

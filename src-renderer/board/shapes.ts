@@ -23,7 +23,7 @@ const clampPoint = (v: number): number =>
   Math.max(-POINT_EXTENT, Math.min(POINT_EXTENT, Math.round(v)));
 
 function base(kind: NewObject['kind'], style: Style): NewObject {
-  return { kind, x: 0, y: 0, w: 0, h: 0, rotation: 0, ...style, text: '', points: [] };
+  return { kind, x: 0, y: 0, w: 0, h: 0, rotation: 0, ...style, text: '', points: [], blob: '' };
 }
 
 /** The object a drag from `a` to `b` draws with a box or line tool, or null for tools that don't drag out. */

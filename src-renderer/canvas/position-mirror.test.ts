@@ -44,6 +44,7 @@ function rect(id: number, x: number, y: number): BoardObject {
     strokeWidth: 2,
     text: '',
     points: [],
+    blob: '',
     z: id,
     lockedBy: null,
     pinned: 0,

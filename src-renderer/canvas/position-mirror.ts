@@ -2,14 +2,16 @@
 // so tests and accessibility tooling can read positions Konva only paints: this user's pointer
 // (`local-pointer`), remote pointers (`remote-pointer-<peer>`) and board objects (`object-<id>`, including live
 // drags; its size and rotation as data-w/data-h/data-rotation, live during someone's resize or rotate; a text's
-// or note's text as data-text, its kind as data-kind, data-pinned="1" while locked in place). Written imperatively, once per animation frame and right after local input;
-// never renders React.
+// or note's text as data-text, its kind as data-kind, data-pinned="1" while locked in place; an image's as
+// data-image: its natural size "WxH" once drawn, else "loading N%" or "failed"). Written imperatively, once per
+// animation frame and right after local input; never renders React.
 import type { LiveShape } from '../../shared/api';
 import type { BoardObject, ObjectId } from '../../shared/board';
 import type { Controller } from '../controller/controller';
 import type { LiveFrame } from '../interp/remote-live';
 import { shownObject } from '../store/selectors';
 import type { AppState } from '../store/state';
+import { imageCache } from './image-cache';
 
 interface Point {
   readonly x: number;
@@ -26,7 +28,9 @@ export class PositionMirror {
   private readonly els = new Map<string, HTMLElement>();
   private remote: LiveFrame = EMPTY_FRAME;
   /** The board state the object elements were last fully written from. */
-  private synced: Pick<AppState, 'board' | 'moves' | 'edits'> | null = null;
+  private synced: Pick<AppState, 'board' | 'moves' | 'edits' | 'images'> | null = null;
+  /** The image cache's version when the object elements were last written (an image decoded since is news). */
+  private imagesDrawn = -1;
   /** Objects written at a live-drag position last time (to put back when the drag ends). */
   private overridden = new Set<ObjectId>();
 
@@ -78,8 +82,15 @@ export class PositionMirror {
   private writeObjects(): void {
     const s = this.controller.store.getState();
     const synced = this.synced;
-    if (synced?.board !== s.board || synced.moves !== s.moves || synced.edits !== s.edits) {
-      this.synced = { board: s.board, moves: s.moves, edits: s.edits };
+    if (
+      synced?.board !== s.board ||
+      synced.moves !== s.moves ||
+      synced.edits !== s.edits ||
+      synced.images !== s.images ||
+      this.imagesDrawn !== imageCache.version
+    ) {
+      this.synced = { board: s.board, moves: s.moves, edits: s.edits, images: s.images };
+      this.imagesDrawn = imageCache.version;
       this.overridden.clear();
       for (const key of this.els.keys())
         if (key.startsWith(OBJECT) && !s.board.has(Number(key.slice(OBJECT.length))))
@@ -91,6 +102,7 @@ export class PositionMirror {
         this.putShape(key, shown);
         if (o.kind === 'text' || o.kind === 'note') this.putText(key, o.text);
         this.putFlags(key, o);
+        if (o.kind === 'image') this.putImage(key, imageState(s, o.blob));
       }
     }
     // Live drags, the holder's own last: each object shows where its ghost or the dragged node is now.
@@ -154,8 +166,23 @@ export class PositionMirror {
     else if (el.dataset.pinned !== undefined) delete el.dataset.pinned;
   }
 
+  private putImage(key: string, state: string): void {
+    const el = this.els.get(key);
+    if (el && el.dataset.image !== state) el.dataset.image = state;
+  }
+
   private remove(key: string): void {
     this.els.get(key)?.remove();
     this.els.delete(key);
   }
+}
+
+/** What an image object shows: its natural size once decoded, else how much of it has arrived. */
+function imageState(s: AppState, hash: string): string {
+  const n = imageCache.natural(hash);
+  if (n === 'failed') return 'failed';
+  if (n !== undefined) return `${n.w}x${n.h}`;
+  const e = s.images.get(hash);
+  const pct = e && 'received' in e && e.total > 0 ? Math.floor((e.received / e.total) * 100) : 0;
+  return `loading ${pct}%`;
 }

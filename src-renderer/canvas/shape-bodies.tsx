@@ -1,6 +1,7 @@
 // The Konva nodes that draw each kind of board object, relative to the object's (x, y). Draws only.
 import type { ReactElement } from 'react';
 import { Arrow, Ellipse, Line, Rect, Text } from 'react-konva';
+import { ImageBody } from './ImageBody';
 import type { BoardObject } from '../../shared/board';
 import { colorToCss } from '../../shared/board';
 import {
@@ -138,5 +139,7 @@ export function ShapeBody({ o, editing }: { o: BoardObject; editing: boolean }):
       return <TextBody o={o} editing={editing} />;
     case 'note':
       return <NoteBody o={o} editing={editing} />;
+    case 'image':
+      return <ImageBody o={o} />;
   }
 }

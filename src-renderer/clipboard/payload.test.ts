@@ -24,6 +24,7 @@ const note: NewObject = {
   strokeWidth: 0,
   text: 'héllo 👋 <b>"quoted"</b>\nline',
   points: [],
+  blob: '',
 };
 const stroke: NewObject = {
   kind: 'stroke',
@@ -37,6 +38,7 @@ const stroke: NewObject = {
   strokeWidth: 64,
   text: '',
   points: [0, 0, POINT_EXTENT, -POINT_EXTENT, 5, 5],
+  blob: '',
 };
 
 /** The payload of `objects` with one object's fields changed (undefined removes a field). */

@@ -2,6 +2,7 @@
 // a page may write its own clipboard types, and read the clipboard without asking), answered here with the
 // selection's payload, or by pasting what the clipboard holds. A text field or an open text box keeps its own
 // clipboard. Installs listeners; renders nothing.
+import { imageFileOf } from '../controller/image-prep';
 import { useEffect, useMemo } from 'react';
 import type { Size } from '../board/camera';
 import type { Controller } from '../controller/controller';
@@ -30,6 +31,8 @@ export function useClipboard(controller: Controller, size: Size): ClipboardActio
     };
     const paste = (e: ClipboardEvent): void => {
       if (!ours(e) || e.clipboardData === null) return;
+      // A picture (even one that came with HTML or text beside it) is the image input's (ui/use-image-input.ts).
+      if (imageFileOf(e.clipboardData.files) !== undefined) return;
       e.preventDefault();
       actions.pasteTransfer(e.clipboardData);
     };

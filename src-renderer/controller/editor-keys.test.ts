@@ -120,6 +120,7 @@ describe('EditorKeys', () => {
       strokeWidth: 2,
       text: '',
       points: [],
+      blob: '',
     });
     store.dispatch({ type: 'editing', id });
     const edit = store.getState().editKey;

@@ -78,6 +78,17 @@ class FakeCore {
         this.upsert(o);
         return { ok: true, id: o.id };
       }
+      case 'image': {
+        // A stand-in hash (the demo has no host to check one): the image's id, as 64 hex digits.
+        const hash = this.nextId.toString(16).padStart(64, '0');
+        this.emit({ type: 'image', hash, imageType: c.type, data: c.data });
+        const { x, y, w, h } = c;
+        const fields = { x, y, w, h, rotation: 0, stroke: null, fill: null, strokeWidth: 0 };
+        const object = { ...fields, kind: 'image' as const, text: '', points: [], blob: hash };
+        const o = materialize(object, this.nextId++, this.nextId);
+        this.upsert(o);
+        return { ok: true, id: o.id };
+      }
       case 'edit':
       case 'text':
       case 'delete':

@@ -48,6 +48,7 @@ const shape = (
   stroke: 0x1e1e1e,
   fill: null,
   strokeWidth: 2,
+  blob: '',
   text: '',
   points: [],
   ...o,

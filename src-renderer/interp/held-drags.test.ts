@@ -18,6 +18,7 @@ function obj(id: number, x: number, y: number, lockedBy: number | null): BoardOb
     strokeWidth: 2,
     text: '',
     points: [],
+    blob: '',
     z: id,
     lockedBy,
     pinned: 0,

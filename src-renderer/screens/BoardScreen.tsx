@@ -18,6 +18,8 @@ import { StylePanel } from '../ui/StylePanel';
 import { Toolbar } from '../ui/Toolbar';
 import { StatusPill, TopRight } from '../ui/TopBar';
 import { useShortcuts } from '../ui/use-shortcuts';
+import { useImageInput } from '../ui/use-image-input';
+import { ImageUploads } from '../ui/ImageUploads';
 import { fitBoard } from '../ui/ZoomControls';
 import { ZoomControls } from '../ui/ZoomControls';
 
@@ -65,6 +67,7 @@ export function BoardScreen(): ReactElement {
   const size = useSize(stageRef);
   const clipboard = useClipboard(controller, size);
   const space = useShortcuts(controller, size, clipboard);
+  useImageInput(controller, stageRef, size);
   const camera = useAppState((s) => s.camera);
   const panels = useAppState((s) => s.panels);
   const fitted = useRef(false);
@@ -101,6 +104,7 @@ export function BoardScreen(): ReactElement {
           </div>
           <ZoomControls size={size} />
           <JoinProgress />
+          <ImageUploads />
           <ChatButton />
         </div>
         <StylePanel />

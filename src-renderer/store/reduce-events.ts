@@ -49,6 +49,17 @@ export function reduceEvent(s: AppState, e: ApiEvent): AppState {
       return s.canUndo === e.canUndo && s.canRedo === e.canRedo
         ? s
         : { ...s, canUndo: e.canUndo, canRedo: e.canRedo };
+    case 'image': {
+      const images = new Map(s.images);
+      images.set(e.hash, { url: `data:${e.imageType};base64,${e.data}` });
+      return { ...s, images };
+    }
+    case 'image-progress': {
+      if (s.images.has(e.hash) && 'url' in (s.images.get(e.hash) ?? {})) return s;
+      const images = new Map(s.images);
+      images.set(e.hash, { received: e.received, total: e.total, upload: e.upload });
+      return { ...s, images };
+    }
   }
 }
 

@@ -92,7 +92,15 @@ export interface AppState {
   readonly openLink: string | null;
   /** The last session this user started: hosting or joining, and whether it got onto the board. */
   readonly lastSession: { readonly kind: 'host' | 'join'; readonly reached: boolean } | null;
+  /** Images by content hash: their bytes as a data URL once here, or how much of them has arrived. */
+  readonly images: ReadonlyMap<string, ImageEntry>;
 }
+
+/** An image's bytes as a data URL (drawn from an <img>: an SVG never runs script there), or its progress. */
+export type ImageEntry =
+  | { readonly url: string }
+  /** upload: this user's own image on its way to the host (no object shows it yet). */
+  | { readonly received: number; readonly total: number; readonly upload: boolean };
 
 export type Action =
   | { readonly type: 'event'; readonly event: ApiEvent }
@@ -152,4 +160,5 @@ export const INITIAL_STATE: AppState = {
   settings: { directories: [] },
   openLink: null,
   lastSession: null,
+  images: new Map(),
 };

@@ -35,6 +35,7 @@ function obj(id: number, more: Partial<BoardObject> = {}): BoardObject {
     strokeWidth: 2,
     text: '',
     points: [],
+    blob: '',
     z: id,
     lockedBy: null,
     pinned: 0,

@@ -8,7 +8,8 @@ const MAX_DIRECTORIES = 4;
 
 export function DirectorySettings(): ReactElement {
   const controller = useController();
-  const directories = useAppState((s) => s.settings.directories);
+  const settings = useAppState((s) => s.settings);
+  const directories = settings.directories;
   const [draft, setDraft] = useState('');
   const [refused, setRefused] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -16,11 +17,14 @@ export function DirectorySettings(): ReactElement {
   const save = (list: readonly string[], after?: () => void): void => {
     setBusy(true);
     setRefused(null);
-    void controller.invoke({ cmd: 'settings', settings: { directories: list } }).then((r) => {
-      setBusy(false);
-      if (r.ok) after?.();
-      else setRefused(r.reason);
-    });
+    // The other settings (image limits) kept as they are.
+    void controller
+      .invoke({ cmd: 'settings', settings: { ...settings, directories: list } })
+      .then((r) => {
+        setBusy(false);
+        if (r.ok) after?.();
+        else setRefused(r.reason);
+      });
   };
   const entry = draft.trim();
   const canAdd =

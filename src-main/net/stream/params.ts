@@ -123,6 +123,17 @@ export function signedFloat(bits: number): Field<number> {
   };
 }
 
+/** Raw bytes, at most maxLength: a length, then the bytes; a longer one received is a DecodeError('length'). */
+export function bytes(maxLength: number): Field<Uint8Array> {
+  return {
+    write: (w, v) => {
+      if (v.length > maxLength) throw new RangeError(`${v.length} bytes exceed ${maxLength}`);
+      w.writeByteArray(v);
+    },
+    read: (r) => r.readByteArray(maxLength),
+  };
+}
+
 /** A string of at most maxBytes UTF-8 bytes, Huffman-coded when shorter. */
 export function string(maxBytes: number): Field<string> {
   return {

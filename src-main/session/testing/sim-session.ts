@@ -14,6 +14,7 @@ import type { SessionEvent } from '../session-events';
 import type { SessionRate } from '../connection-stack';
 import type { Role } from '../protocol';
 import type { BoardLimits, PeerLimits } from '../peer-limits';
+import type { ImageLimits } from '../host-images';
 
 export const SIM_HOST_ADDRESS: PeerAddress = { address: '127.0.0.1', port: 7350 };
 export const SIM_CODE = 'SIMUL-ATION1';
@@ -47,6 +48,7 @@ export function makeSimSession(o: {
   joinRole?: Role;
   peerLimits?: Partial<PeerLimits>;
   boardLimits?: Partial<BoardLimits>;
+  imageLimits?: Partial<ImageLimits>;
 }): SimSession {
   const rng = new Rng(o.seed);
   const net = new SimNetwork(rng, o.conditions ?? NO_IMPAIRMENT);
@@ -66,6 +68,7 @@ export function makeSimSession(o: {
       ...(o.joinRole === undefined ? {} : { joinRole: o.joinRole }),
       ...(o.peerLimits === undefined ? {} : { peerLimits: o.peerLimits }),
       ...(o.boardLimits === undefined ? {} : { boardLimits: o.boardLimits }),
+      ...(o.imageLimits === undefined ? {} : { imageLimits: o.imageLimits }),
     },
     0,
   );

@@ -23,6 +23,7 @@ export function penObject(points: readonly Pt[], style: Style): NewObject {
     strokeWidth: style.strokeWidth,
     text: '',
     points: points.flatMap((p) => [p.x - first.x, p.y - first.y]),
+    blob: '',
   };
 }
 

@@ -120,6 +120,7 @@ export function boardObject(id: ObjectId, more: Partial<BoardObject> = {}): Boar
     strokeWidth: 2,
     text: '',
     points: [],
+    blob: '',
     z: id,
     lockedBy: null,
     pinned: 0,
