@@ -151,13 +151,44 @@ function textElement(
   };
 }
 
-/** The scene of these objects (bottom to top), as .excalidraw text. */
-export function toExcalidraw(objects: readonly BoardObject[]): string {
+/** An image's bytes for an export: its type and its data URL. */
+export interface ImageData {
+  readonly type: string;
+  readonly url: string;
+}
+
+/**
+ * The scene of these objects (bottom to top), as .excalidraw text. An image goes with its bytes in the scene's
+ * files when `imageOf` has them; without them it is left out (an Excalidraw image cannot be empty).
+ */
+export function toExcalidraw(
+  objects: readonly BoardObject[],
+  imageOf: (hash: string) => ImageData | undefined = () => undefined,
+): string {
   const elements: Json[] = [];
+  const files: Record<string, Json> = {};
   for (const o of objects) {
-    // An image's bytes are not the board's to hand out here (an .excalidraw scene keeps them in its files).
-    if (o.kind === 'image') continue;
     const id = `gb-${o.id}`;
+    if (o.kind === 'image') {
+      const data = imageOf(o.blob);
+      if (data === undefined) continue;
+      files[o.blob] = { mimeType: data.type, id: o.blob, dataURL: data.url, created: 1 };
+      const c = rotate({ x: o.w / 2, y: o.h / 2 }, radians(o.rotation));
+      elements.push({
+        ...baseElement(id, 'image', elements.length),
+        x: o.x + c.x - o.w / 2,
+        y: o.y + c.y - o.h / 2,
+        width: o.w,
+        height: o.h,
+        angle: radians(o.rotation),
+        strokeColor: 'transparent',
+        status: 'saved',
+        fileId: o.blob,
+        scale: [1, 1],
+        crop: null,
+      });
+      continue;
+    }
     const angle = radians(o.rotation);
     const box = localBox(o);
     // Excalidraw turns an element about its box's centre, the board about the object's x, y.
@@ -254,7 +285,7 @@ export function toExcalidraw(objects: readonly BoardObject[]): string {
       source: EXCALIDRAW_SOURCE,
       elements,
       appState: { viewBackgroundColor: '#ffffff', gridSize: null },
-      files: {},
+      files,
     },
     null,
     2,

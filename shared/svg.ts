@@ -21,6 +21,8 @@ export interface SvgOptions {
   readonly background?: Color;
   /** Empty space around the drawing, in board units. */
   readonly padding?: number;
+  /** An image's bytes as a data URL, by its content hash (absent or undefined: its place is outlined). */
+  readonly imageUrl?: (hash: string) => string | undefined;
 }
 
 /** Average advance of a glyph of the system sans-serif, as a share of the font size (for wrapping). */
@@ -137,7 +139,7 @@ function smoothPath(pts: readonly number[], tension = 0.35): string {
   return d;
 }
 
-function body(o: BoardObject): string {
+function body(o: BoardObject, imageUrl: SvgOptions['imageUrl']): string {
   const stroke = `stroke="${paint(o.stroke)}" stroke-width="${o.strokeWidth}"`;
   switch (o.kind) {
     case 'rect':
@@ -164,9 +166,13 @@ function body(o: BoardObject): string {
     }
     case 'text':
       return textBlock(o.text, { x: 0, y: 0 }, o, TEXT_FONT_SIZE, o.stroke ?? INK);
-    case 'image':
-      // The bytes travel apart from the board: the picture's place and size, outlined.
-      return `<rect width="${o.w}" height="${o.h}" fill="#f1f3f5" stroke="#adb5bd" stroke-dasharray="6 4"/>`;
+    case 'image': {
+      const url = imageUrl?.(o.blob);
+      // Without its bytes (not here yet): the picture's place and size, outlined.
+      return url === undefined
+        ? `<rect width="${o.w}" height="${o.h}" fill="#f1f3f5" stroke="#adb5bd" stroke-dasharray="6 4"/>`
+        : `<image width="${o.w}" height="${o.h}" preserveAspectRatio="none" href="${escapeXml(url)}"/>`;
+    }
     case 'note': {
       const inner = {
         w: Math.max(0, o.w - 2 * NOTE_PADDING),
@@ -211,7 +217,7 @@ export function toSvg(objects: readonly BoardObject[], options: SvgOptions = {})
   const shapes = objects
     .map((o) => {
       const turn = o.rotation === 0 ? '' : ` rotate(${n(o.rotation / 10)})`;
-      return `<g transform="translate(${o.x} ${o.y})${turn}">${body(o)}</g>`;
+      return `<g transform="translate(${o.x} ${o.y})${turn}">${body(o, options.imageUrl)}</g>`;
     })
     .join('\n');
   return (

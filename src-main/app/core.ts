@@ -18,6 +18,7 @@ import type {
 } from '../../shared/api';
 import { parseCommand } from '../../shared/api-validate';
 import type { BoardObject } from '../../shared/board';
+import type { ImageBlob } from '../../shared/images';
 import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
 import type { PeerAddress } from '../net/address';
 import type { ReachEvent } from '../session/runner';
@@ -97,6 +98,8 @@ class Core implements AppCore {
   private rejoin:
     | {
         readonly board: readonly BoardObject[];
+        /** The images it showed (the closed session's store, kept with the board). */
+        readonly images: { get(hash: string): ImageBlob | undefined };
         readonly joined: Extract<SessionStatus, { phase: 'joined' }>;
         readonly since: number;
         attempt: number;
@@ -158,7 +161,7 @@ class Core implements AppCore {
     }
     // Between tries to rejoin, the board as it was can still be saved.
     if (c.cmd === 'export' && this.rejoin !== undefined && this.status.phase === 'joined')
-      return exportReply(this.rejoin.board, c);
+      return exportReply(this.rejoin.board, c, this.rejoin.images);
     const r = this.runner;
     if (r === undefined) return { ok: false, reason: 'not in a session' };
     const s = r.controls;
@@ -270,7 +273,7 @@ class Core implements AppCore {
         s.rotateCode(now);
         break;
       case 'export':
-        return exportReply(s.board.all(), c);
+        return exportReply(s.board.all(), c, s.images);
       case 'image':
         return this.putImage(c, s, now);
       case 'host':
@@ -595,12 +598,13 @@ class Core implements AppCore {
     const r = this.runner;
     const st = this.status;
     const board = r?.controls.board.all() ?? [];
+    const images = r?.controls.images;
     this.runner = undefined;
     this.translator = undefined;
     this.stopStats?.();
     this.stopStats = undefined;
     if (r) await Promise.all([r.close(), this.lan?.unhost()]);
-    if (this.keepTrying(reason, st, board, r?.controls.role)) return;
+    if (this.keepTrying(reason, st, { board, images }, r?.controls.role)) return;
     const known = [
       'left',
       'kicked',
@@ -630,7 +634,10 @@ class Core implements AppCore {
   private keepTrying(
     reason: string,
     st: SessionStatus,
-    board: readonly BoardObject[],
+    last: {
+      readonly board: readonly BoardObject[];
+      readonly images: { get(hash: string): ImageBlob | undefined } | undefined;
+    },
     role: 'host' | 'peer' | undefined,
   ): boolean {
     const args = this.joinArgs;
@@ -641,8 +648,9 @@ class Core implements AppCore {
     const now = this.clock.now();
     if (this.rejoin === undefined) {
       if (st.phase !== 'joined' || role !== 'peer') return false;
-      this.rejoin = { board, joined: st, since: now, attempt: 0 };
-      void this.keepCopy(board);
+      const images = last.images ?? { get: () => undefined };
+      this.rejoin = { board: last.board, images, joined: st, since: now, attempt: 0 };
+      void this.keepCopy(last.board, images);
     }
     const rejoin = this.rejoin;
     if (now - rejoin.since >= REJOIN_GIVE_UP_MS) {
@@ -667,11 +675,17 @@ class Core implements AppCore {
   }
 
   /** The host's board, kept on disk while it is away: nothing is lost if it never comes back. */
-  private async keepCopy(board: readonly BoardObject[]): Promise<void> {
+  private async keepCopy(
+    board: readonly BoardObject[],
+    images: { get(hash: string): ImageBlob | undefined },
+  ): Promise<void> {
     try {
       await mkdir(this.options.dataDir, { recursive: true });
       const file = joinPath(this.options.dataDir, JOINED_COPY_FILE);
-      await writeFile(`${file}.tmp`, exportBoard(board, 'ghostboard'));
+      await writeFile(
+        `${file}.tmp`,
+        exportBoard(board, 'ghostboard', false, (h) => images.get(h)),
+      );
       await rename(`${file}.tmp`, file);
     } catch {
       // The copy in memory (Export → Ghostboard copy) still holds it.
@@ -841,9 +855,13 @@ function hostingStatus(
 function exportReply(
   all: readonly BoardObject[],
   c: Extract<ApiCommand, { cmd: 'export' }>,
+  images: { get(hash: string): ImageBlob | undefined },
 ): ApiReply {
   const wanted = c.ids === undefined ? undefined : new Set(c.ids);
   const objects = all.filter((o) => wanted === undefined || wanted.has(o.id));
   if (objects.length === 0) return { ok: false, reason: 'nothing to export' };
-  return { ok: true, text: exportBoard(objects, c.format, c.transparent === true) };
+  return {
+    ok: true,
+    text: exportBoard(objects, c.format, c.transparent === true, (h) => images.get(h)),
+  };
 }

@@ -124,6 +124,29 @@ describe('board conversion', () => {
     });
   });
 
+  it("takes images along: their bytes in the SVG, in the Excalidraw scene's files and in a board file", () => {
+    const board = fixture('v2-image.ghostboard');
+    const hash = 'e2e389e2eb53aa316e7ea20238c453e2b756b7eb688afabdf89e1f5817f070b7';
+    const svg = convertBoard(board, 'ghostboard', 'svg');
+    if ('refused' in svg) throw new Error(svg.refused);
+    expect(svg.text.match(/<image [^>]*href="data:image\/png;base64,/g)).toHaveLength(2);
+    const scene = convertBoard(board, 'ghostboard', 'excalidraw');
+    if ('refused' in scene) throw new Error(scene.refused);
+    const parsed = JSON.parse(scene.text) as {
+      elements: { type: string; fileId?: string }[];
+      files: Record<string, { mimeType: string; dataURL: string }>;
+    };
+    expect(parsed.elements.filter((e) => e.type === 'image').map((e) => e.fileId)).toEqual([
+      hash,
+      hash,
+    ]);
+    expect(parsed.files[hash]?.mimeType).toBe('image/png');
+    expect(parsed.files[hash]?.dataURL.startsWith('data:image/png;base64,')).toBe(true);
+    const copy = convertBoard(board, 'ghostboard', 'ghostboard');
+    if ('refused' in copy) throw new Error(copy.refused);
+    expect(copy.text).toBe(board);
+  });
+
   it('draws an SVG of every object, its text as escaped text, within its view box', () => {
     const svg = writeBoard(boardOf(OBJECTS), 'svg');
     expect(svg.startsWith('<?xml')).toBe(true);

@@ -2,11 +2,12 @@
 // by file name. What one format cannot hold is reported, never silently dropped. Pure over text: the CLI reads and
 // writes the files. Knows nothing of sessions or the network.
 import type { BoardObject, NewObject } from '../../shared/board';
+import type { ImageBlob } from '../../shared/images';
 import { fromExcalidraw, toExcalidraw } from '../../shared/excalidraw';
 import { toSvg } from '../../shared/svg';
 import type { BoardState } from '../board';
 import { apply, emptyBoard, MAX_OBJECTS, objectsByZ } from '../board';
-import { decodeBoardFile, encodeBoardFile } from './board-codec';
+import { decodeBoardFileContent, encodeBoardFile } from './board-codec';
 
 export type BoardFormat = 'ghostboard' | 'excalidraw' | 'svg';
 
@@ -34,24 +35,30 @@ export function boardOf(objects: readonly NewObject[]): BoardState {
 export function readBoard(
   text: string,
   from: Exclude<BoardFormat, 'svg'>,
-): { state: BoardState; lost: string[] } | { refused: string } {
+): { state: BoardState; lost: string[]; blobs: readonly ImageBlob[] } | { refused: string } {
   if (from === 'ghostboard') {
-    const r = decodeBoardFile(text);
-    return 'refused' in r ? r : { state: r, lost: [] };
+    const r = decodeBoardFileContent(text);
+    return 'refused' in r ? r : { state: r.state, lost: [], blobs: r.blobs };
   }
   const r = fromExcalidraw(text);
   if ('refused' in r) return r;
   const lost = [...r.skipped].map(([what, count]) => `${count} ${what} skipped`);
   if (r.objects.length > MAX_OBJECTS)
     lost.push(`${r.objects.length - MAX_OBJECTS} objects past the board's ${MAX_OBJECTS} skipped`);
-  return { state: boardOf(r.objects), lost };
+  return { state: boardOf(r.objects), lost, blobs: [] };
 }
 
-/** The board as `to`'s text. */
-export function writeBoard(state: BoardState, to: BoardFormat): string {
-  if (to === 'ghostboard') return encodeBoardFile(state);
-  const objects = objectsByZ(state);
-  return to === 'excalidraw' ? toExcalidraw(objects) : toSvg(objects, { background: 0xffffff });
+/** The board as `to`'s text, with the images' bytes these blobs hold. */
+export function writeBoard(
+  state: BoardState,
+  to: BoardFormat,
+  blobs: readonly ImageBlob[] = [],
+): string {
+  const byHash = new Map(blobs.map((b) => [b.hash, b]));
+  const blobOf = (h: string): ImageBlob | undefined => byHash.get(h);
+  // A board file keeps the board's own counters (the ids it handed out); an export only what it shows.
+  if (to === 'ghostboard') return encodeBoardFile(state, blobOf);
+  return exportBoard(objectsByZ(state), to, false, blobOf);
 }
 
 /** Objects of a live board (any order) as `to`'s text: bottom to top, an SVG on white unless `transparent`. */
@@ -59,6 +66,7 @@ export function exportBoard(
   objects: readonly BoardObject[],
   to: BoardFormat,
   transparent = false,
+  blobOf: (hash: string) => ImageBlob | undefined = () => undefined,
 ): string {
   const state = emptyBoard();
   for (const o of objects) {
@@ -66,8 +74,18 @@ export function exportBoard(
     state.nextId = Math.max(state.nextId, o.id + 1);
     state.topZ = Math.max(state.topZ, o.z);
   }
-  if (to !== 'svg') return writeBoard(state, to);
-  return toSvg(objectsByZ(state), { background: transparent ? null : 0xffffff });
+  const data = (hash: string): { type: string; url: string } | undefined => {
+    const b = blobOf(hash);
+    return (
+      b && { type: b.type, url: `data:${b.type};base64,${Buffer.from(b.bytes).toString('base64')}` }
+    );
+  };
+  if (to === 'ghostboard') return encodeBoardFile(state, blobOf);
+  if (to === 'excalidraw') return toExcalidraw(objectsByZ(state), data);
+  return toSvg(objectsByZ(state), {
+    background: transparent ? null : 0xffffff,
+    imageUrl: (hash) => data(hash)?.url,
+  });
 }
 
 /** Converts a board's text from one format to another. */
@@ -79,5 +97,5 @@ export function convertBoard(
   if (from === 'svg') return { refused: 'an SVG is an export: it cannot be read back as a board' };
   const r = readBoard(text, from);
   if ('refused' in r) return r;
-  return { text: writeBoard(r.state, to), objects: r.state.objects.size, lost: r.lost };
+  return { text: writeBoard(r.state, to, r.blobs), objects: r.state.objects.size, lost: r.lost };
 }
