@@ -1,7 +1,7 @@
 // Validates commands arriving from a renderer (untrusted: a compromised page must not reach the core with
 // malformed input). Pure functions; no Node, no DOM.
 import type { ApiCommand, ExportFormat, NetworkConditions, Tool, Viewport } from './api';
-import { EXPORT_FORMATS, TOOLS } from './api';
+import { EXPORT_FORMATS, MAX_IMPORT_CHARS, TOOLS } from './api';
 import type { FieldSpec, FieldType, NewObject, ObjectPatch } from './board';
 import {
   MAX_OBJECT_ID,
@@ -141,6 +141,7 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   'text-edit': ['id', 'seen', 'at', 'remove', 'insert'],
   'text-close': ['id'],
   image: ['type', 'data', 'x', 'y', 'w', 'h'],
+  import: ['format', 'text'],
 };
 
 /** The command, or why it is refused. Extra or missing fields, wrong types and out-of-range values are refused. */
@@ -343,6 +344,11 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
         int(c.rotation, 0, ROTATION_STEPS - 1)
         ? { cmd: 'reshape', id: c.id, x: c.x, y: c.y, w: c.w, h: c.h, rotation: c.rotation }
         : bad('bad reshape');
+    case 'import':
+      return (c.format === 'ghostboard' || c.format === 'excalidraw') &&
+        str(c.text, MAX_IMPORT_CHARS)
+        ? { cmd: 'import', format: c.format, text: c.text }
+        : bad('bad import (a .ghostboard or .excalidraw file, at most 2 MB)');
     case 'image':
       if (!isImageType(c.type)) return bad('an image is PNG, JPEG or SVG');
       if (!str(c.data, MAX_IMAGE_BASE64) || !/^[A-Za-z0-9+/]*={0,2}$/.test(c.data))

@@ -324,7 +324,15 @@ export type ApiCommand =
       readonly y: number;
       readonly w: number;
       readonly h: number;
-    };
+    }
+  /**
+   * Adds a board file's objects (a .ghostboard or an .excalidraw scene) to this board as new objects, in their own
+   * places and order, as one undo step; a notice says how many came and what did not.
+   */
+  | { readonly cmd: 'import'; readonly format: 'ghostboard' | 'excalidraw'; readonly text: string };
+
+/** A board file's text brought into this board (its objects added as new ones, one undo step), up to this size. */
+export const MAX_IMPORT_CHARS = 2 * 1024 * 1024;
 
 export const EXPORT_FORMATS = ['ghostboard', 'excalidraw', 'svg'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

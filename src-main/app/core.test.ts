@@ -269,6 +269,43 @@ describe('app core (simulated sessions)', () => {
     expect(['timeout', 'unreachable']).toContain(last(d, 'ended')?.reason);
   });
 
+  it('imports a board file as new objects, one undo step, and says what did not come', async () => {
+    const world = new SimSessions(23);
+    const a = core(world);
+    await a.core.invoke({ cmd: 'host', options: { name: 'Ana', code: 'ABCDE-FGHJK' } });
+    await a.core.invoke({ cmd: 'create', object: rect });
+    const scene = readFileSync(
+      new URL('../files/fixtures/excalidraw-0.18.excalidraw', import.meta.url),
+      'utf8',
+    );
+    expect(await a.core.invoke({ cmd: 'import', format: 'excalidraw', text: scene })).toEqual({
+      ok: true,
+    });
+    const notice = a.events.findLast((e) => e.type === 'notice');
+    expect(notice?.type === 'notice' && notice.text).toBe(
+      'Imported 7 objects; 1 diamond elements skipped, 1 image elements skipped.',
+    );
+    const size = (): number => {
+      const ids = new Set<number>();
+      for (const e of a.events)
+        if (e.type === 'objects') {
+          for (const o of e.upserts) ids.add(o.id);
+          for (const id of e.deletes) ids.delete(id);
+        }
+      return ids.size;
+    };
+    await world.runUntil(() => size() === 8);
+    // One step: the import goes back whole, the rectangle drawn before it stays.
+    expect(await a.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
+    await world.runUntil(() => size() === 1);
+    expect(
+      await a.core.invoke({ cmd: 'import', format: 'ghostboard', text: '{"format":1}' }),
+    ).toEqual({
+      ok: false,
+      reason: 'not imported: not a Ghostboard board file (or a newer version)',
+    });
+  });
+
   it('tells the renderer whether there is anything to undo or redo, as it changes and on sync', async () => {
     const world = new SimSessions(20);
     const a = core(world);

@@ -30,7 +30,7 @@ import type { AppCore, AppCoreOptions } from './core-api';
 import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io';
 import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
-import { exportBoard } from '../files/convert';
+import { exportBoard, importableObjects } from '../files/convert';
 import { HOST_SILENT_MS, isRetryable, REJOIN_GIVE_UP_MS, rejoinDelay } from './rejoin';
 import { imageEvent, imageObject } from './images';
 import { localAddresses } from './addresses';
@@ -171,6 +171,31 @@ class Core implements AppCore {
     return reply;
   }
 
+  /**
+   * A board file's objects added to this board as new ones (bottom to top, one undo step): a notice says how many
+   * came and what did not (images, whose bytes would have to be uploaded first; what the host refused).
+   */
+  private async importBoard(
+    c: Extract<ApiCommand, { cmd: 'import' }>,
+    s: SessionHandle['controls'],
+    now: number,
+  ): Promise<ApiReply> {
+    const r = importableObjects(c.text, c.format);
+    if ('refused' in r) return { ok: false, reason: `not imported: ${r.refused}` };
+    const { objects: fields, lost } = r;
+    if (fields.length === 0) return { ok: false, reason: 'nothing to import' };
+    const made = await Promise.all(s.group(() => fields.map((f) => s.create(now, f))));
+    const refused = made.filter((m) => typeof m !== 'number').length;
+    if (refused > 0) lost.push(`${refused} refused by the host`);
+    const n = made.length - refused;
+    this.emit({
+      type: 'notice',
+      level: lost.length > 0 ? 'warn' : 'info',
+      text: `Imported ${n} object${n === 1 ? '' : 's'}${lost.length > 0 ? `; ${lost.join(', ')}` : ''}.`,
+    });
+    return n > 0 ? { ok: true } : { ok: false, reason: 'the host refused every object' };
+  }
+
   /** Tells the renderer whether there is a step to undo or redo, when that changed (or always: `force`). */
   private emitHistory(force: boolean): void {
     const s = this.runner?.controls;
@@ -274,6 +299,8 @@ class Core implements AppCore {
         break;
       case 'export':
         return exportReply(s.board.all(), c, s.images);
+      case 'import':
+        return this.importBoard(c, s, now);
       case 'image':
         return this.putImage(c, s, now);
       case 'host':

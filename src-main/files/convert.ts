@@ -2,6 +2,7 @@
 // by file name. What one format cannot hold is reported, never silently dropped. Pure over text: the CLI reads and
 // writes the files. Knows nothing of sessions or the network.
 import type { BoardObject, NewObject } from '../../shared/board';
+import { NEW_OBJECT_FIELDS } from '../../shared/board';
 import type { ImageBlob } from '../../shared/images';
 import { fromExcalidraw, toExcalidraw } from '../../shared/excalidraw';
 import { toSvg } from '../../shared/svg';
@@ -46,6 +47,26 @@ export function readBoard(
   if (r.objects.length > MAX_OBJECTS)
     lost.push(`${r.objects.length - MAX_OBJECTS} objects past the board's ${MAX_OBJECTS} skipped`);
   return { state: boardOf(r.objects), lost, blobs: [] };
+}
+
+/**
+ * A board file's objects as new ones to add to a live board, bottom to top, and what cannot come along: images
+ * (their bytes go to the host as uploads of their own) and what the format itself skipped.
+ */
+export function importableObjects(
+  text: string,
+  from: Exclude<BoardFormat, 'svg'>,
+): { objects: NewObject[]; lost: string[] } | { refused: string } {
+  const r = readBoard(text, from);
+  if ('refused' in r) return r;
+  const all = objectsByZ(r.state);
+  const objects = all
+    .filter((o) => o.kind !== 'image')
+    .map((o) => Object.fromEntries(NEW_OBJECT_FIELDS.map((k) => [k, o[k]])) as NewObject);
+  const images = all.length - objects.length;
+  const lost = [...r.lost];
+  if (images > 0) lost.push(`${images} images skipped (paste or drop them instead)`);
+  return { objects, lost };
 }
 
 /** The board as `to`'s text, with the images' bytes these blobs hold. */

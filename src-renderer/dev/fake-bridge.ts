@@ -112,6 +112,8 @@ class FakeCore {
         return { ok: false, reason: `the demo board has nothing to ${c.cmd}` };
       case 'export':
         return { ok: false, reason: 'the demo board exports nothing' };
+      case 'import':
+        return { ok: false, reason: 'the demo board imports nothing' };
       case 'pin':
         for (const id of c.ids) {
           const o = this.board.get(id);

@@ -1,8 +1,10 @@
-// Export: the whole board or the selection, as a PNG (1× or 2×, on white or transparent; downloaded or copied),
+// Export and import: the whole board or the selection, as a PNG (1× or 2×, on white or transparent; downloaded or copied),
 // an SVG, an Excalidraw scene, or a Ghostboard copy to keep (a joiner's "Save a copy"). Renders the store; the
-// core writes each file's text (ui/export-file.ts draws the PNG).
+// core writes each file's text (ui/export-file.ts draws the PNG). A .ghostboard or .excalidraw file's objects can be
+// added to the board (the core reads the file).
 import { type ReactElement, useState } from 'react';
 import type { ExportFormat } from '../../shared/api';
+import { MAX_IMPORT_CHARS } from '../../shared/api';
 import { useAppState, useController } from '../view/context';
 import { copyPng, download, exportName, MIME, svgToPng } from './export-file';
 import { Icon } from './icons';
@@ -12,6 +14,12 @@ const EXTENSION: Readonly<Record<ExportFormat, string>> = {
   excalidraw: 'excalidraw',
   svg: 'svg',
 };
+
+/** The board format a file name says, for an import. */
+export function importFormat(name: string): 'ghostboard' | 'excalidraw' | undefined {
+  const ext = /\.([a-z]+)$/i.exec(name)?.[1]?.toLowerCase();
+  return ext === 'ghostboard' || ext === 'excalidraw' ? ext : undefined;
+}
 
 export function ExportPanel(): ReactElement {
   const controller = useController();
@@ -179,6 +187,34 @@ export function ExportPanel(): ReactElement {
         SVG keeps shapes and text as vectors; an Excalidraw scene opens in Excalidraw; a Ghostboard
         copy keeps everything, to host again later.
       </p>
+      <label className="btn small export-import">
+        Import a .ghostboard or .excalidraw file…
+        <input
+          type="file"
+          accept=".ghostboard,.excalidraw,application/json"
+          data-testid="import-file"
+          hidden
+          disabled={busy}
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (file === undefined) return;
+            run(async () => {
+              const format = importFormat(file.name);
+              if (format === undefined) {
+                controller.toast('warn', 'Import takes a .ghostboard or an .excalidraw file.');
+                return;
+              }
+              if (file.size > MAX_IMPORT_CHARS) {
+                controller.toast('warn', 'That file is too large to import (at most 2 MB).');
+                return;
+              }
+              const r = await controller.invoke({ cmd: 'import', format, text: await file.text() });
+              if (!r.ok) controller.toast('warn', `Not imported: ${r.reason}.`);
+            });
+          }}
+        />
+      </label>
     </section>
   );
 }

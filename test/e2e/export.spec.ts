@@ -1,11 +1,13 @@
 // Export in Chromium against the web host: a board with a rectangle and a text is downloaded as an SVG (vector,
 // its text as text), as a 2× PNG (twice the SVG's size; opaque, or transparent when asked), and the selection
-// alone as an SVG; an Excalidraw scene and a Ghostboard copy come down as the files those tools read.
+// alone as an SVG; an Excalidraw scene and a Ghostboard copy come down as the files those tools read; an Excalidraw
+// scene imported adds its shapes.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Download, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import type { RunningHost } from './harness/web-host';
-import { startWebHost } from './harness/web-host';
+import { ROOT, startWebHost } from './harness/web-host';
 import { selectedIds } from './harness/two-users';
 
 const hosts: RunningHost[] = [];
@@ -125,6 +127,19 @@ test('exports the board and the selection as SVG, PNG, Excalidraw and a Ghostboa
       expect(svg.match(/<g transform=/g)).toHaveLength(1);
       expect(svg).not.toContain('Ship');
       await page.screenshot({ path: info.outputPath('export-panel.png') });
+    });
+
+    await test.step('an Excalidraw scene imported: its shapes join the board', async () => {
+      await page
+        .getByTestId('import-file')
+        .setInputFiles(join(ROOT, 'src-main', 'files', 'fixtures', 'excalidraw-0.18.excalidraw'));
+      await expect(page.locator('[data-testid^="object-"]')).toHaveCount(9);
+      await expect(
+        page
+          .getByRole('status')
+          .filter({ hasText: /Imported 7 objects/ })
+          .first(),
+      ).toBeVisible();
     });
   } finally {
     await context.close();
