@@ -73,7 +73,11 @@ function randomCall(s: SimSession, r: RawPeer): void {
       rpc.send(pr.remove, { id: someId(s) });
       return;
     case 5:
-      rpc.send(pr.restack, { id: someId(s), front: rng.int(2) === 0 });
+      rpc.send(pr.restack, {
+        id: someId(s),
+        front: rng.int(2) === 0,
+        z: rng.int(2) === 0 ? null : rng.range(-20, 20),
+      });
       return;
     case 6:
       rpc.send(pr.setPoints, { id: someId(s), points: [0, 0, rng.range(-50, 50), 7] });
