@@ -42,6 +42,8 @@ export interface Controls {
   textClose(now: number, id: ObjectId): void;
   remove(now: number, id: ObjectId): void;
   restack(now: number, id: ObjectId, front: boolean): void;
+  /** Puts an object back at an exact z (an undone restack); the host refuses while another object has it. */
+  place(now: number, id: ObjectId, z: number): void;
   /** Locks the object in place (nothing changes it until unlocked) or unlocks it. */
   pin(now: number, id: ObjectId, pinned: boolean): void;
   grab(now: number, id: ObjectId): void;
@@ -123,6 +125,7 @@ export function hostControls(h: HostSession): Controls {
       textClose: (_now, id) => h.textClose(id),
       remove: (now, id) => refuse('delete', h.remove(id, now), id),
       restack: (now, id, front) => refuse('restack', h.restack(id, front, now), id),
+      place: (now, id, z) => refuse('restack', h.restack(id, false, now, z), id),
       pin: (now, id, pinned) => refuse('pin', h.pin(id, pinned, now), id),
       grab: (now, id) => refuse('grab', h.grab(id, now), id),
       drag: (now, id, x, y) =>
@@ -193,6 +196,7 @@ export function peerControls(p: PeerSession): Controls {
       textClose: (_now, id) => p.textClose(id),
       remove: (_now, id) => p.remove(id),
       restack: (_now, id, front) => p.restack(id, front),
+      place: (_now, id, z) => p.restack(id, false, z),
       pin: (_now, id, pinned) => p.pin(id, pinned),
       grab: (_now, id) => p.grab(id),
       drag: (_now, id, x, y) => p.drag(id, x, y),
