@@ -41,7 +41,8 @@ export interface Controls {
   textEdit(now: number, id: ObjectId, seen: number, splice: OtSplice): void;
   textClose(now: number, id: ObjectId): void;
   remove(now: number, id: ObjectId): void;
-  restack(now: number, id: ObjectId, front: boolean): void;
+  /** Restacks given the same `step` one after another are one step of the history (a selection's). */
+  restack(now: number, id: ObjectId, front: boolean, step?: number): void;
   /** Puts an object back at an exact z (an undone restack); the host refuses while another object has it. */
   place(now: number, id: ObjectId, z: number): void;
   /** Locks the object in place (nothing changes it until unlocked) or unlocks it. */

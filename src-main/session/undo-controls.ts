@@ -36,6 +36,8 @@ export function withHistory(
   let typing: { id: ObjectId; text: string; step: Step | undefined } | undefined;
   /** The newest create given a step (a paste), and the history step it went into. */
   let pasting: { step: number; into: Step } | undefined;
+  /** restack: the newest restack given a step (a selection's), and the history step it went into. */
+  let restackRun: { step: number; into: Step } | undefined;
   const board = base.board;
   /**
    * Objects this user's own creates, deletes and restores have made or removed on the host but not (yet) on this
@@ -218,7 +220,7 @@ export function withHistory(
       expected.set(id, null);
       base.remove(now, id);
     },
-    restack(now, id, front) {
+    restack(now, id, front, step) {
       const cur = board.get(id);
       if (cur === undefined) {
         base.restack(now, id, front);
@@ -226,7 +228,10 @@ export function withHistory(
       }
       const to = front ? ('front' as const) : ('back' as const);
       const part: Part = { id, before: fieldsSide({ z: cur.z }), after: ABSENT, restack: to };
-      record(part);
+      // A selection's restacks: one step while it is still the newest.
+      const into = step !== undefined && restackRun?.step === step ? restackRun.into : undefined;
+      const recorded = record(part, into);
+      restackRun = step === undefined ? undefined : { step, into: recorded };
       restack(now, id, front, part);
     },
     pin(now, id, pinned) {

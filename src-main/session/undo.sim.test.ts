@@ -206,6 +206,37 @@ describe('per-user undo over the session', () => {
     expect(s.host.counters.exactRestacksRefused).toBe(0);
   });
 
+  it("a selection's restacks under one step are one undo step, the order among them kept", async () => {
+    const s = makeSimSession({ seed: 19_008 });
+    const [host] = users(s);
+    if (host === undefined) throw new Error('missing');
+    const ids: ObjectId[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await host.create(0, newRect({ x: i * 10 }));
+      if (typeof r !== 'number') throw new Error(r.refused);
+      ids.push(r);
+    }
+    const order = (): ObjectId[] =>
+      s.host.board
+        .all()
+        .sort((p, q) => p.z - q.z)
+        .map((o) => o.id);
+    const [a, b, c, d] = ids as [ObjectId, ObjectId, ObjectId, ObjectId];
+    // b and c to the back, top to bottom (as the selection sends them), then a alone to the front.
+    host.restack(0, c, false, 7);
+    host.restack(0, b, false, 7);
+    host.restack(0, a, true);
+    expect(order()).toEqual([b, c, d, a]);
+    expect(await host.undo(0)).toBe('done');
+    expect(order()).toEqual([b, c, a, d]);
+    expect(await host.undo(0)).toBe('done');
+    expect(order()).toEqual([a, b, c, d]);
+    expect(await host.redo(0)).toBe('done');
+    expect(order()).toEqual([b, c, a, d]);
+    expect(await host.redo(0)).toBe('done');
+    expect(order()).toEqual([b, c, d, a]);
+  });
+
   it('the restack RPC with an exact z: one another object has is refused and counted; a free one is taken', () => {
     const s = makeSimSession({ seed: 19_007 });
     s.addPeer('Ana');
