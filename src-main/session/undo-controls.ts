@@ -103,8 +103,12 @@ export function withHistory(
     for (const op of ops) {
       if (op.type === 'patch') base.edit(now, op.id, op.patch);
       else if (op.type === 'pin') base.pin(now, op.id, op.pinned);
-      else if (op.type === 'place') base.place(now, op.id, op.z);
-      else if (op.type === 'restack') restack(now, op.id, op.front, op.part);
+      else if (op.type === 'place') {
+        // Its restack's new z is no longer worth learning (the board may never show it, only the z put back): a
+        // later restack by someone else must not pass for it.
+        restacking.delete(op.id);
+        base.place(now, op.id, op.z);
+      } else if (op.type === 'restack') restack(now, op.id, op.front, op.part);
       else if (op.type === 'delete') {
         expected.set(op.id, null);
         base.remove(now, op.id);
