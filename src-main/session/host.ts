@@ -137,7 +137,10 @@ export interface HostCounters {
    * kind, on the board, or past the budget.
    */
   restoresRefused: number;
-  /** restack: restacks to an exact z (undone restacks) refused: another object has it, or the object is gone. */
+  /**
+   * restack: restacks to an exact z (undone restacks) refused: another object has it, or the object is gone or
+   * locked in place.
+   */
   exactRestacksRefused: number;
 }
 

@@ -13,12 +13,13 @@ export type UndoOutcome = 'done' | 'nothing';
 export type HistoryMembers = 'undo' | 'redo' | 'group' | 'canUndo' | 'canRedo';
 
 /**
- * Wraps a session's controls (a restack is one step: its undo puts the object back at the z it had, through
- * `place`): `restore` brings back an object this user deleted, as the host had it (the host
+ * Wraps a session's controls: `restore` brings back an object this user deleted, as the host had it (the host
  * checks it may). A drag
  * (grab … drop, of one object or of a selection: every drop until the last open grab closes, with the edits of
  * held objects between them: a resize or rotate) is one step; typing
- * into one text is one step until anything else is recorded; a group (group()) is one step.
+ * into one text is one step until anything else is recorded; a group (group()) is one step. A restack (a
+ * selection's, under one step number) is one step: its undo puts each object back at the z it had (`place`), its
+ * redo restacks it afresh.
  */
 export function withHistory(
   base: Omit<Controls, HistoryMembers>,
