@@ -123,6 +123,7 @@ describe('parseCommand', () => {
       { cmd: 'text', id: 1, at: 0, remove: 0, insert: 'a' },
       { cmd: 'delete', ids: [1] },
       { cmd: 'restack', id: 1, front: true },
+      { cmd: 'restack', id: 1, front: false, step: 7 },
       { cmd: 'grab', id: 1 },
       { cmd: 'drag', id: 1, x: 0, y: 0 },
       { cmd: 'drop', id: 1, x: 0, y: 0 },

@@ -118,7 +118,7 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   edit: ['id', 'patch'],
   text: ['id', 'at', 'remove', 'insert'],
   delete: ['ids'],
-  restack: ['id', 'front'],
+  restack: ['id', 'front', 'step'],
   undo: [],
   redo: [],
   grab: ['id'],
@@ -299,9 +299,11 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
         : bad('bad pin');
     }
     case 'restack':
-      return objectId(c.id) && typeof c.front === 'boolean'
+      if (c.step !== undefined && !int(c.step, 0, Number.MAX_SAFE_INTEGER)) return bad('bad step');
+      if (!objectId(c.id) || typeof c.front !== 'boolean') return bad('bad restack');
+      return c.step === undefined
         ? { cmd: 'restack', id: c.id, front: c.front }
-        : bad('bad restack');
+        : { cmd: 'restack', id: c.id, front: c.front, step: c.step };
     case 'grab':
       return objectId(c.id) ? { cmd: 'grab', id: c.id } : bad('bad id');
     case 'drag':

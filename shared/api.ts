@@ -250,7 +250,13 @@ export type ApiCommand =
       readonly insert: string;
     }
   | { readonly cmd: 'delete'; readonly ids: readonly ObjectId[] }
-  | { readonly cmd: 'restack'; readonly id: ObjectId; readonly front: boolean }
+  /** restack: restacks sent with the same `step` one after another are one undo step (a selection's). */
+  | {
+      readonly cmd: 'restack';
+      readonly id: ObjectId;
+      readonly front: boolean;
+      readonly step?: number;
+    }
   /**
    * Takes back this user's newest step that still applies (never anyone else's), or does the newest undone one
    * again; refused with "nothing to undo" / "nothing to redo" when there is none.

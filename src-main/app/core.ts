@@ -249,7 +249,7 @@ class Core implements AppCore {
         return done === 'done' ? { ok: true } : { ok: false, reason: `nothing to ${c.cmd}` };
       }
       case 'restack':
-        s.restack(now, c.id, c.front);
+        s.restack(now, c.id, c.front, c.step);
         break;
       case 'grab': {
         const o = s.board.get(c.id);

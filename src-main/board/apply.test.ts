@@ -81,6 +81,7 @@ function randomOp(r: Rand, s: BoardState): BoardOp {
     { type: 'patch', id, patch: randomPatch(r) },
     { type: 'delete', id, by: peer },
     { type: 'restack', id, to: r.pick(['front', 'back'] as const) },
+    { type: 'restack', id, to: { z: r.int(-50, 60) }, by: peer },
     { type: 'grab', id, peer },
     { type: 'grab', id, peer },
     { type: 'drop', id, peer, x: r.int(-5000, 5000), y: r.int(-5000, 5000) },
@@ -237,6 +238,32 @@ describe('board operations', () => {
       [1, 4],
     ]);
     expect([s.nextId, s.topZ]).toEqual([4, 4]);
+  });
+
+  it('restacks to an exact z only while no other object has it; past the top it raises the top', () => {
+    const s = emptyBoard();
+    for (let i = 0; i < 3; i++) ok(apply(s, { type: 'create', fields: rect(i, i) }));
+    const taken = apply(s, { type: 'restack', id: 1, to: { z: 3 }, by: 1 });
+    expect(taken).toEqual({ ok: false, refusal: { type: 'z-taken', z: 3, by: 3 } });
+    expect(objectsByZ(s).map((o) => o.z)).toEqual([1, 2, 3]);
+    // Its own z is not taken by another.
+    ok(apply(s, { type: 'restack', id: 1, to: { z: 1 }, by: 1 }));
+    ok(apply(s, { type: 'restack', id: 3, to: { z: -7 }, by: 1 }));
+    const up = ok(apply(s, { type: 'restack', id: 2, to: { z: 9 } }));
+    expect(objectsByZ(s).map((o) => [o.id, o.z])).toEqual([
+      [3, -7],
+      [1, 1],
+      [2, 9],
+    ]);
+    expect(s.topZ).toBe(9);
+    ok(apply(s, { type: 'create', fields: rect() }));
+    expect(s.objects.get(4)?.z).toBe(10);
+    ok(apply(s, { type: 'remove', id: 4 }));
+    ok(apply(s, { type: 'counters', nextId: 4, topZ: 9 }));
+    ok(apply(s, up.inverse));
+    expect([s.objects.get(2)?.z, s.topZ]).toEqual([2, 3]);
+    const bad = apply(s, { type: 'restack', id: 2, to: { z: 0.5 } });
+    expect(bad.ok).toBe(false);
   });
 
   it('a drop moves then releases (two effects); a grab of a lock already held says nothing', () => {

@@ -80,5 +80,7 @@ export function refusalText(r: BoardRefusal, nameOf: (peer: PeerId) => string): 
       return 'you are not holding it';
     case 'pinned':
       return 'it is locked: unlock it first';
+    case 'z-taken':
+      return `object ${r.by} is at that place in the stack now`;
   }
 }

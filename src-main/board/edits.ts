@@ -136,28 +136,43 @@ export function put(state: BoardState, object: BoardObject): ApplyResult {
   );
 }
 
-/** Moves an object above every other (a fresh top z) or below every other (one under the lowest, or -1). */
+/**
+ * Moves an object above every other (a fresh top z), below every other (one under the lowest, or -1), or to an
+ * exact z no other object has (past the top it raises the top, so a later create still takes a fresh one).
+ */
 export function restack(
   state: BoardState,
   id: ObjectId,
-  to: 'front' | 'back',
+  to: 'front' | 'back' | { readonly z: number },
   by?: PeerId,
 ): ApplyResult {
   const current = target(state, id);
   if (!isObject(current)) return current;
   const stopped = pinnedFor(current, by);
   if (stopped !== undefined) return refused(stopped);
+  if (typeof to === 'object') {
+    if (!Number.isSafeInteger(to.z)) return refused({ type: 'invalid', why: 'bad stacking order' });
+    const taken = objectAtZ(state, to.z, id);
+    if (taken !== undefined) return refused({ type: 'z-taken', z: to.z, by: taken });
+  }
   const topZ = state.topZ;
-  const z = to === 'front' ? ++state.topZ : bottomZ(state) - 1;
+  const z = to === 'front' ? ++state.topZ : to === 'back' ? bottomZ(state) - 1 : to.z;
+  if (z > state.topZ) state.topZ = z;
   const next = { ...current, z };
   state.objects.set(id, next);
   const back: BoardOp = { type: 'place', id, z: current.z };
   return applied(
     [{ type: 'upsert', object: next }],
-    to === 'front'
+    state.topZ !== topZ
       ? { type: 'batch', ops: [back, { type: 'counters', nextId: state.nextId, topZ }] }
       : back,
   );
+}
+
+/** The object other than `except` that has this z, if any (a full scan: exact restacks are rare). */
+function objectAtZ(state: BoardState, z: number, except: ObjectId): ObjectId | undefined {
+  for (const o of state.objects.values()) if (o.z === z && o.id !== except) return o.id;
+  return undefined;
 }
 
 export function place(state: BoardState, id: ObjectId, z: number): ApplyResult {

@@ -17,6 +17,7 @@ function setup(): {
   create(x: number): ObjectId;
   edit(id: ObjectId, patch: ObjectPatch, into?: ReturnType<History['record']>): Part;
   remove(id: ObjectId): void;
+  restack(id: ObjectId, front: boolean): Part;
   undo(): HistoryOp[] | undefined;
   redo(): HistoryOp[] | undefined;
 } {
@@ -27,8 +28,27 @@ function setup(): {
     if (o === undefined) throw new Error(`no object ${id}`);
     return o;
   };
+  /** A restack as the session records it: the z before, then the z the board gave it. */
+  const restack = (id: ObjectId, front: boolean, part?: Part): Part => {
+    const was = get(id).z;
+    if (!apply(s, { type: 'restack', id, to: front ? 'front' : 'back', by: ME }).ok)
+      throw new Error('refused');
+    const to = front ? ('front' as const) : ('back' as const);
+    const done = part ?? { id, before: fieldsSide({ z: was }), after: ABSENT, restack: to };
+    done.after = fieldsSide({ z: get(id).z });
+    return done;
+  };
   const send = (ops: HistoryOp[] | undefined): HistoryOp[] | undefined => {
     for (const op of ops ?? []) {
+      if (op.type === 'restack') {
+        restack(op.id, op.front, op.part);
+        continue;
+      }
+      if (op.type === 'place') {
+        if (!apply(s, { type: 'restack', id: op.id, to: { z: op.z }, by: ME }).ok)
+          throw new Error(`refused ${JSON.stringify(op)}`);
+        continue;
+      }
       const r = apply(
         s,
         op.type === 'patch'
@@ -65,6 +85,11 @@ function setup(): {
       h.record({ id, before: objectSide(get(id)), after: ABSENT });
       apply(s, { type: 'remove', id });
     },
+    restack(id, front) {
+      const part = restack(id, front);
+      h.record(part);
+      return part;
+    },
     undo: () => send(h.undo((id) => s.objects.get(id), ME)),
     redo: () => send(h.redo((id) => s.objects.get(id), ME)),
   };
@@ -86,6 +111,53 @@ describe('per-user history', () => {
     expect(b.redo()).toEqual([{ type: 'patch', id, patch: { x: 50, fill: 0xff0000 } }]);
     expect(b.redo()).toEqual([{ type: 'delete', id }]);
     expect(b.redo()).toBeUndefined();
+  });
+
+  it('a restack is one step: undo puts the object back at its z, redo restacks it afresh', () => {
+    const b = setup();
+    const [a, c, d] = [b.create(0), b.create(1), b.create(2)];
+    const z = (id: ObjectId): number | undefined => b.s.objects.get(id)?.z;
+    b.restack(a, true);
+    expect([z(a), z(c), z(d)]).toEqual([4, 2, 3]);
+    b.restack(d, false);
+    expect(z(d)).toBe(-1);
+    expect(b.undo()).toEqual([{ type: 'place', id: d, z: 3 }]);
+    expect(b.undo()).toEqual([{ type: 'place', id: a, z: 1 }]);
+    expect([z(a), z(c), z(d)]).toEqual([1, 2, 3]);
+    const redone = b.redo();
+    expect(redone).toMatchObject([{ type: 'restack', id: a, front: true }]);
+    expect(z(a)).toBe(5);
+    expect(b.redo()).toMatchObject([{ type: 'restack', id: d, front: false }]);
+    expect(z(d)).toBe(-1);
+    // The redone restack's new z is what the next undo checks against.
+    expect(b.undo()).toEqual([{ type: 'place', id: d, z: 3 }]);
+    expect(b.undo()).toEqual([{ type: 'place', id: a, z: 1 }]);
+    expect(b.undo()).toMatchObject([{ type: 'delete', id: d }]);
+  });
+
+  it('while its new z is unknown (on its way to the host) an undo still puts it back', () => {
+    const b = setup();
+    const a = b.create(0);
+    b.create(1);
+    b.h.record({ id: a, before: fieldsSide({ z: 1 }), after: ABSENT, restack: 'front' });
+    expect(b.undo()).toEqual([{ type: 'place', id: a, z: 1 }]);
+  });
+
+  it('skips a restack of an object someone else restacked, deleted or holds since', () => {
+    const b = setup();
+    const [a, c, d] = [b.create(0), b.create(1), b.create(2)];
+    b.restack(a, true);
+    b.restack(c, true);
+    b.restack(d, false);
+    // Someone else sends d to the front, holds c and deletes a.
+    apply(b.s, { type: 'restack', id: d, to: 'front', by: OTHER });
+    apply(b.s, { type: 'grab', id: c, peer: OTHER });
+    apply(b.s, { type: 'delete', id: a, by: OTHER });
+    const zs = [...b.s.objects.values()].map((o) => o.z);
+    // Every restack step is passed over; the undo lands on d's create.
+    expect(b.undo()).toMatchObject([{ type: 'delete', id: d }]);
+    expect([...b.s.objects.values()].map((o) => o.z)).toEqual(zs.slice(0, 1));
+    expect(new Set([...b.s.objects.values()].map((o) => o.z)).size).toBe(b.s.objects.size);
   });
 
   it('a drag is one step: the parts of one gesture go into one step, undone together', () => {

@@ -18,6 +18,11 @@ export interface Part {
   id: ObjectId | undefined;
   before: Side;
   after: Side;
+  /**
+   * A restack's part: where it sent the object. Its sides are the z before and after; the z after is unknown
+   * (absent) until the board shows it, and again after each redo (a redo restacks afresh).
+   */
+  restack?: 'front' | 'back';
 }
 
 /** A step: what one undo takes back (a drag of a selection is one step of several parts). */
@@ -31,7 +36,16 @@ export type HistoryOp =
   | { readonly type: 'delete'; readonly id: ObjectId }
   | { readonly type: 'restore'; readonly id: ObjectId; readonly fields: NewObject }
   /** A lock in place set or cleared (the pinned field has a call of its own). */
-  | { readonly type: 'pin'; readonly id: ObjectId; readonly pinned: boolean };
+  | { readonly type: 'pin'; readonly id: ObjectId; readonly pinned: boolean }
+  /** An undone restack: the object back at exactly the z it had (the host refuses while another has it). */
+  | { readonly type: 'place'; readonly id: ObjectId; readonly z: number }
+  /** A redone restack, to the front or the back afresh; `part` learns its new z once the board shows it. */
+  | {
+      readonly type: 'restack';
+      readonly id: ObjectId;
+      readonly front: boolean;
+      readonly part: Part;
+    };
 
 /** Steps kept; the oldest go first. */
 export const MAX_STEPS = 500;
@@ -55,6 +69,32 @@ function isPinPart(part: Part): boolean {
   return f.length === 1 && f[0] === 'pinned';
 }
 
+/** The z a restack's side holds, or undefined while it is not known yet. */
+export function zOf(side: Side): number | undefined {
+  return side.type === 'fields' ? side.fields.z : undefined;
+}
+
+/**
+ * A restack's part moved: an undo puts the object back at the z it had, a redo restacks it again. Only while the
+ * object is there, not held by someone else nor locked in place, and still at either of this part's z (this
+ * user's restack, or the z before while it is still on its way): one someone else has restacked since is theirs.
+ */
+function moveRestack(
+  part: Part,
+  to: Side,
+  current: BoardObject | undefined,
+  heldByOther: boolean,
+): { op: HistoryOp; part: Part } | undefined {
+  const id = part.id;
+  const was = zOf(part.before);
+  if (id === undefined || was === undefined || part.restack === undefined) return undefined;
+  if (current === undefined || heldByOther || current.pinned === 1) return undefined;
+  if (current.z !== was && current.z !== zOf(part.after)) return undefined;
+  if (to === part.before) return { op: { type: 'place', id, z: was }, part };
+  const again: Part = { id, before: part.before, after: ABSENT, restack: part.restack };
+  return { op: { type: 'restack', id, front: part.restack === 'front', part: again }, part: again };
+}
+
 function same(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b))
     return a.length === b.length && a.every((v, i) => v === b[i]);
@@ -72,7 +112,8 @@ function same(a: unknown, b: unknown): boolean {
  * - fields → fields (an edit): field by field, a field goes back only if it still holds either side's value
  *   (this user's value, or the old one while this user's edit is still on its way); a field someone else has
  *   since set keeps their value. An object that is gone is never brought back, one held by someone else is
- *   left alone.
+ *   left alone;
+ * - a restack (z → z): see moveRestack.
  */
 export function movePart(
   part: Part,
@@ -86,6 +127,7 @@ export function movePart(
   const heldByOther = current !== undefined && current.lockedBy !== null && current.lockedBy !== me;
   // Only an unlock changes a pinned object: the other parts wait (the host would refuse them).
   const pinned = current?.pinned === 1 && !isPinPart(part);
+  if (part.restack !== undefined) return moveRestack(part, to, current, heldByOther);
   if (to.type === 'fields' && from.type === 'absent') {
     if (current !== undefined) return undefined;
     return { op: { type: 'restore', id, fields: to.fields as NewObject }, part };
@@ -170,6 +212,7 @@ export class History {
     const same = this.top?.parts.find(
       (p) =>
         p.id === part.id &&
+        p.restack === undefined &&
         p.before.type === 'fields' &&
         p.after.type === 'fields' &&
         keys(p.after.fields) === keys(after.fields),
@@ -247,7 +290,10 @@ export class History {
           view.set(op.id, { ...op.fields, id: op.id, z: 0, lockedBy: null, pinned: 0 });
         else if (op.type === 'pin') {
           if (cur !== undefined) view.set(op.id, { ...cur, pinned: op.pinned ? 1 : 0 });
-        } else if (cur !== undefined) view.set(op.id, { ...cur, ...op.patch });
+        } else if (op.type === 'place') {
+          if (cur !== undefined) view.set(op.id, { ...cur, z: op.z });
+        } else if (op.type === 'patch' && cur !== undefined)
+          view.set(op.id, { ...cur, ...op.patch });
       }
       if (kept.length === 0) continue;
       to.push({ parts: way === 'undo' ? kept.reverse() : kept });

@@ -13,7 +13,7 @@ export { apply, refusalText } from './apply';
 export { heldByOther } from './edits';
 export { heldBy } from './locks';
 export type { HistoryOp, Part, Side, Step } from './history';
-export { ABSENT, fieldsSide, History, MAX_STEPS, movePart, objectSide } from './history';
+export { ABSENT, fieldsSide, History, MAX_STEPS, movePart, objectSide, zOf } from './history';
 export {
   bottomZ,
   emptyBoard,

@@ -41,10 +41,14 @@ export type BoardOp =
       readonly fields: NewObject;
       readonly z: number;
     }
+  /**
+   * Moves the object above every other, below every other, or to an exact z (an undone restack puts it back where
+   * it was): an exact z only while no other object has it (z is unique per board).
+   */
   | {
       readonly type: 'restack';
       readonly id: ObjectId;
-      readonly to: 'front' | 'back';
+      readonly to: 'front' | 'back' | { readonly z: number };
       readonly by?: PeerId;
     }
   /** Locks the object in place or unlocks it (its `pinned` field); `by` held to the grab lock rule. */
@@ -90,7 +94,9 @@ export type BoardRefusal =
   | { readonly type: 'held'; readonly by: PeerId }
   /** The object is locked in place: only an unlock changes it. */
   | { readonly type: 'pinned' }
-  | { readonly type: 'not-holder' };
+  | { readonly type: 'not-holder' }
+  /** An exact z another object has (restack). */
+  | { readonly type: 'z-taken'; readonly z: number; readonly by: ObjectId };
 
 export interface Applied {
   readonly ok: true;

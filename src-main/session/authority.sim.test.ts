@@ -66,7 +66,7 @@ const CASES: Case[] = [
   },
   {
     name: 'restack',
-    send: (r, free) => r.rpc.send(r.proto.restack, { id: free, front: false }),
+    send: (r, free) => r.rpc.send(r.proto.restack, { id: free, front: false, z: null }),
     refused: 'restack',
   },
   { name: 'grab', send: (r, free) => r.rpc.send(r.proto.grab, { id: free }), refused: 'grab' },

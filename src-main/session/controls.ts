@@ -41,7 +41,10 @@ export interface Controls {
   textEdit(now: number, id: ObjectId, seen: number, splice: OtSplice): void;
   textClose(now: number, id: ObjectId): void;
   remove(now: number, id: ObjectId): void;
-  restack(now: number, id: ObjectId, front: boolean): void;
+  /** Restacks given the same `step` one after another are one step of the history (a selection's). */
+  restack(now: number, id: ObjectId, front: boolean, step?: number): void;
+  /** Puts an object back at an exact z (an undone restack); the host refuses while another object has it. */
+  place(now: number, id: ObjectId, z: number): void;
   /** Locks the object in place (nothing changes it until unlocked) or unlocks it. */
   pin(now: number, id: ObjectId, pinned: boolean): void;
   grab(now: number, id: ObjectId): void;
@@ -123,6 +126,7 @@ export function hostControls(h: HostSession): Controls {
       textClose: (_now, id) => h.textClose(id),
       remove: (now, id) => refuse('delete', h.remove(id, now), id),
       restack: (now, id, front) => refuse('restack', h.restack(id, front, now), id),
+      place: (now, id, z) => refuse('restack', h.restack(id, false, now, z), id),
       pin: (now, id, pinned) => refuse('pin', h.pin(id, pinned, now), id),
       grab: (now, id) => refuse('grab', h.grab(id, now), id),
       drag: (now, id, x, y) =>
@@ -193,6 +197,7 @@ export function peerControls(p: PeerSession): Controls {
       textClose: (_now, id) => p.textClose(id),
       remove: (_now, id) => p.remove(id),
       restack: (_now, id, front) => p.restack(id, front),
+      place: (_now, id, z) => p.restack(id, false, z),
       pin: (_now, id, pinned) => p.pin(id, pinned),
       grab: (_now, id) => p.grab(id),
       drag: (_now, id, x, y) => p.drag(id, x, y),

@@ -151,6 +151,15 @@ export const stackingOrder = (): Field<number> => ({
   read: (r) => r.readVarInt(),
 });
 
+/** A stacking order or none: a presence bit, then the variable-length signed integer (restack's exact z). */
+export const optionalStackingOrder = (): Field<number | null> => ({
+  write: (w, v) => {
+    w.writeBool(v !== null);
+    if (v !== null) w.writeVarInt(v);
+  },
+  read: (r) => (r.readBool() ? r.readVarInt() : null),
+});
+
 /** How a field of this type goes on the wire (the same in RPC params and ghost groups). */
 export function fieldCodec(t: FieldType): Field<unknown> {
   switch (t.type) {

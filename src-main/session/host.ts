@@ -137,6 +137,11 @@ export interface HostCounters {
    * kind, on the board, or past the budget.
    */
   restoresRefused: number;
+  /**
+   * restack: restacks to an exact z (undone restacks) refused: another object has it, or the object is gone or
+   * locked in place.
+   */
+  exactRestacksRefused: number;
 }
 
 /**
@@ -163,6 +168,7 @@ export class HostSession {
     chatLimited: 0,
     boardFull: 0,
     restoresRefused: 0,
+    exactRestacksRefused: 0,
   };
   readonly images: HostImages;
   private readonly replica: BoardReplica;
@@ -395,7 +401,7 @@ export class HostSession {
     rpc.on(
       pr.restack,
       joined('restack', (actor, a, now) =>
-        this.guard(p, 'restack', this.restackAs(actor, a.id, a.front, now), a.id),
+        this.guard(p, 'restack', this.restackAs(actor, a.id, a.front, now, a.z), a.id),
       ),
     );
     rpc.on(
@@ -666,8 +672,14 @@ export class HostSession {
     this.texts.close(HOST_PEER_ID, id);
   }
 
-  restack(id: ObjectId, front: boolean, now: number): BoardObject | Refusal {
-    return this.restackAs(HOST, id, front, now);
+  /** To the front or the back, or (an undone restack) to an exact z no other object has. */
+  restack(
+    id: ObjectId,
+    front: boolean,
+    now: number,
+    z: number | null = null,
+  ): BoardObject | Refusal {
+    return this.restackAs(HOST, id, front, now, z);
   }
 
   /** Locks an object in place or unlocks it. */
@@ -822,12 +834,16 @@ export class HostSession {
     id: ObjectId,
     front: boolean,
     now: number,
+    z: number | null,
   ): BoardObject | Refusal {
     this.now = now;
     const denied = this.canEdit(actor);
     if (denied) return denied;
-    const o = this.run({ type: 'restack', id, to: front ? 'front' : 'back', by: idOf(actor) });
-    if (!isRefusal(o)) this.emit({ type: 'object', object: o });
+    const to = z !== null ? { z } : front ? 'front' : 'back';
+    const o = this.run({ type: 'restack', id, to, by: idOf(actor) });
+    if (isRefusal(o)) {
+      if (z !== null) this.counters.exactRestacksRefused++;
+    } else this.emit({ type: 'object', object: o });
     return o;
   }
 

@@ -400,8 +400,9 @@ export class PeerSession {
     return this.images.put(now, bytes, type);
   }
 
-  restack(id: ObjectId, front: boolean): void {
-    this.rpc?.send(this.proto.restack, { id, front });
+  /** To the front or the back, or (an undone restack) to an exact z the host refuses while another has it. */
+  restack(id: ObjectId, front: boolean, z: number | null = null): void {
+    this.rpc?.send(this.proto.restack, { id, front, z });
   }
 
   /** Locks an object in place or unlocks it (the host refuses it while someone else holds the object). */

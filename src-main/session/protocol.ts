@@ -8,7 +8,15 @@ import { bool, bytes, ranged, string, tableString, uint, varUint } from '../net/
 import { IMAGE_TYPES, MAX_IMAGE_BYTES } from '../../shared/images';
 import { BLOB_CHUNK_BYTES, BLOB_ENDS, MAX_TRANSFER_ID } from './blob-wire';
 import { RpcRegistry } from '../net/stream/rpc';
-import { contentHash, objectId, objectParams, peerId, size, worldCoord } from './fields';
+import {
+  contentHash,
+  objectId,
+  objectParams,
+  optionalStackingOrder,
+  peerId,
+  size,
+  worldCoord,
+} from './fields';
 import { SEEN_MODULUS } from '../../shared/text-ot';
 
 export { EDIT_FIELDS } from '../../shared/board';
@@ -172,7 +180,8 @@ export function buildRegistry() {
       policy: 'reliableOrdered',
       channel: Channel.drawing,
       priority: 4,
-      params: { id: objectId(), front: bool() },
+      // restack: an exact z (an undone restack) or null; `front` is then ignored.
+      params: { id: objectId(), front: bool(), z: optionalStackingOrder() },
     }),
     setPoints: r.register('setPoints', {
       policy: 'reliableOrdered',

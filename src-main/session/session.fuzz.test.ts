@@ -73,7 +73,11 @@ function randomCall(s: SimSession, r: RawPeer): void {
       rpc.send(pr.remove, { id: someId(s) });
       return;
     case 5:
-      rpc.send(pr.restack, { id: someId(s), front: rng.int(2) === 0 });
+      rpc.send(pr.restack, {
+        id: someId(s),
+        front: rng.int(2) === 0,
+        z: rng.int(2) === 0 ? null : rng.range(-20, 20),
+      });
       return;
     case 6:
       rpc.send(pr.setPoints, { id: someId(s), points: [0, 0, rng.range(-50, 50), 7] });
@@ -155,6 +159,9 @@ function invariantBreaks(s: SimSession): string[] {
   for (const o of s.host.board.all())
     if (o.lockedBy !== null && !ids.includes(o.lockedBy))
       out.push(`object ${o.id} held by non-participant ${o.lockedBy}`);
+  // restack: an exact z is honoured only while free, so z stays unique per board.
+  const zs = s.host.board.all().map((o) => o.z);
+  if (new Set(zs).size !== zs.length) out.push('two objects share a z');
   for (const o of s.host.board.all()) {
     const edited = s.host.texts.textOf(o.id);
     if (edited !== undefined && edited !== o.text)

@@ -3,7 +3,7 @@
 // board at that moment (board/history.ts has the rules). Knows nothing of the wire, stdin or the UI.
 import type { BoardObject, NewObject, ObjectId } from '../../shared/board';
 import type { Part, Step } from '../board';
-import { ABSENT, fieldsSide, History, objectSide } from '../board';
+import { ABSENT, fieldsSide, History, objectSide, zOf } from '../board';
 import type { Controls } from './controls';
 
 /** What an undo or redo did: sent the operations of a step, or found no step that still applies. */
@@ -17,7 +17,9 @@ export type HistoryMembers = 'undo' | 'redo' | 'group' | 'canUndo' | 'canRedo';
  * checks it may). A drag
  * (grab … drop, of one object or of a selection: every drop until the last open grab closes, with the edits of
  * held objects between them: a resize or rotate) is one step; typing
- * into one text is one step until anything else is recorded; a group (group()) is one step.
+ * into one text is one step until anything else is recorded; a group (group()) is one step. A restack (a
+ * selection's, under one step number) is one step: its undo puts each object back at the z it had (`place`), its
+ * redo restacks it afresh.
  */
 export function withHistory(
   base: Omit<Controls, HistoryMembers>,
@@ -35,6 +37,8 @@ export function withHistory(
   let typing: { id: ObjectId; text: string; step: Step | undefined } | undefined;
   /** The newest create given a step (a paste), and the history step it went into. */
   let pasting: { step: number; into: Step } | undefined;
+  /** restack: the newest restack given a step (a selection's), and the history step it went into. */
+  let restackRun: { step: number; into: Step } | undefined;
   const board = base.board;
   /**
    * Objects this user's own creates, deletes and restores have made or removed on the host but not (yet) on this
@@ -43,14 +47,36 @@ export function withHistory(
    * Cleared when the board shows it, or when the host refuses that kind of operation.
    */
   const expected = new Map<ObjectId, BoardObject | null>();
+  /**
+   * This user's restacks (made or redone) whose new z the board does not show yet, by object: the part learns it
+   * from the board (at once on the host, a round trip later on a peer); a refused one is forgotten.
+   */
+  const restacking = new Map<ObjectId, Part>();
   board.subscribe((c) => {
     const id = c.type === 'upsert' ? c.object.id : c.id;
     if ((c.type === 'upsert') === (expected.get(id) !== null)) expected.delete(id);
+    const part = restacking.get(id);
+    if (part === undefined) return;
+    if (c.type === 'delete') restacking.delete(id);
+    else if (c.object.z !== zOf(part.before)) {
+      part.after = fieldsSide({ z: c.object.z });
+      restacking.delete(id);
+    }
   });
+  /** Restacks the object, its part learning the new z from the board. */
+  const restack = (now: number, id: ObjectId, front: boolean, part: Part): void => {
+    restacking.set(id, part);
+    base.restack(now, id, front);
+  };
   base.on((e) => {
     if (e.type !== 'refused') return;
     // A grab with no drop to come must not hold the gesture open (the next drag would join this one's step).
     if (e.cmd === 'grab') gesture.open.clear();
+    const restacked = e.cmd === 'restack' && e.id !== undefined ? restacking.get(e.id) : undefined;
+    if (restacked !== undefined && e.id !== undefined) {
+      restacking.delete(e.id);
+      history.forget(restacked);
+    }
     const gone = e.cmd === 'delete';
     if (gone || e.cmd === 'create' || e.cmd === 'restore')
       for (const [id, o] of expected) if ((o === null) === gone) expected.delete(id);
@@ -78,6 +104,12 @@ export function withHistory(
     for (const op of ops) {
       if (op.type === 'patch') base.edit(now, op.id, op.patch);
       else if (op.type === 'pin') base.pin(now, op.id, op.pinned);
+      else if (op.type === 'place') {
+        // Its restack's new z is no longer worth learning (the board may never show it, only the z put back): a
+        // later restack by someone else must not pass for it.
+        restacking.delete(op.id);
+        base.place(now, op.id, op.z);
+      } else if (op.type === 'restack') restack(now, op.id, op.front, op.part);
       else if (op.type === 'delete') {
         expected.set(op.id, null);
         base.remove(now, op.id);
@@ -192,6 +224,20 @@ export function withHistory(
       }
       expected.set(id, null);
       base.remove(now, id);
+    },
+    restack(now, id, front, step) {
+      const cur = board.get(id);
+      if (cur === undefined) {
+        base.restack(now, id, front);
+        return;
+      }
+      const to = front ? ('front' as const) : ('back' as const);
+      const part: Part = { id, before: fieldsSide({ z: cur.z }), after: ABSENT, restack: to };
+      // A selection's restacks: one step while it is still the newest.
+      const into = step !== undefined && restackRun?.step === step ? restackRun.into : undefined;
+      const recorded = record(part, into);
+      restackRun = step === undefined ? undefined : { step, into: recorded };
+      restack(now, id, front, part);
     },
     pin(now, id, pinned) {
       const cur = board.get(id);

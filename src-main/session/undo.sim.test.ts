@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { BoardObject, ObjectId } from '../../shared/board';
 import { newRect } from '../../shared/testing/rect';
 import { NO_IMPAIRMENT } from '../net/impairment';
+import { isRefusal } from './board';
 import type { Controls } from './controls';
 import { hostControls, peerControls } from './controls';
 import type { SimSession } from './testing/sim-session';
@@ -161,6 +162,113 @@ describe('per-user undo over the session', () => {
       expect(b.get(id)).toMatchObject({ x: 300, y: 80, fill: 0xff0000 });
   });
 
+  it('a restack is one step: undo puts it back on every board, redo restacks again; one restacked by another since is left alone', async () => {
+    const s = makeSimSession({ seed: 19_006, conditions: lossy });
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    await run(s, 2000);
+    const [host, ana, ben] = users(s);
+    if (host === undefined || ana === undefined || ben === undefined) throw new Error('missing');
+    const [a, b, c] = [0, 1, 2].map((i) => s.host.create(newRect({ x: i * 50 }), s.sim.now));
+    if (a === undefined || b === undefined || c === undefined || isRefusal(a) || isRefusal(b))
+      throw new Error('refused');
+    if (isRefusal(c)) throw new Error(c.refused);
+    await run(s, s.sim.now + 1000);
+    const zs = (id: ObjectId): (number | undefined)[] =>
+      [s.host.board, ...s.peers.map((p) => p.board)].map((board) => board.get(id)?.z);
+    // Ana brings a to the front and, before it lands, takes it back at once.
+    ana.restack(s.sim.now, a.id, true);
+    expect(await ana.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    expect(zs(a.id)).toEqual([a.z, a.z, a.z]);
+    expect(await ana.redo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    const top = s.host.board.get(a.id)?.z ?? 0;
+    expect(top).toBeGreaterThan(c.z);
+    expect(zs(a.id)).toEqual([top, top, top]);
+    expect(await ana.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    expect(zs(a.id)).toEqual([a.z, a.z, a.z]);
+    // Ana sends c to the back; Ben then brings c to the front: Ana's restack is not hers to take back.
+    ana.restack(s.sim.now, c.id, false);
+    await run(s, s.sim.now + 1500);
+    ben.restack(s.sim.now, c.id, true);
+    await run(s, s.sim.now + 1500);
+    const bens = s.host.board.get(c.id)?.z;
+    expect(await ana.undo(s.sim.now)).toBe('nothing');
+    await run(s, s.sim.now + 1500);
+    expect(zs(c.id)).toEqual([bens, bens, bens]);
+    // Ben's undo puts c where Ana's restack had left it.
+    expect(await ben.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    expect(zs(c.id)).toEqual([-1, -1, -1]);
+    expect(new Set(hashes(s)).size).toBe(1);
+    expect(s.host.counters.exactRestacksRefused).toBe(0);
+  });
+
+  it("a selection's restacks under one step are one undo step, the order among them kept", async () => {
+    const s = makeSimSession({ seed: 19_008 });
+    const [host] = users(s);
+    if (host === undefined) throw new Error('missing');
+    const ids: ObjectId[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await host.create(0, newRect({ x: i * 10 }));
+      if (typeof r !== 'number') throw new Error(r.refused);
+      ids.push(r);
+    }
+    const order = (): ObjectId[] =>
+      s.host.board
+        .all()
+        .sort((p, q) => p.z - q.z)
+        .map((o) => o.id);
+    const [a, b, c, d] = ids as [ObjectId, ObjectId, ObjectId, ObjectId];
+    // b and c to the back, top to bottom (as the selection sends them), then a alone to the front.
+    host.restack(0, c, false, 7);
+    host.restack(0, b, false, 7);
+    host.restack(0, a, true);
+    expect(order()).toEqual([b, c, d, a]);
+    expect(await host.undo(0)).toBe('done');
+    expect(order()).toEqual([b, c, a, d]);
+    expect(await host.undo(0)).toBe('done');
+    expect(order()).toEqual([a, b, c, d]);
+    expect(await host.redo(0)).toBe('done');
+    expect(order()).toEqual([b, c, a, d]);
+    expect(await host.redo(0)).toBe('done');
+    expect(order()).toEqual([b, c, d, a]);
+  });
+
+  it('the restack RPC with an exact z: one another object has is refused and counted; a free one is taken', () => {
+    const s = makeSimSession({ seed: 19_007 });
+    s.addPeer('Ana');
+    const raw = s.addRaw();
+    s.sim.runUntil(1000);
+    raw.rpc.send(raw.proto.hello, { name: 'Mal', viewer: false });
+    s.sim.runUntil(1500);
+    const [a, b] = [0, 1].map((i) => s.host.create(newRect({ x: i * 200 }), s.sim.now));
+    if (a === undefined || b === undefined || isRefusal(a) || isRefusal(b))
+      throw new Error('refused');
+    s.sim.runUntil(2000);
+    const before = s.host.board.hash();
+    raw.rpc.send(raw.proto.restack, { id: a.id, front: true, z: b.z });
+    s.sim.runUntil(2500);
+    expect(s.host.board.hash()).toBe(before);
+    expect(s.host.counters.exactRestacksRefused).toBe(1);
+    expect(raw.refusals).toEqual([
+      { cmd: 'restack', reason: `object ${b.id} is at that place in the stack now` },
+    ]);
+    raw.rpc.send(raw.proto.restack, { id: a.id, front: true, z: -40 });
+    s.sim.runUntil(3000);
+    expect(s.host.board.get(a.id)?.z).toBe(-40);
+    expect(s.peers[0]?.board.get(a.id)?.z).toBe(-40);
+    expect(s.host.counters.exactRestacksRefused).toBe(1);
+    // The top stays above every z: a create after a restack past it still lands on top.
+    raw.rpc.send(raw.proto.restack, { id: a.id, front: false, z: 1000 });
+    s.sim.runUntil(3500);
+    const made = s.host.create(newRect(), s.sim.now);
+    if (isRefusal(made)) throw new Error(made.refused);
+    expect(made.z).toBe(1001);
+  });
+
   it('the restore RPC: someone else’s, a never-issued or a live id is refused and counted; one’s own comes back as deleted', () => {
     const s = makeSimSession({ seed: 19_003 });
     s.addPeer('Ana');
@@ -201,7 +309,7 @@ describe('per-user undo over the session', () => {
 });
 
 /**
- * Users edit, drag, type, delete, undo and redo at once under loss and reordering; once the network settles,
+ * Users edit, drag, type, restack, delete, undo and redo at once under loss and reordering; once the network settles,
  * every board hashes like the host's. Each seed prints on failure.
  */
 async function undoStorm(seed: number, peers: number): Promise<void> {
@@ -211,6 +319,14 @@ async function undoStorm(seed: number, peers: number): Promise<void> {
   const us = users(s);
   const rng = s.rng;
   const done = { undo: 0, redo: 0 };
+  // Undone restacks the host placed (an exact z), watched at the board core.
+  let placed = 0;
+  const apply = s.host.board.apply.bind(s.host.board);
+  s.host.board.apply = (op) => {
+    const r = apply(op);
+    if (r.ok && op.type === 'restack' && typeof op.to === 'object') placed++;
+    return r;
+  };
   const count = (way: 'undo' | 'redo', r: Promise<string>): void =>
     void r.then((o) => {
       if (o === 'done') done[way]++;
@@ -229,8 +345,9 @@ async function undoStorm(seed: number, peers: number): Promise<void> {
       u.drag(now, id, 5, 5);
       u.drop(now, id, rng.range(-3000, 3000), rng.range(-3000, 3000));
     } else if (r < 56) u.text(now, id, rng.int(5), rng.int(2), 'ab');
-    else if (r < 62) u.remove(now, id);
-    else if (r < 64) u.group(() => ids.slice(0, 3).forEach((x) => u.remove(now, x)));
+    else if (r < 60) u.restack(now, id, rng.int(2) === 0);
+    else if (r < 64) u.remove(now, id);
+    else if (r < 66) u.group(() => ids.slice(0, 3).forEach((x) => u.remove(now, x)));
     else if (r < 84) count('undo', u.undo(now));
     else count('redo', u.redo(now));
     await run(s, now + rng.range(1, 60));
@@ -240,9 +357,13 @@ async function undoStorm(seed: number, peers: number): Promise<void> {
   const msg = `seed ${seed}, ${peers} peers`;
   expect(done.undo, msg).toBeGreaterThan(20);
   expect(done.redo, msg).toBeGreaterThan(5);
+  expect(placed, msg).toBeGreaterThan(0);
   expect(s.host.board.size, msg).toBeGreaterThan(5);
   const all = hashes(s);
   for (const [i, h] of all.entries()) expect(h, `${msg}: board ${i}`).toBe(all[0]);
+  // No undo of a restack ever puts two objects at one z.
+  const zs = s.host.board.all().map((o) => o.z);
+  expect(new Set(zs).size, msg).toBe(zs.length);
 }
 
 describe('undo storm: concurrent edits, undos and redos converge', () => {

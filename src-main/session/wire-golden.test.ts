@@ -129,7 +129,7 @@ describe('wire golden bytes', () => {
         "7 created reliableOrdered ch1 p4 ufalse c1 [req,id]",
         "8 edit reliableOrdered ch1 p4 ufalse c1 [id,mask,x,y,w,h,rotation,stroke,fill,strokeWidth]",
         "9 remove reliableOrdered ch1 p4 ufalse c1 [id]",
-        "10 restack reliableOrdered ch1 p4 ufalse c1 [id,front]",
+        "10 restack reliableOrdered ch1 p4 ufalse c1 [id,front,z]",
         "11 setPoints reliableOrdered ch1 p4 ufalse c1 [id,points]",
         "12 text reliableOrdered ch2 p4 ufalse c2 [id,at,remove,insert]",
         "13 grab quickest ch1 p7 utrue c1 [id]",
@@ -229,7 +229,8 @@ describe('wire golden bytes', () => {
     add('blobEnd', p.blobEnd.params, { tid: 3, end: 1, reason: "the board's image space is full" });
     add('blobWant', p.blobWant.params, { hash });
     add('refused', p.refused.params, { cmd: 12, reason: 'image too large', id: 0 });
-    add('restack', p.restack.params, { id: 99, front: false });
+    add('restack', p.restack.params, { id: 99, front: false, z: null });
+    add('restack', p.restack.params, { id: 99, front: false, z: -3 });
     add('text', p.text.params, { id: 5, at: 3, remove: 1, insert: 'xyz' });
     // textot: co-editing. A keystroke is a textEdit up and a textSplice down (compare `text`, one key: 'x').
     add('text', p.text.params, { id: 5, at: 3, remove: 0, insert: 'x' });
@@ -325,7 +326,8 @@ describe('wire golden bytes', () => {
           "24:000062",
         ],
         "restack": [
-          "25:00006200",
+          "26:00006200",
+          "31:00006254",
         ],
         "restore": [
           "24:fffffe",

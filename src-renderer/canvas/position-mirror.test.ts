@@ -119,6 +119,17 @@ describe('PositionMirror', () => {
     expect(shown(root)).toEqual({ 'object-2': '50,50' });
   });
 
+  it('shows the stacking order of each object as data-z, following a restack', () => {
+    const { mirror, root, emit } = setup();
+    emit({ type: 'board', objects: [rect(1, 5, 5), rect(2, 50, 50)] });
+    mirror.frame({ pointers: [], drags: [] });
+    const zs = (): (string | undefined)[] => root.children.map((c) => c.dataset.z);
+    expect(zs()).toEqual(['1', '2']);
+    emit({ type: 'objects', upserts: [{ ...rect(1, 5, 5), z: -3 }], deletes: [] });
+    mirror.frame({ pointers: [], drags: [] });
+    expect(zs()).toEqual(['-3', '2']);
+  });
+
   it('follows its own drag between frames and keeps the predicted drop', async () => {
     const { controller, root, emit, grabs } = setup();
     emit({ type: 'board', objects: [rect(1, 5, 5)] });

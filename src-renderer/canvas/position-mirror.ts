@@ -2,9 +2,9 @@
 // so tests and accessibility tooling can read positions Konva only paints: this user's pointer
 // (`local-pointer`), remote pointers (`remote-pointer-<peer>`) and board objects (`object-<id>`, including live
 // drags; its size and rotation as data-w/data-h/data-rotation, live during someone's resize or rotate; a text's
-// or note's text as data-text, its kind as data-kind, data-pinned="1" while locked in place; an image's as
-// data-image: its natural size "WxH" once drawn, else "loading N%" or "failed"). Written imperatively, once per
-// animation frame and right after local input; never renders React.
+// or note's text as data-text, its kind as data-kind, its stacking order as data-z, data-pinned="1" while locked
+// in place; an image's as data-image: its natural size "WxH" once drawn, else "loading N%" or "failed"). Written
+// imperatively, once per animation frame and right after local input; never renders React.
 import type { LiveShape } from '../../shared/api';
 import type { BoardObject, ObjectId } from '../../shared/board';
 import type { Controller } from '../controller/controller';
@@ -157,11 +157,13 @@ export class PositionMirror {
     if (el && el.dataset.text !== text) el.dataset.text = text;
   }
 
-  /** Its kind, and data-pinned="1" while it is locked in place. */
+  /** Its kind, its stacking order (z), and data-pinned="1" while it is locked in place. */
   private putFlags(key: string, o: BoardObject): void {
     const el = this.els.get(key);
     if (el === undefined) return;
     if (el.dataset.kind !== o.kind) el.dataset.kind = o.kind;
+    const z = String(o.z);
+    if (el.dataset.z !== z) el.dataset.z = z;
     if (o.pinned === 1) el.dataset.pinned = '1';
     else if (el.dataset.pinned !== undefined) delete el.dataset.pinned;
   }

@@ -1,7 +1,8 @@
 // The clipboard actions against the real controller and store, with a bridge that answers at once like a host
 // (ids in order, each object echoed on the board): what a copy writes, where a paste lands, in what order and
 // under which undo step its creates go, what ends selected; duplicate; lock, restack and delete leaving locked
-// objects alone. No DOM: a copy writes into a plain DataTransfer stand-in.
+// objects alone (a selection's restacks under one undo step). No DOM: a copy writes into a plain DataTransfer
+// stand-in.
 import { describe, expect, it } from 'vitest';
 import type { ApiCommand, ApiEvent, GhostboardBridge } from '../../shared/api';
 import type { BoardObject } from '../../shared/board';
@@ -165,13 +166,20 @@ describe('ClipboardActions', () => {
     expect(sent).toEqual([{ cmd: 'pin', ids: [4], pinned: false }]);
     sent.length = 0;
     actions.restack(true);
+    // One step number for the selection's restacks (one undo step), a new one for the next restack.
+    const step = sent[0]?.cmd === 'restack' ? sent[0].step : undefined;
+    expect(step).toBeTypeOf('number');
     expect(sent).toEqual([
-      { cmd: 'restack', id: 2, front: true },
-      { cmd: 'restack', id: 3, front: true },
+      { cmd: 'restack', id: 2, front: true, step },
+      { cmd: 'restack', id: 3, front: true, step },
     ]);
     sent.length = 0;
     actions.restack(false);
     expect(sent.map((x) => (x.cmd === 'restack' ? x.id : 0))).toEqual([3, 2]);
+    expect(sent.map((x) => (x.cmd === 'restack' ? x.step : 0))).toEqual([
+      (step ?? 0) + 1,
+      (step ?? 0) + 1,
+    ]);
     sent.length = 0;
     c.deleteSelection();
     expect(sent).toEqual([{ cmd: 'delete', ids: [3, 2] }]);

@@ -60,7 +60,10 @@ export class ClipboardActions {
    * permission), if the clipboard's text is still what that copy wrote or cannot be read either.
    */
   private last: ClipContent | null = null;
-  /** Step numbers of pastes (one undo step each); a fresh start per window, so a reload never reuses one. */
+  /**
+   * Step numbers of pastes and restacks (one undo step each); a fresh start per window, so a reload never reuses
+   * one.
+   */
   private nextStep = Math.floor(Math.random() * 2 ** 40);
 
   constructor(private readonly controller: Controller) {}
@@ -192,7 +195,7 @@ export class ClipboardActions {
     });
   }
 
-  /** Brings the selection to the front (keeping its own order) or sends it to the back. */
+  /** Brings the selection to the front (keeping its own order) or sends it to the back: one undo step. */
   restack(front: boolean): void {
     if (!this.editable()) return;
     const objects = this.selected();
@@ -200,7 +203,8 @@ export class ClipboardActions {
     if (locked > 0) this.controller.toast('info', lockedNotice(locked, 'moved'));
     const free = objects.filter((o) => o.pinned !== 1);
     // Each restack goes past every other object: the front in bottom-to-top order, the back top to bottom.
-    for (const o of front ? free : [...free].reverse()) this.controller.restack(o.id, front);
+    const step = this.nextStep++;
+    for (const o of front ? free : [...free].reverse()) this.controller.restack(o.id, front, step);
   }
 
   /** Whether this user may change the board (a viewer is told why not). */

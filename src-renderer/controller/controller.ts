@@ -277,8 +277,11 @@ export class Controller {
     for (const id of s.selection) if (s.board.get(id)?.pinned !== 1) this.edit(id, style);
   }
 
-  restack(id: ObjectId, front: boolean): void {
-    void this.invoke({ cmd: 'restack', id, front });
+  /** Restacks sent under one `step` one after another are one undo step (a selection's). */
+  restack(id: ObjectId, front: boolean, step?: number): void {
+    void this.invoke(
+      step === undefined ? { cmd: 'restack', id, front } : { cmd: 'restack', id, front, step },
+    );
   }
 
   /**

@@ -1,7 +1,9 @@
 // Per-user undo and redo, in Chromium with two users on two web hosts: A draws a rectangle and moves it; Ctrl+Z
 // takes back the move, then the drawing, on both screens; Ctrl+Shift+Z and the redo button bring it back, moved.
 // B draws a rectangle of its own, which A's Ctrl+Z leaves alone. Then B deletes A's rectangle and A presses undo:
-// A's rectangle stays deleted on both screens (an undo never resurrects what another user deleted).
+// A's rectangle stays deleted on both screens (an undo never resurrects what another user deleted). Last, A draws a
+// rectangle over its last one and brings the one under to the front with `]`: Ctrl+Z sends it back under on both
+// screens (read from the position mirror's data-z), Ctrl+Shift+Z brings it up again.
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
 import { hostAndJoin } from './harness/scenario';
@@ -41,6 +43,25 @@ async function board(page: Page): Promise<Record<string, Pt>> {
   for (const [id, x, y] of rows)
     out[(id ?? '').replace('object-', '')] = { x: Number(x), y: Number(y) };
   return out;
+}
+
+/** The objects' ids on this page, bottom to top (the position mirror's data-z). */
+const READ_STACK = `[...document.querySelectorAll('[data-testid^="object-"]')].map((el) => [
+  el.getAttribute('data-testid'),
+  el.getAttribute('data-z'),
+])`;
+
+async function stacking(page: Page): Promise<string[]> {
+  const rows = await page.evaluate<[string | null, string | null][]>(READ_STACK);
+  return rows
+    .map(([id, z]) => ({ id: (id ?? '').replace('object-', ''), z: Number(z) }))
+    .sort((p, q) => p.z - q.z)
+    .map((o) => o.id);
+}
+
+async function expectStackBoth(a: Page, b: Page, want: string[], what: string): Promise<void> {
+  await expect.poll(() => stacking(a), { message: `${what} (A)` }).toEqual(want);
+  await expect.poll(() => stacking(b), { message: `${what} (B)` }).toEqual(want);
 }
 
 /** Waits until this page shows exactly these objects at these world positions. */
@@ -146,6 +167,7 @@ test('per-user undo and redo, seen by both users; an undo never resurrects what 
 
     let rectB = '';
     let placedB: Pt = { x: NaN, y: NaN };
+    let lastA = '';
     await test.step("B draws its own rectangle; A's Ctrl+Z leaves it alone", async () => {
       const atB = await stageAt(b);
       await drawRect(b, atB(80, 80), atB(180, 150));
@@ -200,6 +222,34 @@ test('per-user undo and redo, seen by both users; an undo never resurrects what 
       await expectBoth(a, b, { [rectB]: placedB, [last]: lastAt }, "A's rectangle stays deleted");
       await a.screenshot({ path: info.outputPath('5-not-resurrected-a.png') });
       await b.screenshot({ path: info.outputPath('5-not-resurrected-b.png') });
+      lastA = last;
+    });
+
+    await test.step('A brings a rectangle to the front with ]; Ctrl+Z sends it back under, on both', async () => {
+      // A draws one more rectangle over the corner of its last one: the last one is now under it.
+      const atA = await stageAt(a);
+      await drawRect(a, atA(660, 130), atA(780, 220));
+      await expect(objectsOf(a)).toHaveCount(3);
+      const over = Object.keys(await board(a)).find((id) => id !== rectB && id !== lastA) ?? '';
+      await expectStackBoth(a, b, [rectB, lastA, over], 'the newest rectangle on top');
+      const shown = await board(a);
+      await a.getByTestId('tool-select').click();
+      // The top-left corner of the last one, which the newest does not cover.
+      const grip = atA(630, 110);
+      await a.mouse.click(grip.x, grip.y);
+      await expect
+        .poll(() => selectedIds(a), { message: 'A selected its last rectangle' })
+        .toEqual([lastA]);
+      await a.keyboard.press(']');
+      await expectStackBoth(a, b, [rectB, over, lastA], 'brought to the front');
+      await a.screenshot({ path: info.outputPath('6-restacked-a.png') });
+      await a.keyboard.press('Control+z');
+      await expectStackBoth(a, b, [rectB, lastA, over], 'the restack undone: back under');
+      await b.screenshot({ path: info.outputPath('7-restack-undone-b.png') });
+      await a.keyboard.press('Control+Shift+z');
+      await expectStackBoth(a, b, [rectB, over, lastA], 'the restack redone');
+      // Nothing moved on either screen.
+      await expectBoth(a, b, shown, 'positions untouched');
     });
   });
 });
