@@ -64,6 +64,28 @@ export async function readBoardFile(file: string, now = new Date()): Promise<Boa
   };
 }
 
+/**
+ * Opens FILE as the user asked to (File › Open): the board, or why it cannot be opened (missing, too large,
+ * corrupt, foreign or a newer version) with the codec's reason. Unlike readBoardFile it moves nothing aside:
+ * a file the user picked is left exactly as it was.
+ */
+export async function openBoardFile(
+  file: string,
+): Promise<
+  | { readonly state: BoardState; readonly blobs: readonly ImageBlob[] }
+  | { readonly refused: string }
+> {
+  let r: ReadResult;
+  try {
+    r = await readBoard(file);
+  } catch (e) {
+    return { refused: e instanceof Error ? e.message : String(e) };
+  }
+  if ('missing' in r) return { refused: 'no such file' };
+  if ('bad' in r) return { refused: r.bad };
+  return r;
+}
+
 /** Reads and validates one file; the size is checked on the open file before a byte is read. */
 async function readBoard(file: string): Promise<ReadResult> {
   let handle;
