@@ -1,7 +1,14 @@
 // The host's open board file through the renderer API (files): Untitled and dirty, save refused with no file,
 // save-as, open replacing the live board for every joiner, new, and the refusals (a corrupt, foreign or newer
 // file; a joiner), on simulated sessions in virtual time with real files in a temp folder.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +16,13 @@ import type { ApiEvent } from '../../shared/api';
 import type { BoardObject } from '../../shared/board';
 import { newRect } from '../../shared/testing/rect';
 import { decodeBoardFile } from '../files/board-codec';
+import {
+  encodeJournalHeader,
+  encodeJournalRecord,
+  fileDigest,
+  journalPath,
+} from '../files/journal';
+import { Board } from '../session/board';
 import { createAppCore } from './core';
 import type { AppCore } from './core-api';
 import { SimSessions } from './testing/sim-sessions';
@@ -168,5 +182,66 @@ describe('the open board file (app core, simulated sessions)', () => {
       refusal,
     );
     expect(b.events.some((e) => e.type === 'file')).toBe(false);
+  });
+
+  it('brings back from the journal what a crash left unsaved, until a save folds it in; a damaged one is set aside', async () => {
+    const world = new SimSessions(44);
+    const a = core(world);
+    await a.core.invoke({ cmd: 'host', options: { name: 'Ana', code: 'ABCDE-FGHJK' } });
+    await a.core.invoke({ cmd: 'create', object: rect });
+    const path = join(a.dir, 'crash.ghostboard');
+    expect(await a.core.invoke({ cmd: 'save-as', path })).toEqual({ ok: true });
+    // What the host journaled before it went down: a second object, then the first one moved.
+    const text = readFileSync(path, 'utf8');
+    const saved = decodeBoardFile(text);
+    if ('refused' in saved) throw new Error(saved.refused);
+    const live = new Board(saved);
+    const made = live.create({ ...rect, x: 400 });
+    const moved = live.update(1, { x: -50 });
+    if ('refused' in made || 'refused' in moved) throw new Error('not made');
+    const r1 = encodeJournalRecord({ changed: [made], deleted: [], nextId: 3 });
+    const r2 = encodeJournalRecord({ changed: [moved], deleted: [], nextId: 3 });
+    const journal = Buffer.concat([encodeJournalHeader(fileDigest(text)), r1, r2]);
+    writeFileSync(journalPath(path), journal.subarray(0, journal.length - 3)); // the second one torn
+
+    const b = core(world);
+    await b.core.invoke({ cmd: 'host', options: { name: 'Ben', code: 'ABCDE-FGHJK' } });
+    expect(await b.core.invoke({ cmd: 'open', path })).toEqual({ ok: true });
+    expect([...boardOf(b).values()].map((o) => [o.id, o.x])).toEqual([
+      [1, rect.x],
+      [2, 400],
+    ]);
+    const notice = b.events.findLast((e) => e.type === 'notice');
+    expect(notice?.type === 'notice' && notice.text).toMatch(
+      /brought back from its journal \(1 record\)/,
+    );
+    expect(lastFile(b)?.dirty).toBe(true);
+    // Opened again before any save (a second crash): the same edits come back.
+    expect(await b.core.invoke({ cmd: 'open', path })).toEqual({ ok: true });
+    expect(boardOf(b).size).toBe(2);
+    expect(await b.core.invoke({ cmd: 'save' })).toEqual({ ok: true });
+    expect(lastFile(b)?.dirty).toBe(false);
+    const after = decodeBoardFile(readFileSync(path, 'utf8'));
+    expect('refused' in after ? after.refused : after.objects.size).toBe(2);
+    b.events.length = 0;
+    expect(await b.core.invoke({ cmd: 'open', path })).toEqual({ ok: true });
+    expect(b.events.some((e) => e.type === 'notice')).toBe(false);
+    await b.core.invoke({ cmd: 'sync' });
+    expect(lastFile(b)?.dirty).toBe(false);
+
+    // Damage before the last record: the journal is refused and kept aside; the file opens as saved.
+    const digest = fileDigest(readFileSync(path, 'utf8'));
+    const bad = Buffer.concat([encodeJournalHeader(digest), r1, r2]);
+    const at = encodeJournalHeader(digest).length + 10;
+    bad[at] = (bad[at] ?? 0) ^ 0xff;
+    writeFileSync(journalPath(path), bad);
+    expect(await b.core.invoke({ cmd: 'open', path })).toEqual({ ok: true });
+    const warn = b.events.findLast((e) => e.type === 'notice');
+    expect(warn?.type === 'notice' && warn.text).toMatch(
+      /journal could not be read \(journal record 1 is damaged\)/,
+    );
+    expect(existsSync(`${journalPath(path)}.damaged`)).toBe(true);
+    expect(boardOf(b).size).toBe(2);
+    expect(lastFile(b)?.dirty).toBe(false);
   });
 });

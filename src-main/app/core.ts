@@ -169,7 +169,7 @@ class Core implements AppCore {
     const r = this.runner;
     if (r === undefined) return { ok: false, reason: 'not in a session' };
     if (isFileCommand(c)) {
-      const reply = await fileCommand(c, r.controls, this.file, now);
+      const reply = await fileCommand(c, r.controls, this.file, now, (e) => this.emit(e));
       this.emit({ type: 'board', objects: r.controls.board.all() });
       r.flush();
       return reply;
@@ -641,7 +641,12 @@ class Core implements AppCore {
     const s = runner.controls;
     const images = s.images;
     const file = new OpenFile(
-      { hash: () => s.board.hash(), text: () => s.board.toFile((h) => images.get(h)) },
+      {
+        hash: () => s.board.hash(),
+        text: () => s.board.toFile((h) => images.get(h)),
+        objects: () => s.board.state,
+        blob: (h) => images.get(h),
+      },
       (e) => this.emit(e),
     );
     this.file = file;

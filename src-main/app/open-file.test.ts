@@ -5,20 +5,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../shared/api';
-import { AUTOSAVE_AFTER_MS, OpenFile } from './open-file';
+import type { BoardObject, ObjectId } from '../../shared/board';
+import { newRect } from '../../shared/testing/rect';
+import { fileDigest, journalPath, replayJournal } from '../files/journal';
+import { Board } from '../session/board';
+import { AUTOSAVE_AFTER_MS, JOURNAL_EVERY_MS, OpenFile } from './open-file';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function setUp(): { file: OpenFile; board: { content: string }; events: ApiEvent[]; dir: string } {
+interface FakeBoard {
+  content: string;
+  objects: Map<ObjectId, BoardObject>;
+}
+
+function setUp(): { file: OpenFile; board: FakeBoard; events: ApiEvent[]; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ghostboard-open-file-'));
   dirs.push(dir);
-  const board = { content: 'one' };
+  const board: FakeBoard = { content: 'one', objects: new Map() };
   const events: ApiEvent[] = [];
   const file = new OpenFile(
-    { hash: () => board.content, text: () => `board ${board.content}` },
+    {
+      hash: () => board.content,
+      text: () => `board ${board.content}`,
+      objects: () => ({ objects: board.objects, nextId: 100 }),
+      blob: () => undefined,
+    },
     (e) => events.push(e),
   );
   return { file, board, events, dir };
@@ -57,5 +71,41 @@ describe('OpenFile', () => {
     expect(file.dirty).toBe(true);
     expect(readdirSync(dir)).toEqual([]);
     await expect(file.save()).rejects.toThrow('use Save As');
+  });
+
+  it('journals what changed at most once a second, afresh after each save', async () => {
+    const { file, board, dir } = setUp();
+    const path = join(dir, 'j.ghostboard');
+    const made = new Board();
+    const a = made.create(newRect({ x: 1 }));
+    const b = made.create(newRect({ x: 2 }));
+    if ('refused' in a || 'refused' in b) throw new Error('not made');
+    board.objects.set(a.id, a);
+    await file.save(path);
+    const replay = (): ReturnType<typeof replayJournal> =>
+      replayJournal(new Board().state, fileDigest('board one'), readFileSync(journalPath(path)));
+    expect(replay()).toMatchObject({ records: 0, torn: false });
+    board.objects.set(b.id, b);
+    file.tick(0);
+    await file.settle();
+    board.objects.delete(a.id);
+    file.tick(JOURNAL_EVERY_MS - 1); // too soon: waits for the next second
+    await file.settle();
+    const first = replay();
+    expect('state' in first && [...first.state.objects.keys()]).toEqual([b.id]);
+    expect('state' in first && first.records).toBe(1);
+    file.tick(JOURNAL_EVERY_MS);
+    await file.settle();
+    const second = replay();
+    expect('state' in second && [second.records, [...second.state.objects.keys()]]).toEqual([
+      2,
+      [b.id],
+    ]);
+    // A save starts the journal afresh, for the new save.
+    board.content = 'two';
+    await file.save();
+    expect(
+      replayJournal(new Board().state, fileDigest('board two'), readFileSync(journalPath(path))),
+    ).toMatchObject({ records: 0 });
   });
 });

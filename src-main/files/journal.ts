@@ -229,7 +229,7 @@ export async function readJournal(
  */
 export function journalChange(
   before: ReadonlyMap<ObjectId, BoardObject>,
-  now: BoardState,
+  now: { readonly objects: ReadonlyMap<ObjectId, BoardObject>; readonly nextId: number },
 ): JournalChange | undefined {
   const changed: BoardObject[] = [];
   const deleted: ObjectId[] = [];
@@ -238,4 +238,46 @@ export function journalChange(
   return changed.length === 0 && deleted.length === 0
     ? undefined
     : { changed, deleted, nextId: now.nextId };
+}
+
+/** What opening FILE found in its journal. */
+export type Recovery =
+  /** Records replayed over the file's board (a crash left edits unsaved): the board with them. */
+  | { readonly state: BoardState; readonly blobs: readonly ImageBlob[]; readonly records: number }
+  /** No journal, or one of an older save: the file's board as it is. */
+  | { readonly none: true }
+  /** A damaged journal, set aside as `movedTo`: the file's board as it is. */
+  | { readonly refused: string; readonly movedTo: string };
+
+/**
+ * Replays FILE's journal over its board `base` (the file's text has digest `digest`), then starts the journal
+ * afresh for it: with one record of what was recovered, so the next crash recovers it again until a save.
+ */
+export async function recoverJournal(
+  file: string,
+  base: BoardState,
+  digest: string,
+): Promise<Recovery> {
+  const bytes = await readJournal(file);
+  let out: Recovery = { none: true };
+  if (bytes !== undefined) {
+    const r = 'refused' in bytes ? bytes : replayJournal(base, digest, bytes);
+    if ('refused' in r) {
+      const movedTo = `${journalPath(file)}.damaged`;
+      await rename(journalPath(file), movedTo).catch(() => undefined);
+      out = { refused: r.refused, movedTo };
+    } else if ('state' in r && r.records > 0)
+      out = { state: r.state, blobs: r.blobs, records: r.records };
+  }
+  await resetJournal(file, digest);
+  if ('state' in out) {
+    const change = journalChange(base.objects, out.state);
+    const blobs = new Map(out.blobs.map((b) => [b.hash, b]));
+    if (change !== undefined)
+      await appendJournal(
+        file,
+        encodeJournalRecord(change, (h) => blobs.get(h)),
+      );
+  }
+  return out;
 }
