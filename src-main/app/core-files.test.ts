@@ -129,6 +129,13 @@ describe('the open board file (app core, simulated sessions)', () => {
     if ('refused' in want) throw new Error(want.refused);
     expect(await a.core.invoke({ cmd: 'open', path })).toEqual({ ok: true });
     expect(lastFile(a)).toEqual({ type: 'file', name: 'canonical', path, dirty: false });
+    // The old board's steps are gone with it: nothing of the file's to undo.
+    expect(a.events.findLast((e) => e.type === 'history')).toEqual({
+      type: 'history',
+      canUndo: false,
+      canRedo: false,
+    });
+    expect(await a.core.invoke({ cmd: 'undo' })).toEqual({ ok: false, reason: 'nothing to undo' });
     const ids = [...want.objects.keys()].sort((x, y) => x - y);
     const sorted = (m: Map<number, BoardObject>): number[] => [...m.keys()].sort((x, y) => x - y);
     expect(sorted(boardOf(a))).toEqual(ids);

@@ -172,6 +172,7 @@ class Core implements AppCore {
       const reply = await fileCommand(c, r.controls, this.file, now, (e) => this.emit(e));
       this.emit({ type: 'board', objects: r.controls.board.all() });
       r.flush();
+      this.emitHistory(false);
       return reply;
     }
     const s = r.controls;
