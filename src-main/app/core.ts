@@ -652,7 +652,16 @@ class Core implements AppCore {
     );
     this.file = file;
     file.show(true);
-    const stop = this.clock.every(STATS_MS, () => file.tick(this.clock.now()));
+    const untouch = s.board.subscribe(() => {
+      file.touch();
+    });
+    const tick = this.clock.every(STATS_MS, () => {
+      file.tick(this.clock.now());
+    });
+    const stop = (): void => {
+      tick();
+      untouch();
+    };
     const stopStats = this.stopStats;
     this.stopStats = () => {
       stop();

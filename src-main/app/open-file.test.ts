@@ -44,6 +44,7 @@ describe('OpenFile', () => {
     const path = join(dir, 'a.ghostboard');
     await file.save(path);
     board.content = 'two';
+    file.touch();
     file.tick(1000);
     expect(events.at(-1)).toEqual({ type: 'file', name: 'a', path, dirty: true });
     file.tick(1000 + AUTOSAVE_AFTER_MS - 1);
@@ -56,8 +57,10 @@ describe('OpenFile', () => {
     expect(events.at(-1)).toEqual({ type: 'file', name: 'a', path, dirty: false });
     // Back to what was saved: clean again with no save.
     board.content = 'three';
+    file.touch();
     file.tick(9000);
     board.content = 'two';
+    file.touch();
     file.tick(9001);
     expect(file.dirty).toBe(false);
   });
@@ -65,6 +68,7 @@ describe('OpenFile', () => {
   it('never writes an Untitled board', async () => {
     const { file, board, dir } = setUp();
     board.content = 'two';
+    file.touch();
     file.tick(0);
     file.tick(10 * AUTOSAVE_AFTER_MS);
     await file.settle();
@@ -81,14 +85,17 @@ describe('OpenFile', () => {
     const b = made.create(newRect({ x: 2 }));
     if ('refused' in a || 'refused' in b) throw new Error('not made');
     board.objects.set(a.id, a);
+    file.touch();
     await file.save(path);
     const replay = (): ReturnType<typeof replayJournal> =>
       replayJournal(new Board().state, fileDigest('board one'), readFileSync(journalPath(path)));
     expect(replay()).toMatchObject({ records: 0, torn: false });
     board.objects.set(b.id, b);
+    file.touch();
     file.tick(0);
     await file.settle();
     board.objects.delete(a.id);
+    file.touch();
     file.tick(JOURNAL_EVERY_MS - 1); // too soon: waits for the next second
     await file.settle();
     const first = replay();
@@ -103,9 +110,32 @@ describe('OpenFile', () => {
     ]);
     // A save starts the journal afresh, for the new save.
     board.content = 'two';
+    file.touch();
     await file.save();
     expect(
       replayJournal(new Board().state, fileDigest('board two'), readFileSync(journalPath(path))),
     ).toMatchObject({ records: 0 });
+  });
+
+  it('takes the board’s hash again only after a change', () => {
+    let hashes = 0;
+    const file = new OpenFile(
+      {
+        hash: () => {
+          hashes++;
+          return 'h';
+        },
+        text: () => '',
+        objects: () => ({ objects: new Map(), nextId: 1 }),
+        blob: () => undefined,
+      },
+      () => undefined,
+    );
+    for (let t = 0; t < 100; t++) file.tick(t * 250);
+    expect(hashes).toBe(2); // the saved one, then the first look
+    file.touch();
+    file.tick(30_000);
+    file.tick(30_250);
+    expect(hashes).toBe(3);
   });
 });

@@ -51,6 +51,11 @@ export class OpenFile {
   /** The objects as the journal (or the last save) has them, and when it last got a record. */
   private journaled: ReadonlyMap<ObjectId, BoardObject>;
   private journaledAt = -Infinity;
+  /** Board changes so far (touch), and how many the dirty flag and the journal have looked at. */
+  private changes = 0;
+  private dirtyAt = -1;
+  private dirtyNow = false;
+  private journalSeen = 0;
 
   constructor(
     private readonly board: SavableBoard,
@@ -64,8 +69,20 @@ export class OpenFile {
     return this.path;
   }
 
+  /**
+   * The board changed (the core calls this on each of its changes): only then is its hash taken again and the
+   * journal looked at, so a quiet large board costs nothing per tick.
+   */
+  touch(): void {
+    this.changes++;
+  }
+
   get dirty(): boolean {
-    return this.board.hash() !== this.savedHash;
+    if (this.dirtyAt !== this.changes) {
+      this.dirtyAt = this.changes;
+      this.dirtyNow = this.board.hash() !== this.savedHash;
+    }
+    return this.dirtyNow;
   }
 
   /** The `file` event for the renderer as things are now. */
@@ -130,6 +147,7 @@ export class OpenFile {
         if (file !== this.path) this.path = file;
         this.backedUp = true;
         this.savedHash = hash;
+        this.dirtyAt = -1;
         this.changedAt = undefined;
       } finally {
         this.writing = false;
@@ -149,6 +167,7 @@ export class OpenFile {
     this.path = path;
     this.backedUp = false;
     this.savedHash = savedHash;
+    this.dirtyAt = -1;
     this.changedAt = undefined;
     this.journaled = new Map(this.board.objects().objects);
     this.show();
@@ -158,6 +177,8 @@ export class OpenFile {
   private journal(now: number): void {
     const file = this.path;
     if (file === undefined || now - this.journaledAt < JOURNAL_EVERY_MS) return;
+    if (this.journalSeen === this.changes) return;
+    this.journalSeen = this.changes;
     if (journalChange(this.journaled, this.board.objects()) === undefined) return;
     this.journaledAt = now;
     // Taken when its turn comes, after any save queued before it: a record never holds objects older than the
