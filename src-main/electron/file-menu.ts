@@ -5,6 +5,7 @@
 // binary. Knows nothing of sessions or the network.
 import type { MenuItemConstructorOptions } from 'electron';
 import type { ApiEvent, ApiReply } from '../../shared/api';
+import { boardFileTitle } from '../../shared/file-title';
 import { addRecent } from './recent-files';
 
 export type FileEvent = Extract<ApiEvent, { type: 'file' }>;
@@ -13,8 +14,7 @@ export const BOARD_FILTER = { name: 'Ghostboard board', extensions: ['ghostboard
 
 /** The window's title for the open file (none: not hosting). */
 export function windowTitle(file: FileEvent | undefined): string {
-  if (file === undefined) return 'Ghostboard';
-  return `${file.dirty ? '• ' : ''}${file.name} — Ghostboard`;
+  return boardFileTitle(file);
 }
 
 /** What the actions need of the world: the command path, native dialogs, the recent list's store. */
