@@ -251,4 +251,27 @@ describe('the open board file (app core, simulated sessions)', () => {
     expect(boardOf(b).size).toBe(2);
     expect(lastFile(b)?.dirty).toBe(false);
   });
+
+  it('a new board takes nothing of the old one back: a joiner’s undo of a delete restores nothing', async () => {
+    const world = new SimSessions(45);
+    const { a, b } = await hostAndJoin(world);
+    // A joiner's commands wait for the host: virtual time moves while they do.
+    const settled = async <T>(p: Promise<T>): Promise<T> => {
+      let done = false;
+      void p.then(() => (done = true));
+      await world.runUntil(() => done);
+      return p;
+    };
+    const made = await settled(b.core.invoke({ cmd: 'create', object: rect }));
+    if (!made.ok || made.id === undefined) throw new Error('not made');
+    const id = made.id;
+    await world.runUntil(() => boardOf(a).has(id));
+    expect(await settled(b.core.invoke({ cmd: 'delete', ids: [id] }))).toEqual({ ok: true });
+    await world.runUntil(() => !boardOf(a).has(id));
+    expect(await a.core.invoke({ cmd: 'new' })).toEqual({ ok: true });
+    await settled(b.core.invoke({ cmd: 'undo' }));
+    await world.run(2_000);
+    expect(boardOf(a).size).toBe(0);
+    expect(boardOf(b).size).toBe(0);
+  }, 20_000);
 });

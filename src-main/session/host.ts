@@ -669,6 +669,7 @@ export class HostSession {
     });
     const r = this.board.apply({ type: 'batch', ops });
     if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
+    this.tombstones.clear();
     for (const o of old) this.emit({ type: 'deleted', id: o.id });
     for (const o of this.board.all()) this.emit({ type: 'object', object: o });
     return undefined;
