@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_IMAGE_BASE64, parseCommand } from './api-validate';
+import { MAX_PATH_CHARS } from './api';
+import { MAX_IMAGE_BASE64, parseCommand, PATH_COMMANDS } from './api-validate';
 import { newRect } from './testing/rect';
 
 const rect = newRect({ w: 10, h: 10, stroke: 0 });
@@ -152,5 +153,24 @@ describe('parseCommand', () => {
     }
     expect(parseCommand({ cmd: 'grab', id: 1, extra: true })).toHaveProperty('error');
     expect(parseCommand({ cmd: 'toString' })).toEqual({ error: 'unknown command' });
+  });
+
+  it('takes the file commands with a bounded path (no NUL), and names the ones with a path', () => {
+    expect(parseCommand({ cmd: 'save' })).toEqual({ cmd: 'save' });
+    expect(parseCommand({ cmd: 'new' })).toEqual({ cmd: 'new' });
+    expect(parseCommand({ cmd: 'open', path: '/home/a/plan.ghostboard' })).toEqual({
+      cmd: 'open',
+      path: '/home/a/plan.ghostboard',
+    });
+    expect(parseCommand({ cmd: 'save-as', path: 'C:\\b.ghostboard' })).toEqual({
+      cmd: 'save-as',
+      path: 'C:\\b.ghostboard',
+    });
+    for (const path of ['', '  ', 'a\0b', 'x'.repeat(MAX_PATH_CHARS + 1), 7, null])
+      for (const cmd of ['open', 'save-as'])
+        expect(parseCommand({ cmd, path })).toEqual({ error: `bad ${cmd} (a file path)` });
+    expect(parseCommand({ cmd: 'open' })).toHaveProperty('error');
+    expect(parseCommand({ cmd: 'save', path: '/a' })).toEqual({ error: 'unknown field in save' });
+    expect(PATH_COMMANDS).toEqual(['open', 'save-as']);
   });
 });

@@ -1,7 +1,7 @@
 // Validates commands arriving from a renderer (untrusted: a compromised page must not reach the core with
 // malformed input). Pure functions; no Node, no DOM.
 import type { ApiCommand, ExportFormat, NetworkConditions, Tool, Viewport } from './api';
-import { EXPORT_FORMATS, MAX_IMPORT_CHARS, TOOLS } from './api';
+import { EXPORT_FORMATS, MAX_IMPORT_CHARS, MAX_PATH_CHARS, TOOLS } from './api';
 import type { FieldSpec, FieldType, NewObject, ObjectPatch } from './board';
 import {
   MAX_OBJECT_ID,
@@ -142,7 +142,19 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   'text-close': ['id'],
   image: ['type', 'data', 'x', 'y', 'w', 'h'],
   import: ['format', 'text'],
+  save: [],
+  'save-as': ['path'],
+  open: ['path'],
+  new: [],
 };
+
+/** Commands that name a path on the host's disk: only the desktop app takes them (the web host refuses them). */
+export const PATH_COMMANDS: readonly ApiCommand['cmd'][] = ['open', 'save-as'];
+
+/** A file path: non-empty, bounded, no NUL. */
+function filePath(v: unknown): v is string {
+  return str(v, MAX_PATH_CHARS) && v.trim() !== '' && !v.includes('\0');
+}
 
 /** The command, or why it is refused. Extra or missing fields, wrong types and out-of-range values are refused. */
 export function parseCommand(input: unknown): ApiCommand | CommandError {
@@ -211,6 +223,12 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
           }
         : bad('bad export');
     }
+    case 'save':
+    case 'new':
+      return { cmd: c.cmd };
+    case 'save-as':
+    case 'open':
+      return filePath(c.path) ? { cmd: c.cmd, path: c.path } : bad(`bad ${c.cmd} (a file path)`);
     case 'leave':
     case 'sync':
     case 'rotate-code':

@@ -335,10 +335,26 @@ export type ApiCommand =
    * Adds a board file's objects (a .ghostboard or an .excalidraw scene) to this board as new objects, in their own
    * places and order, as one undo step; a notice says how many came and what did not.
    */
-  | { readonly cmd: 'import'; readonly format: 'ghostboard' | 'excalidraw'; readonly text: string };
+  | { readonly cmd: 'import'; readonly format: 'ghostboard' | 'excalidraw'; readonly text: string }
+  // files: the host's open board file (the `file` event says which and whether it has unsaved changes).
+  /** Saves the board to its open file; refused when there is none (an Untitled board: Save As). */
+  | { readonly cmd: 'save' }
+  /** Desktop host: saves the board as the file at `path`, which becomes the open file. */
+  | { readonly cmd: 'save-as'; readonly path: string }
+  /**
+   * Desktop host: the file at `path` replaces the live board (every joiner sees it) and becomes the open file;
+   * a corrupt, foreign or newer file is refused with the reason (nothing changes). The renderer confirms
+   * discarding unsaved changes first.
+   */
+  | { readonly cmd: 'open'; readonly path: string }
+  /** Host: an empty Untitled board replaces the live board (as `open` does). */
+  | { readonly cmd: 'new' };
 
 /** A board file's text brought into this board (its objects added as new ones, one undo step), up to this size. */
 export const MAX_IMPORT_CHARS = 2 * 1024 * 1024;
+
+/** A board file's path in a command (open, save-as), at most this long. */
+export const MAX_PATH_CHARS = 4096;
 
 export const EXPORT_FORMATS = ['ghostboard', 'excalidraw', 'svg'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -416,6 +432,13 @@ export type ApiEvent =
       readonly received: number;
       readonly total: number;
       readonly upload: boolean;
+    }
+  /** files: the host's open board file (absent path: Untitled) and whether the board changed since it was saved. */
+  | {
+      readonly type: 'file';
+      readonly name: string;
+      readonly path?: string;
+      readonly dirty: boolean;
     };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */

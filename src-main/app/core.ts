@@ -34,6 +34,8 @@ import { exportBoard, importableObjects } from '../files/convert';
 import { HOST_SILENT_MS, isRetryable, REJOIN_GIVE_UP_MS, rejoinDelay } from './rejoin';
 import { imageEvent, imageObject } from './images';
 import { localAddresses } from './addresses';
+import { fileCommand, isFileCommand } from './file-commands';
+import { OpenFile } from './open-file';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 
 const STATS_MS = 250;
@@ -106,6 +108,8 @@ class Core implements AppCore {
         cancel?: () => void;
       }
     | undefined;
+  /** Hosting: the board's open file (files). */
+  private file: OpenFile | undefined;
   /** What the renderer was last told of this user's undo and redo. */
   private historyShown: { canUndo: boolean; canRedo: boolean } | undefined;
 
@@ -164,6 +168,13 @@ class Core implements AppCore {
       return exportReply(this.rejoin.board, c, this.rejoin.images);
     const r = this.runner;
     if (r === undefined) return { ok: false, reason: 'not in a session' };
+    if (isFileCommand(c)) {
+      const reply = await fileCommand(c, r.controls, this.file, now, (e) => this.emit(e));
+      this.emit({ type: 'board', objects: r.controls.board.all() });
+      r.flush();
+      this.emitHistory(false);
+      return reply;
+    }
     const s = r.controls;
     const reply = await this.sessionCommand(c, s, now);
     r.flush();
@@ -308,6 +319,10 @@ class Core implements AppCore {
       case 'leave':
       case 'sync':
       case 'settings':
+      case 'save':
+      case 'save-as':
+      case 'open':
+      case 'new':
         break;
     }
     return { ok: true };
@@ -353,6 +368,7 @@ class Core implements AppCore {
     for (const b of runner.controls.images.all()) this.emit(imageEvent(b));
     this.emit({ type: 'board', objects: runner.controls.board.all() });
     this.emitParticipants();
+    this.openFile(runner);
     const notice = runner.boardNotice;
     if (notice !== undefined)
       this.emit({
@@ -621,7 +637,44 @@ class Core implements AppCore {
       });
   }
 
+  /** Hosting: the board starts Untitled (files); a named file is autosaved as it changes. */
+  private openFile(runner: SessionHandle): void {
+    const s = runner.controls;
+    const images = s.images;
+    const file = new OpenFile(
+      {
+        hash: () => s.board.hash(),
+        text: () => s.board.toFile((h) => images.get(h)),
+        objects: () => s.board.state,
+        blob: (h) => images.get(h),
+      },
+      (e) => this.emit(e),
+    );
+    this.file = file;
+    file.show(true);
+    const untouch = s.board.subscribe(() => {
+      file.touch();
+    });
+    const tick = this.clock.every(STATS_MS, () => {
+      file.tick(this.clock.now());
+    });
+    const stop = (): void => {
+      tick();
+      untouch();
+    };
+    const stopStats = this.stopStats;
+    this.stopStats = () => {
+      stop();
+      stopStats?.();
+    };
+  }
+
   private async end(reason: string, detail: string): Promise<void> {
+    const file = this.file;
+    this.file = undefined;
+    // A named file gets what changed since its last save; an Untitled board stays in the data dir's autosave.
+    if (file?.current !== undefined && file.dirty) await file.save().catch(() => undefined);
+    await file?.settle();
     const r = this.runner;
     const st = this.status;
     const board = r?.controls.board.all() ?? [];
@@ -799,6 +852,7 @@ class Core implements AppCore {
       this.emit({ type: 'board', objects: r.controls.board.all() });
       this.emitParticipants();
       for (const m of this.chat) this.emit({ type: 'chat', message: m });
+      this.file?.show(true);
     }
     this.emitHistory(true);
     return { ok: true };

@@ -50,6 +50,18 @@ export async function handleInvoke(
     log(`ipc: refused a message from ${sender.frameUrl ?? 'a vanished frame'}`);
     return { ok: false, reason: 'untrusted sender' };
   }
+  return runCommand(core, payload, log);
+}
+
+/**
+ * Validates and runs one command from the shell's own side (a menu item) as a renderer's is: the same parse, the
+ * same refusal on a core failure.
+ */
+export async function runCommand(
+  core: Pick<AppCore, 'invoke'>,
+  payload: unknown,
+  log: (line: string) => void = () => undefined,
+): Promise<ApiReply> {
   const command = parseCommand(payload);
   if ('error' in command) return { ok: false, reason: command.error };
   try {

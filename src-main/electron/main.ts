@@ -1,15 +1,19 @@
 // The Electron main process: one hardened window on the built renderer, the IPC gate in front of the app core,
-// the menu, remembered window bounds, single instance. Knows nothing of sessions or the network.
+// the menu (with the File menu's native dialogs), the window title, remembered window bounds, single instance.
+// Knows nothing of sessions or the network.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IpcMainInvokeEvent } from 'electron';
-import { app, BrowserWindow, ipcMain, Menu, screen, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session } from 'electron';
 import { IPC_EVENT, IPC_INVOKE } from '../../shared/api';
 import { createAppCore, directoriesFromArgs, directoriesFromEnv } from '../app/core';
 import type { AppCore } from '../app/core-api';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
-import { APP_START_URL, handleInvoke } from './ipc';
+import { BOARD_FILTER, FileActions, fileMenuItems } from './file-menu';
+import type { FileShell } from './file-menu';
+import { APP_START_URL, handleInvoke, runCommand } from './ipc';
 import { buildMenuTemplate } from './menu';
+import { loadRecent, saveRecent } from './recent-files';
 import { hardenSession, hardenWebContents } from './security';
 import {
   fitToDisplays,
@@ -64,6 +68,10 @@ function createWindow(): BrowserWindow {
   win.on('close', () => {
     saveWindowState(stateFile(), win.getNormalBounds(), win.isMaximized());
   });
+  // The title is the open file's (set from the core's file events), not the page's.
+  win.on('page-title-updated', (event) => {
+    event.preventDefault();
+  });
   win.on('closed', () => {
     if (mainWindow === win) mainWindow = null;
   });
@@ -111,22 +119,84 @@ function closeCoreOnQuit(core: AppCore): void {
   });
 }
 
+/** The File menu's dialogs on our window, its commands through the same gate as the renderer's. */
+function fileShell(core: AppCore, dataDir: string, rebuildMenu: () => void): FileShell {
+  const win = (): BrowserWindow | undefined =>
+    mainWindow === null || mainWindow.isDestroyed() ? undefined : mainWindow;
+  return {
+    run: (command) => runCommand(core, command, log),
+    async chooseOpen() {
+      const o = { filters: [BOARD_FILTER], properties: ['openFile' as const] };
+      const w = win();
+      const r = await (w ? dialog.showOpenDialog(w, o) : dialog.showOpenDialog(o));
+      return r.canceled ? undefined : r.filePaths[0];
+    },
+    async chooseSave(name) {
+      const o = { defaultPath: name, filters: [BOARD_FILTER] };
+      const w = win();
+      const r = await (w ? dialog.showSaveDialog(w, o) : dialog.showSaveDialog(o));
+      return r.canceled || r.filePath === '' ? undefined : r.filePath;
+    },
+    async confirmDiscard(name) {
+      const o = {
+        type: 'warning' as const,
+        buttons: ['Discard Changes', 'Cancel'],
+        defaultId: 1,
+        cancelId: 1,
+        message: `Discard the unsaved changes to ${name}?`,
+      };
+      const w = win();
+      const r = await (w ? dialog.showMessageBox(w, o) : dialog.showMessageBox(o));
+      return r.response === 0;
+    },
+    showError(title, reason) {
+      dialog.showErrorBox(title, reason);
+    },
+    storeRecent(list) {
+      saveRecent(dataDir, list);
+      rebuildMenu();
+    },
+  };
+}
+
 async function start(): Promise<void> {
   await app.whenReady();
   const isDev = !app.isPackaged;
-  Menu.setApplicationMenu(
-    Menu.buildFromTemplate(
-      buildMenuTemplate({ appName: app.name, isMac: process.platform === 'darwin', isDev }),
-    ),
-  );
+  const dataDir = app.getPath('userData');
+  const setMenu = (files?: FileActions): void => {
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        buildMenuTemplate({
+          appName: app.name,
+          isMac: process.platform === 'darwin',
+          isDev,
+          ...(files === undefined ? {} : { fileItems: fileMenuItems(files) }),
+        }),
+      ),
+    );
+  };
+  setMenu();
   hardenSession(session.defaultSession);
   serveAppProtocol(session.defaultSession, RENDERER_DIR);
   const fromArgs = directoriesFromArgs(process.argv);
   const core = createAppCore({
-    dataDir: app.getPath('userData'),
+    dataDir,
     directories: fromArgs.length > 0 ? fromArgs : directoriesFromEnv(),
   });
   wireCore(core);
+  const actions: FileActions = new FileActions(
+    fileShell(core, dataDir, () => {
+      setMenu(actions);
+    }),
+    loadRecent(dataDir),
+  );
+  setMenu(actions);
+  core.subscribe((e) => {
+    actions.onEvent(e);
+    const win = mainWindow;
+    if ((e.type === 'file' || e.type === 'status') && win !== null && !win.isDestroyed())
+      win.setTitle(actions.title);
+  });
   openLinks = (text) => core.openLink(text);
   for (const l of pendingLinks.splice(0)) core.openLink(l);
   const first = linkIn(process.argv);

@@ -6,6 +6,8 @@ export interface MenuOptions {
   readonly appName: string;
   readonly isMac: boolean;
   readonly isDev: boolean;
+  /** files: the File menu's own items (New, Open…, Save…), above Close or Quit. */
+  readonly fileItems?: readonly MenuItemConstructorOptions[];
 }
 
 const sep: MenuItemConstructorOptions = { type: 'separator' };
@@ -45,10 +47,10 @@ function viewMenu(isDev: boolean): MenuItemConstructorOptions {
 }
 
 export function buildMenuTemplate(options: MenuOptions): MenuItemConstructorOptions[] {
-  const { appName, isMac, isDev } = options;
+  const { appName, isMac, isDev, fileItems = [] } = options;
   return [
     ...(isMac ? [appMenu(appName)] : []),
-    { label: 'File', submenu: [isMac ? { role: 'close' } : { role: 'quit' }] },
+    { label: 'File', submenu: [...fileItems, isMac ? { role: 'close' } : { role: 'quit' }] },
     {
       label: 'Edit',
       submenu: [

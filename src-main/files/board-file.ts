@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import type { BoardState } from '../board';
 import type { ImageBlob } from '../../shared/images';
 import { decodeBoardFileContent, MAX_BOARD_FILE_BYTES } from './board-codec';
+import { fileDigest } from './journal';
 
 /** Backups kept beside the file: FILE.1 (newest) … FILE.3. */
 export const BOARD_BACKUPS = 3;
@@ -31,7 +32,7 @@ export interface BoardLoad {
 }
 
 type ReadResult =
-  | { readonly state: BoardState; readonly blobs: readonly ImageBlob[] }
+  | { readonly state: BoardState; readonly blobs: readonly ImageBlob[]; readonly digest: string }
   | { readonly missing: true }
   | { readonly bad: string };
 
@@ -64,6 +65,28 @@ export async function readBoardFile(file: string, now = new Date()): Promise<Boa
   };
 }
 
+/**
+ * Opens FILE as the user asked to (File › Open): the board, or why it cannot be opened (missing, too large,
+ * corrupt, foreign or a newer version) with the codec's reason. Unlike readBoardFile it moves nothing aside:
+ * a file the user picked is left exactly as it was.
+ */
+export async function openBoardFile(
+  file: string,
+): Promise<
+  | { readonly state: BoardState; readonly blobs: readonly ImageBlob[]; readonly digest: string }
+  | { readonly refused: string }
+> {
+  let r: ReadResult;
+  try {
+    r = await readBoard(file);
+  } catch (e) {
+    return { refused: e instanceof Error ? e.message : String(e) };
+  }
+  if ('missing' in r) return { refused: 'no such file' };
+  if ('bad' in r) return { refused: r.bad };
+  return r;
+}
+
 /** Reads and validates one file; the size is checked on the open file before a byte is read. */
 async function readBoard(file: string): Promise<ReadResult> {
   let handle;
@@ -89,8 +112,9 @@ async function readBoard(file: string): Promise<ReadResult> {
       if (got === buf.length) break;
     }
     if (got > MAX_BOARD_FILE_BYTES) return { bad: 'the file grew past the size a board may take' };
-    const c = decodeBoardFileContent(buf.subarray(0, got).toString('utf8'));
-    return 'refused' in c ? { bad: c.refused } : c;
+    const text = buf.subarray(0, got).toString('utf8');
+    const c = decodeBoardFileContent(text);
+    return 'refused' in c ? { bad: c.refused } : { ...c, digest: fileDigest(text) };
   } finally {
     await handle.close();
   }

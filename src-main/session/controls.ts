@@ -12,7 +12,8 @@ import type { PeerSession } from './peer';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import type { UndoOutcome } from './undo-controls';
 import type { OtSplice } from '../../shared/text-ot';
-import type { ImageType } from '../../shared/images';
+import type { ImageBlob, ImageType } from '../../shared/images';
+import type { BoardState } from '../board';
 import type { BlobStore } from './blob-store';
 import { withHistory } from './undo-controls';
 
@@ -73,6 +74,12 @@ export interface Controls {
   setRole?(peer: PeerId, role: 'editor' | 'viewer'): boolean;
   /** Host only: a new join code for later joiners; returns it. */
   rotateCode?(now: number): string;
+  /** Host only (files): the board replaced whole by a file's (its images kept first); a refusal changes nothing. */
+  readonly replaceBoard?: (
+    now: number,
+    state: BoardState,
+    blobs: readonly ImageBlob[],
+  ) => Refusal | undefined;
   /** Each connection's stack, with the participant at its other end. */
   connections(): { peer: PeerId; name: string; stack: ConnectionStack }[];
   tick(now: number): void;
@@ -146,6 +153,10 @@ export function hostControls(h: HostSession): Controls {
       kick: (now, peer) => h.kick(now, peer),
       setRole: (peer, role) => h.setRole(peer, role),
       rotateCode: () => h.rotateCode(),
+      replaceBoard: (now, state, blobs) => {
+        for (const b of blobs) h.images.load(b);
+        return h.replaceBoard(state, now);
+      },
       connections: () => h.peerConnections(),
       tick: (now) => h.tick(now),
       afterIo: (now) => h.afterIo(now),

@@ -12,7 +12,7 @@ import type { GhostSource } from '../net/ghost/ghost-source';
 import { GhostDomain } from '../net/ghost/ghost-source';
 import type { PacketRecord } from '../net/stream/scheduler';
 import { PROTOCOL_VERSION } from '../../shared/version';
-import type { ApplyResult, BoardOp } from '../board';
+import type { ApplyResult, BoardOp, BoardState } from '../board';
 import { heldByOther, refusalText } from '../board';
 import type { Refusal } from './board';
 import { Board, isRefusal } from './board';
@@ -654,6 +654,31 @@ export class HostSession {
 
   remove(id: ObjectId, now: number): boolean | Refusal {
     return this.removeAs(HOST, id, now);
+  }
+
+  /**
+   * files: the whole board replaced by `state` (a file opened, or a new board), objects under their own ids and
+   * z, unlocked; every joiner's replica follows it as it follows any change. Ids never go back: the counters stay
+   * past both boards'. One batch: all of it or (a refusal) none.
+   */
+  replaceBoard(state: BoardState, now: number): Refusal | undefined {
+    this.now = now;
+    const old = this.board.all();
+    const ops: BoardOp[] = old.map((o) => ({ type: 'remove', id: o.id }));
+    for (const o of state.objects.values())
+      ops.push({ type: 'put', object: { ...o, lockedBy: null } });
+    const cur = this.board.state;
+    ops.push({
+      type: 'counters',
+      nextId: Math.max(cur.nextId, state.nextId),
+      topZ: Math.max(cur.topZ, state.topZ),
+    });
+    const r = this.board.apply({ type: 'batch', ops });
+    if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
+    this.tombstones.clear();
+    for (const o of old) this.emit({ type: 'deleted', id: o.id });
+    for (const o of this.board.all()) this.emit({ type: 'object', object: o });
+    return undefined;
   }
 
   /** textot: the host's own editor opened a text showing `base` (it is sent the difference). */

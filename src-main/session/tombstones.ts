@@ -42,6 +42,11 @@ export class Tombstones {
     this.byId.delete(id);
   }
 
+  /** The board was replaced whole (files): nothing deleted from the old one comes back onto the new one. */
+  clear(): void {
+    this.byId.clear();
+  }
+
   /** A participant left: nobody can restore what it deleted (ids are never given to anyone else). */
   forget(peer: PeerId): void {
     for (const [id, t] of this.byId) if (t.by === peer) this.byId.delete(id);

@@ -25,7 +25,7 @@ export function withHistory(
   base: Omit<Controls, HistoryMembers>,
   restore: (now: number, id: ObjectId) => void,
 ): Controls {
-  const history = new History();
+  let history = new History();
   const pending = new Set<Promise<unknown>>();
   /** The drag gesture going on: the grabs not dropped yet, where each object was at its grab, and its step. */
   let gesture: {
@@ -121,8 +121,25 @@ export function withHistory(
     return 'done';
   };
 
+  const replaceBoard = base.replaceBoard;
   return {
     ...base,
+    // files: a board replaced whole (a file opened, a new board) leaves no step of the old one to undo.
+    ...(replaceBoard === undefined
+      ? {}
+      : {
+          replaceBoard: (...args: Parameters<typeof replaceBoard>) => {
+            const refused = replaceBoard(...args);
+            if (refused === undefined) {
+              history = new History();
+              gesture = { open: new Set(), start: new Map() };
+              typing = undefined;
+              pasting = undefined;
+              expected.clear();
+            }
+            return refused;
+          },
+        }),
     get you() {
       return base.you;
     },

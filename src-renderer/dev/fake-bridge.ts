@@ -114,6 +114,11 @@ class FakeCore {
         return { ok: false, reason: 'the demo board exports nothing' };
       case 'import':
         return { ok: false, reason: 'the demo board imports nothing' };
+      case 'save':
+      case 'save-as':
+      case 'open':
+      case 'new':
+        return { ok: false, reason: 'the demo board has no file' };
       case 'pin':
         for (const id of c.ids) {
           const o = this.board.get(id);

@@ -5,6 +5,7 @@ import { useAppState } from '../view/context';
 import { StartScreen } from '../ui/StartScreen';
 import { BridgeBanner, HostAwayBanner, Toasts } from '../ui/Toasts';
 import { recentSessions } from '../ui/use-recent';
+import { boardFileTitle } from '../../shared/file-title';
 
 /** A join that got in is remembered among the recent sessions, under the host's name. */
 function useRememberJoined(): void {
@@ -14,9 +15,19 @@ function useRememberJoined(): void {
   }, [hostName]);
 }
 
+/** files: the tab's (web host's) title names the host's open board file, marked while unsaved. */
+function useFileTitle(): void {
+  const name = useAppState((s) => s.file?.name ?? null);
+  const dirty = useAppState((s) => s.file?.dirty ?? false);
+  useEffect(() => {
+    document.title = boardFileTitle(name === null ? null : { name, dirty });
+  }, [name, dirty]);
+}
+
 export function App(): ReactElement {
   const phase = useAppState((s) => s.status.phase);
   useRememberJoined();
+  useFileTitle();
   const onBoard = phase === 'hosting' || phase === 'joined';
   return (
     <>

@@ -60,6 +60,11 @@ export function reduceEvent(s: AppState, e: ApiEvent): AppState {
       images.set(e.hash, { received: e.received, total: e.total, upload: e.upload });
       return { ...s, images };
     }
+    case 'file':
+      return {
+        ...s,
+        file: { name: e.name, ...(e.path === undefined ? {} : { path: e.path }), dirty: e.dirty },
+      };
   }
 }
 

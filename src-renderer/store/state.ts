@@ -71,6 +71,8 @@ export interface AppState {
   /** Whether this user has a step to undo or redo (the core says). */
   readonly canUndo: boolean;
   readonly canRedo: boolean;
+  /** files: the host's open board file and whether it has unsaved changes (null: not hosting). */
+  readonly file: { readonly name: string; readonly path?: string; readonly dirty: boolean } | null;
   /** The shape or stroke being drawn right now (the drawing tools' preview). */
   readonly preview: NewObject | null;
   /** The text or note being edited in the overlay: a provisional id (a draft) until the host confirms it. */
@@ -151,6 +153,7 @@ export const INITIAL_STATE: AppState = {
   removed: new Map(),
   canUndo: false,
   canRedo: false,
+  file: null,
   preview: null,
   editing: null,
   editKey: 0,
