@@ -87,7 +87,9 @@ class Arrivals {
 async function allArrived(receivers: readonly Arrivals[]): Promise<boolean> {
   const deadline = performance.now() + GIVE_UP_MS;
   while (performance.now() < deadline) {
-    if (receivers.every((a) => a.complete)) return true;
+    // Every receiver reads its events each time (no short cut): one that is incomplete must not hide the others'.
+    const done = receivers.map((a) => a.complete);
+    if (done.every(Boolean)) return true;
     await sleep(50);
   }
   return false;
@@ -117,6 +119,8 @@ interface Round {
   readonly settled: boolean;
   /** Whether every object reached every participant within GIVE_UP_MS. */
   readonly arrived: boolean;
+  /** The paster's creates the host refused (its per-participant call budget). */
+  readonly refused: number;
   /** How late this process's timers ran during the round (its proxies forward every datagram), ms. */
   readonly harnessMaxLagMs: number;
   readonly procs: {
@@ -154,6 +158,10 @@ async function pasteRound(
   const at = paster.sendLines(lines);
   const chatAt = chatter.send({ cmd: 'chat', text: `during paste ${round}` });
   const arrived = await allArrived(seen);
+  // Creates the host refused (the participant's call budget): they never arrive anywhere, and say why.
+  const refused = paster.events
+    .slice(from.get(paster))
+    .filter((e) => e.ev === 'refused' && e.cmd === 'create').length;
   await allArrived([echo]);
   lag.disable();
   pasting = false;
@@ -218,6 +226,7 @@ async function pasteRound(
     chatMs,
     settled,
     arrived,
+    refused,
     harnessMaxLagMs: lag.max / 1e6,
     procs,
   };
@@ -249,6 +258,7 @@ export async function run(): Promise<Record<string, unknown>> {
       perRound: rounds.map((r) => ({
         everyoneMs: r1(r.everyoneMs),
         arrivedWithinMs: r.arrived ? GIVE_UP_MS : false,
+        refusedCreates: r.refused,
         hostFirstMs: r1(r.hostFirstMs),
         hostMs: r1(r.hostMs),
         lastByReceiverMs: r.lastByReceiverMs.map(r1),
