@@ -96,9 +96,9 @@ export function opSplices(op: TextOp): OtSplice[] {
   return out;
 }
 
-/** The smallest operation turning `before` into `after` (common prefix and suffix kept, surrogate pairs whole). */
-export function diffOp(before: string, after: string, by: number): TextOp {
-  if (before === after) return { by, parts: [] };
+/** The smallest splice turning `before` into `after` (common prefix and suffix kept, surrogate pairs whole). */
+export function diffSplice(before: string, after: string): OtSplice | null {
+  if (before === after) return null;
   let start = 0;
   const min = Math.min(before.length, after.length);
   while (start < min && before.charCodeAt(start) === after.charCodeAt(start)) start++;
@@ -117,7 +117,13 @@ export function diffOp(before: string, after: string, by: number): TextOp {
     endB++;
     endA++;
   }
-  return spliceOp(start, endB - start, after.slice(start, endA), by);
+  return { at: start, remove: endB - start, insert: after.slice(start, endA) };
+}
+
+/** The smallest operation turning `before` into `after` (diffSplice as an operation). */
+export function diffOp(before: string, after: string, by: number): TextOp {
+  const s = diffSplice(before, after);
+  return s === null ? { by, parts: [] } : spliceOp(s.at, s.remove, s.insert, by);
 }
 
 const isHigh = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;

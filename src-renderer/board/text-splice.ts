@@ -7,32 +7,8 @@ export interface Splice {
   readonly insert: string;
 }
 
-const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff;
-const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff;
-
 /** The smallest splice (common prefix and suffix kept), never splitting a surrogate pair; null when equal. */
-export function diffSplice(before: string, after: string): Splice | null {
-  if (before === after) return null;
-  let start = 0;
-  const minLen = Math.min(before.length, after.length);
-  while (start < minLen && before.charCodeAt(start) === after.charCodeAt(start)) start++;
-  if (start > 0 && isHighSurrogate(before.charCodeAt(start - 1))) start--;
-  let endB = before.length;
-  let endA = after.length;
-  while (
-    endB > start &&
-    endA > start &&
-    before.charCodeAt(endB - 1) === after.charCodeAt(endA - 1)
-  ) {
-    endB--;
-    endA--;
-  }
-  if (endB < before.length && isLowSurrogate(before.charCodeAt(endB))) {
-    endB++;
-    endA++;
-  }
-  return { at: start, remove: endB - start, insert: after.slice(start, endA) };
-}
+export { diffSplice } from '../../shared/text-ot';
 
 export function applySplice(text: string, s: Splice): string {
   const at = Math.min(s.at, text.length);
