@@ -12,6 +12,7 @@ import type { PeerId } from '../../shared/board';
 import type { Controls } from '../session/controls';
 import { connectionFigures } from '../session/figures';
 import { pathOfPeerKey } from '../session/path';
+import type { LeaveReason } from '../session/protocol';
 import type { SessionEvent } from '../session/session-events';
 import { imageEvent, ProgressSteps } from './images';
 
@@ -20,6 +21,11 @@ export class EventTranslator {
   progress = { received: 0, total: 0 };
   private readonly activeAt = new Map<PeerId, number>();
   private readonly imageSteps = new ProgressSteps();
+  /**
+   * Everyone's name as last seen: a session forgets a participant before it says they left, and a toast should
+   * name the person. Bounded by the session's peer ids (at most one entry per id).
+   */
+  private readonly names = new Map<PeerId, string>();
 
   constructor(
     private readonly s: Controls,
@@ -38,6 +44,7 @@ export class EventTranslator {
         this.emit({ type: 'objects', upserts: [], deletes: [e.id] });
         return;
       case 'joined':
+        this.names.set(e.participant.peer, e.participant.name);
         this.touch(e.participant.peer);
         this.emitParticipants();
         return;
@@ -48,7 +55,7 @@ export class EventTranslator {
         this.emit({
           type: 'notice',
           level: 'info',
-          text: `${this.nameOf(e.peer)} left (${e.reason})`,
+          text: leftText(this.nameOf(e.peer), e.reason),
         });
         return;
       case 'pointer':
@@ -99,7 +106,9 @@ export class EventTranslator {
   }
 
   private nameOf(peer: PeerId): string {
-    return this.s.participants.find((p) => p.peer === peer)?.name ?? `peer ${peer}`;
+    return (
+      this.s.participants.find((p) => p.peer === peer)?.name ?? this.names.get(peer) ?? 'Someone'
+    );
   }
 
   chatMessage(peer: PeerId, text: string, seq: number): ChatMessage {
@@ -108,7 +117,7 @@ export class EventTranslator {
     return {
       seq,
       peer,
-      name: p?.name ?? `peer ${peer}`,
+      name: p?.name ?? this.names.get(peer) ?? 'Someone',
       color: p?.color ?? 0x666666,
       text,
       at: Date.now(),
@@ -158,5 +167,19 @@ export class EventTranslator {
       peers,
       conditions,
     };
+  }
+}
+
+/** A person leaving, said as people would say it (the reason's code stays in the session's log). */
+export function leftText(name: string, reason: LeaveReason): string {
+  switch (reason) {
+    case 'left':
+      return `${name} left`;
+    case 'timeout':
+      return `${name} lost their connection`;
+    case 'kicked':
+      return `${name} was removed from the board`;
+    case 'error':
+      return `${name} was disconnected`;
   }
 }

@@ -103,7 +103,7 @@ export function LiveLayer({ mirror }: { mirror: PositionMirror }): ReactElement 
 
   const who = (peer: PeerId): { name: string; color: string } => {
     const p = participants.find((q) => q.id === peer);
-    return { name: p?.name ?? `Peer ${peer}`, color: p ? colorToCss(p.color) : '#868e96' };
+    return { name: p?.name ?? 'Someone', color: p ? colorToCss(p.color) : '#868e96' };
   };
   const dragging = new Set(shown.drags.filter((d) => !d.dropped).map((d) => d.peer));
 
