@@ -286,6 +286,31 @@ describe('roles are the host’s to choose', () => {
     expect(s.host.board.size, msg).toBe(1);
   });
 
+  it('someone who rejoins keeps their colour, unless another participant has it now', () => {
+    const seed = 16_503;
+    const s = makeSimSession({ seed });
+    const ana = { address: '10.0.0.8', port: 5000 };
+    s.addPeer('Ana', { from: ana });
+    s.addPeer('Ben');
+    s.sim.runUntil(1000);
+    const msg = `seed ${seed}`;
+    const colourOf = (name: string) => s.host.participants.find((p) => p.name === name)?.color;
+    const before = colourOf('Ana');
+    s.peers[0]?.leave(s.sim.now);
+    s.sim.runUntil(2000);
+    s.addPeer('Cy');
+    const again = s.addPeer('Ana', { from: { ...ana, port: 5001 } });
+    s.sim.runUntil(3000);
+    expect(s.peers[again]?.peerId, msg).toBeDefined();
+    expect(colourOf('Ana'), msg).toBe(before);
+    expect(colourOf('Cy'), msg).not.toBe(before);
+    // Someone else under the same name from another machine is another person.
+    s.addPeer('Ana', { from: { address: '10.0.0.9', port: 5000 } });
+    s.sim.runUntil(4000);
+    const anas = s.host.participants.filter((p) => p.name === 'Ana').map((p) => p.color);
+    expect(new Set(anas).size, msg).toBe(2);
+  });
+
   it('a kick bans the address for the session and suggests a new code; rotateCode changes it', () => {
     const seed = 16_502;
     const s = makeSimSession({ seed });

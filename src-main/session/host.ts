@@ -117,6 +117,8 @@ const HOST: Actor = { kind: 'host' };
 export const HOST_PEER_ID: PeerId = 0;
 /** How long a refused joiner's connection stays open so the refusal reaches it. */
 const REFUSED_GRACE_MS = 2_000;
+/** People whose colour the host keeps for when they rejoin (a key is an address and a name: small). */
+const MAX_REMEMBERED_COLOURS = 1_024;
 
 /** What the host refused or dropped from connections, by cause. */
 export interface HostCounters {
@@ -194,6 +196,11 @@ export class HostSession {
    * address share the host's choice.
    */
   private readonly rolesByAddress = new Map<string, Role>();
+  /**
+   * The colour index each person had, by source IP and name, for the session: someone who rejoins keeps their
+   * colour unless another participant has it now. Oldest forgotten past MAX_REMEMBERED_COLOURS.
+   */
+  private readonly coloursByPerson = new Map<string, number>();
   private nextPeerId = 1;
   private colorIndex = 1;
   private now: number;
@@ -510,7 +517,7 @@ export class HostSession {
     const m: Member = {
       peerId: id,
       name: name.trim() === '' ? `Guest ${id}` : name.trim(),
-      color: participantColor(this.colorIndex++),
+      color: participantColor(this.colourIndexFor(p, name)),
       role: viewer ? 'viewer' : granted,
       relay: this.presence.add(Presence, blankPresence(id)),
       heldBack: undefined,
@@ -532,6 +539,22 @@ export class HostSession {
     this.broadcast((r) => r.send(this.proto.peerJoined, joinedParams(me)), p);
     for (const l of this.peers.values()) l.stack.presence.invalidateScope();
     this.emit({ type: 'joined', participant: me });
+  }
+
+  /** The colour this person had before, when it is free now; else the next one (and remembered). */
+  private colourIndexFor(p: HostPeer, name: string): number {
+    const key = `${this.sourceOf(p)}\n${name.trim()}`;
+    const before = this.coloursByPerson.get(key);
+    const taken = new Set(this.participants.map((x) => x.color));
+    if (before !== undefined && !taken.has(participantColor(before))) return before;
+    const index = this.colorIndex++;
+    this.coloursByPerson.delete(key);
+    this.coloursByPerson.set(key, index);
+    if (this.coloursByPerson.size > MAX_REMEMBERED_COLOURS) {
+      const oldest = this.coloursByPerson.keys().next().value;
+      if (oldest !== undefined) this.coloursByPerson.delete(oldest);
+    }
+    return index;
   }
 
   /** A free id in 1..MAX_PEER_ID (0 is the host's and never given out). */
