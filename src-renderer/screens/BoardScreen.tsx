@@ -20,7 +20,9 @@ import { StatusPill, TopRight } from '../ui/TopBar';
 import { useShortcuts } from '../ui/use-shortcuts';
 import { useImageInput } from '../ui/use-image-input';
 import { ImageUploads } from '../ui/ImageUploads';
+import { browserStorage } from '../ui/use-recent';
 import { fitBoard } from '../ui/ZoomControls';
+import { firstInviteOf } from '../store/invite-once';
 import { ZoomControls } from '../ui/ZoomControls';
 
 function useSize(ref: React.RefObject<HTMLDivElement | null>): Size {
@@ -70,7 +72,13 @@ export function BoardScreen(): ReactElement {
   useImageInput(controller, stageRef, size);
   const camera = useAppState((s) => s.camera);
   const panels = useAppState((s) => s.panels);
+  const status = useAppState((s) => s.status);
   const fitted = useRef(false);
+
+  useEffect(() => {
+    if (firstInviteOf(browserStorage(), status))
+      controller.store.dispatch({ type: 'panel', panel: 'share', open: true });
+  }, [controller, status]);
 
   useEffect(() => {
     if (fitted.current || size.width === 0) return;

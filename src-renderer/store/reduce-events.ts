@@ -117,9 +117,8 @@ function reduceStatus(s: AppState, status: SessionStatus): AppState {
     s.status.phase !== status.phase;
   const fresh = entering && !inSession(s.status);
   const base: AppState = fresh ? freshSession(s) : s;
+  // The invitation opens by itself once per hosted session, not on every load (see store/invite-once.ts).
   let panels = base.panels;
-  if (status.phase === 'hosting' && s.status.phase !== 'hosting')
-    panels = new Set([...panels, 'share']);
   if (!inSession(status)) panels = new Set<Panel>();
   return { ...base, status, panels, lastSession: sessionKind(base.lastSession, status) };
 }

@@ -64,10 +64,10 @@ function stats(at: number, inK: number): StatsSnapshot {
 }
 
 describe('session lifecycle', () => {
-  it('opens the share panel once hosting starts', () => {
+  it('leaves opening the invitation to the screen (once per hosted session, see invite-once)', () => {
     const s = run(ev(hosting));
     expect(s.status.phase).toBe('hosting');
-    expect(s.panels.has('share')).toBe(true);
+    expect(s.panels.has('share')).toBe(false);
   });
 
   it('forgets the last session when a new one starts, keeping the tool and style', () => {

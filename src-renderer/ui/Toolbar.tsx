@@ -2,7 +2,7 @@
 // undo and redo via the controller.
 import type { ReactElement } from 'react';
 import type { Tool } from '../../shared/api';
-import { canEdit } from '../store/selectors';
+import { canEdit, selfParticipant } from '../store/selectors';
 import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 import { undoRedo } from './use-shortcuts';
@@ -30,6 +30,7 @@ export function Toolbar(): ReactElement {
   const editable = useAppState(canEdit);
   const canUndo = useAppState((s) => s.canUndo);
   const canRedo = useAppState((s) => s.canRedo);
+  const viewer = useAppState((s) => selfParticipant(s)?.role === 'viewer');
   return (
     <nav className="toolbar" aria-label="Tools">
       {TOOL_INFO.map((t, i) => (
@@ -72,6 +73,16 @@ export function Toolbar(): ReactElement {
           </button>
         </span>
       ))}
+      {viewer && (
+        <span
+          className="view-only"
+          role="note"
+          data-testid="view-only"
+          title="The host made you a viewer: you can look around, point and chat, not change the board"
+        >
+          View only
+        </span>
+      )}
     </nav>
   );
 }

@@ -2,7 +2,7 @@
 import { useSyncExternalStore } from 'react';
 import { type RecentSession, RecentSessions, type StringStorage } from '../store/recent';
 
-function browserStorage(): StringStorage | null {
+export function browserStorage(): StringStorage | null {
   try {
     return window.localStorage;
   } catch {
