@@ -54,6 +54,27 @@ describe('script commands for the host’s powers', () => {
   });
 });
 
+describe('script create', () => {
+  it('an unknown kind is refused with the known ones named', async () => {
+    const s = makeSimSession({ seed: 16_601 });
+    s.sim.runUntil(500);
+    const host = hostControls(s.host);
+    const errors: string[] = [];
+    const emit = (e: Record<string, unknown>): void => void errors.push(String(e.message));
+    const create = (kind: string) =>
+      runCommand(`{"cmd":"create","kind":${kind},"x":0,"y":0,"w":10,"h":10}`, host, emit);
+    expect(await create('"square"')).toBe('error');
+    expect(await create('"image"')).toBe('error');
+    expect(await create('7')).toBe('error');
+    expect(errors).toEqual([
+      "unknown kind 'square': the kinds are rect, ellipse, line, arrow, stroke, text, note",
+      "an image is made with the image command ({cmd:'image',file,x,y,w,h}); create takes rect, ellipse, line, arrow, stroke, text, note",
+      'create needs a kind: rect, ellipse, line, arrow, stroke, text, note',
+    ]);
+    expect(s.host.board.size).toBe(0);
+  });
+});
+
 describe('script events', () => {
   it('a locked code is a line of its own that suggests rotate-code', () => {
     expect(sessionEventLine({ type: 'code-locked', failures: 30 })).toEqual({

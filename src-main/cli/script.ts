@@ -120,18 +120,20 @@ function int(v: unknown): number | undefined {
 
 function toNewObject(c: Record<string, unknown>): NewObject | string {
   const kind = typeof c.kind === 'string' ? KINDS[c.kind] : undefined;
+  if (kind === undefined) {
+    const known = Object.keys(KINDS).join(', ');
+    return typeof c.kind === 'string' && c.kind !== 'image'
+      ? `unknown kind '${c.kind.slice(0, 40)}': the kinds are ${known}`
+      : c.kind === 'image'
+        ? `an image is made with the image command ({cmd:'image',file,x,y,w,h}); create takes ${known}`
+        : `create needs a kind: ${known}`;
+  }
   const [x, y, w, h] = [int(c.x), int(c.y), int(c.w), int(c.h)];
-  if (
-    kind === undefined ||
-    x === undefined ||
-    y === undefined ||
-    w === undefined ||
-    h === undefined
-  ) {
-    return 'create needs kind, x, y, w, h';
+  if (x === undefined || y === undefined || w === undefined || h === undefined) {
+    return 'create needs x, y, w and h (integers, board coordinates)';
   }
   const color = typeof c.color === 'string' ? parseColor(c.color) : 0x1e1e1e;
-  if (color === undefined) return 'bad color';
+  if (color === undefined) return "bad color: give '#rrggbb', '#rgb' or 'none'";
   const pts: number[] = [];
   if (Array.isArray(c.points)) {
     for (const p of c.points as unknown[]) {

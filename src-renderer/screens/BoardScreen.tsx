@@ -16,7 +16,7 @@ import { useAppState, useController } from '../view/context';
 import { SideDock } from '../ui/SideDock';
 import { StylePanel } from '../ui/StylePanel';
 import { Toolbar } from '../ui/Toolbar';
-import { StatusPill, TopRight } from '../ui/TopBar';
+import { ImpairmentBadge, StatusPill, TopRight } from '../ui/TopBar';
 import { useShortcuts } from '../ui/use-shortcuts';
 import { useImageInput } from '../ui/use-image-input';
 import { ImageUploads } from '../ui/ImageUploads';
@@ -106,6 +106,7 @@ export function BoardScreen(): ReactElement {
           <div className="board-top">
             <div className="top-left">
               <StatusPill />
+              <ImpairmentBadge />
             </div>
             <Toolbar />
             <TopRight />

@@ -1,6 +1,8 @@
 // The docked bandwidth panel: totals, the 60-second chart, each peer's connection, and the network-conditions control.
+// Says first, in words, what is sent and whether the links keep up; the engineering figures are one click away.
 // Renders the store's latest 'stats'; knows nothing of Konva.
-import type { ReactElement } from 'react';
+import { type ReactElement, useState } from 'react';
+import { bandwidthWords } from '../store/bandwidth-words';
 import { BandwidthChart } from './BandwidthChart';
 import { ConditionsControl } from './ConditionsControl';
 import { useAppState, useController } from '../view/context';
@@ -13,6 +15,8 @@ export function BandwidthPanel(): ReactElement {
   const participants = useAppState((s) => s.participants);
   const packetsIn = stats?.peers.reduce((a, p) => a + p.packetsPerSecondIn, 0) ?? 0;
   const packetsOut = stats?.peers.reduce((a, p) => a + p.packetsPerSecondOut, 0) ?? 0;
+  const words = bandwidthWords(stats);
+  const [details, setDetails] = useState(false);
   return (
     <aside className="dock" aria-label="Bandwidth">
       <header className="dock-head">
@@ -31,6 +35,12 @@ export function BandwidthPanel(): ReactElement {
         </button>
       </header>
       <div className="dock-body">
+        <section className={`link-summary ${words.tone}`} data-testid="bandwidth-summary">
+          <h3>{words.headline}</h3>
+          {words.lines.map((l) => (
+            <p key={l}>{l}</p>
+          ))}
+        </section>
         <div className="totals">
           <div className="total in">
             <span className="metric-label">Total in</span>
@@ -47,17 +57,32 @@ export function BandwidthPanel(): ReactElement {
             <span className="muted small">{Math.round(packetsOut)} packets/s</span>
           </div>
         </div>
-        <BandwidthChart />
-        <h3 className="section-title">Peers · {stats?.peers.length ?? 0}</h3>
-        {stats === null && <p className="muted small">Waiting for the first measurement…</p>}
-        {stats?.peers.length === 0 && <p className="muted small">Nobody connected yet.</p>}
-        {stats?.peers.map((peer) => (
-          <PeerStats
-            key={peer.peer}
-            stats={peer}
-            who={participants.find((p) => p.id === peer.peer) ?? null}
-          />
-        ))}
+        <button
+          type="button"
+          className="details-toggle"
+          aria-expanded={details}
+          data-testid="bandwidth-details"
+          onClick={() => {
+            setDetails(!details);
+          }}
+        >
+          {details ? 'Hide the engineering details' : 'Show the engineering details'}
+        </button>
+        {details && (
+          <>
+            <BandwidthChart />
+            <h3 className="section-title">Peers · {stats?.peers.length ?? 0}</h3>
+            {stats === null && <p className="muted small">Waiting for the first measurement…</p>}
+            {stats?.peers.length === 0 && <p className="muted small">Nobody connected yet.</p>}
+            {stats?.peers.map((peer) => (
+              <PeerStats
+                key={peer.peer}
+                stats={peer}
+                who={participants.find((p) => p.id === peer.peer) ?? null}
+              />
+            ))}
+          </>
+        )}
         <ConditionsControl />
       </div>
     </aside>

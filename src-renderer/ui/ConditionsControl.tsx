@@ -52,16 +52,17 @@ function useConditionsDraft(): [NetworkConditions, (c: NetworkConditions) => voi
   const controller = useController();
   const applied = useAppState((s) => s.stats?.conditions ?? null);
   const [c, setC] = useState<NetworkConditions>(applied ?? NONE);
-  const touched = useRef(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // The core's value rules except while a change of the user's waits to be sent (the top bar's badge may turn
+  // the conditions off from elsewhere).
   useEffect(() => {
-    if (!touched.current && applied) setC(applied);
+    if (timer.current === null && applied) setC(applied);
   }, [applied]);
   const update = (next: NetworkConditions): void => {
-    touched.current = true;
     setC(next);
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => {
+      timer.current = null;
       void controller.invoke({ cmd: 'conditions', conditions: next }).then((r) => {
         if (!r.ok) controller.toast('warn', `Conditions not applied: ${r.reason}`);
       });

@@ -2,6 +2,7 @@
 // Renders the store; knows nothing of Konva or the bridge.
 import type { ReactElement } from 'react';
 import type { Participant, SessionStatus } from '../../shared/api';
+import { impairmentText } from '../store/bandwidth-words';
 import { pathLabel, pathTip } from '../store/reach-text';
 import type { BridgeState, Panel } from '../store/state';
 import { useAppState, useController } from '../view/context';
@@ -63,6 +64,46 @@ export function StatusPill(): ReactElement {
           {pathLabel(path)}
         </span>
       )}
+    </div>
+  );
+}
+
+/**
+ * While this app impairs its own traffic (the bandwidth panel's network conditions), a badge says so, whatever
+ * panel is open and after a reload: it opens the panel, and its × turns the impairment off.
+ */
+export function ImpairmentBadge(): ReactElement | null {
+  const controller = useController();
+  const conditions = useAppState((s) => s.stats?.conditions ?? null);
+  const text = conditions === null ? null : impairmentText(conditions);
+  if (text === null) return null;
+  return (
+    <div className="impairment-badge" data-testid="impairment-badge" role="status">
+      <button
+        type="button"
+        className="impairment-open"
+        data-tip="Simulated network conditions · open the bandwidth panel"
+        onClick={() => {
+          controller.store.dispatch({ type: 'panel', panel: 'bandwidth', open: true });
+        }}
+      >
+        Simulated network: {text}
+      </button>
+      <button
+        type="button"
+        className="impairment-off"
+        aria-label="Turn simulated network conditions off"
+        data-testid="impairment-off"
+        onClick={() => {
+          void controller
+            .invoke({ cmd: 'conditions', conditions: { lossPct: 0, delayMs: 0, kbps: 0 } })
+            .then((r) => {
+              if (!r.ok) controller.toast('warn', `Conditions not changed: ${r.reason}`);
+            });
+        }}
+      >
+        <Icon name="close" size={14} />
+      </button>
     </div>
   );
 }

@@ -10,6 +10,8 @@ export async function delayLink(b: Page, ms: number): Promise<void> {
   await slider.focus();
   for (let v = 0; v < ms; v += 10) await slider.press('ArrowRight');
   await expect(slider).toHaveValue(String(ms));
+  const details = b.getByTestId('bandwidth-details');
+  if ((await details.getAttribute('aria-expanded')) !== 'true') await details.click();
   const rtt = b.locator('.metric', { hasText: 'RTT' }).locator('.metric-value').first();
   await expect
     .poll(async () => Number.parseInt((await rtt.textContent()) ?? '', 10), {
