@@ -4,7 +4,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IpcMainInvokeEvent } from 'electron';
-import { app, BrowserWindow, dialog, ipcMain, Menu, screen, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, screen, session } from 'electron';
 import { IPC_EVENT, IPC_INVOKE } from '../../shared/api';
 import { createAppCore, directoriesFromArgs, directoriesFromEnv } from '../app/core';
 import type { AppCore } from '../app/core-api';
@@ -49,7 +49,8 @@ function createWindow(): BrowserWindow {
     minHeight: MIN_HEIGHT,
     show: false,
     title: 'Ghostboard',
-    backgroundColor: '#ffffff',
+    // The page's own background (styles/base.css --bg), so a dark system shows no white flash before it paints.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#15171c' : '#f6f7f9',
     webPreferences: {
       preload: PRELOAD,
       contextIsolation: true,

@@ -4,14 +4,17 @@ import { type ReactElement, useEffect, useReducer } from 'react';
 import { Group, Image as KonvaImage, Rect, Text } from 'react-konva';
 import type { BoardObject } from '../../shared/board';
 import { useAppState } from '../view/context';
+import { counterInverted, useDarkScheme } from './dark-ink';
 import { imageCache } from './image-cache';
 
 export function ImageBody({ o }: { o: BoardObject }): ReactElement {
   const entry = useAppState((s) => s.images.get(o.blob));
   const [, redraw] = useReducer((n: number) => n + 1, 0);
   useEffect(() => imageCache.subscribe(redraw), []);
+  const dark = useDarkScheme();
   const el = entry && 'url' in entry ? imageCache.get(o.blob, entry.url) : undefined;
-  if (el !== undefined) return <KonvaImage image={el} width={o.w} height={o.h} />;
+  if (el !== undefined)
+    return <KonvaImage image={dark ? counterInverted(el) : el} width={o.w} height={o.h} />;
   const failed = imageCache.natural(o.blob) === 'failed';
   const pct =
     entry && 'received' in entry && entry.total > 0
