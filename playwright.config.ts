@@ -1,8 +1,39 @@
 // End-to-end tests (test/e2e/*.spec.ts) in Debian's Chromium against the web host, and in Electron where a
 // binary exists. Each test starts its own hosts on free ports; nothing here serves the app.
-import { defineConfig } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { chromium, defineConfig } from '@playwright/test';
 
-const CHROMIUM = process.env.GB_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * The Chromium the tests drive: GB_CHROMIUM, else the system's (Debian's first), else Playwright's own where
+ * `npx playwright install chromium` could download it. None: one line saying what to do, not a stack trace per
+ * test.
+ */
+function findChromium(): string {
+  const asked = process.env.GB_CHROMIUM;
+  if (asked !== undefined) {
+    if (existsSync(asked)) return asked;
+    fail(`GB_CHROMIUM=${asked} does not exist.`);
+  }
+  const found = [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    chromium.executablePath(),
+  ].find((p) => p !== '' && existsSync(p));
+  if (found === undefined)
+    fail(
+      "no Chromium found. Install Debian's (`sudo apt-get install chromium`), or Playwright's own where it can be downloaded (`npx playwright install chromium`), or set GB_CHROMIUM=/path/to/chrome.",
+    );
+  return found;
+}
+
+function fail(why: string): never {
+  console.error(`The browser tests need a Chromium: ${why}`);
+  process.exit(1);
+}
+
+const CHROMIUM = findChromium();
 
 export default defineConfig({
   testDir: 'test/e2e',
