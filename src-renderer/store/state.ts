@@ -3,6 +3,7 @@ import type {
   ApiEvent,
   ChatMessage,
   LanSessionInfo,
+  UnsavedBoard,
   Participant,
   SessionStatus,
   Settings,
@@ -96,6 +97,10 @@ export interface AppState {
   readonly lastSession: { readonly kind: 'host' | 'join'; readonly reached: boolean } | null;
   /** Images by content hash: their bytes as a data URL once here, or how much of them has arrived. */
   readonly images: ReadonlyMap<string, ImageEntry>;
+  /** filesleft: unsaved boards a host left (the start screen offers them), newest first. */
+  readonly recoveries: readonly UnsavedBoard[];
+  /** filesleft: desktop: board files opened or saved lately, newest first. */
+  readonly recentFiles: readonly string[];
 }
 
 /** An image's bytes as a data URL (drawn from an <img>: an SVG never runs script there), or its progress. */
@@ -164,4 +169,6 @@ export const INITIAL_STATE: AppState = {
   openLink: null,
   lastSession: null,
   images: new Map(),
+  recoveries: [],
+  recentFiles: [],
 };
