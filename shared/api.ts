@@ -472,7 +472,9 @@ export type ApiEvent =
   /** filesleft: the unsaved boards hosts left (newest first), on sync and when a session ends. */
   | { readonly type: 'recoveries'; readonly boards: readonly UnsavedBoard[] }
   /** filesleft: desktop: the board files opened or saved lately (the File menu's Open Recent), newest first. */
-  | { readonly type: 'recent-files'; readonly paths: readonly string[] };
+  | { readonly type: 'recent-files'; readonly paths: readonly string[] }
+  /** filesleft: desktop: a board file the OS asked the app to open while it hosts none: the start screen offers it. */
+  | { readonly type: 'open-board'; readonly path: string };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */
 export interface GhostboardBridge {

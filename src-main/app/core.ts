@@ -91,6 +91,9 @@ class Core implements AppCore {
   private settings: Settings | undefined;
   /** The last link opened from outside, offered again on sync until a session starts. */
   private pendingLink: string | undefined;
+  /** filesleft: the last board file opened from outside, and the recent files: again on sync (as links are). */
+  private pendingBoard: string | undefined;
+  private recent: readonly string[] | undefined;
   /** Joining: the path the join took, once the handshake completed over it. */
   private path: PathKind | undefined;
   /** Joining: what the join was asked with (a rejoin asks the same). */
@@ -521,6 +524,7 @@ class Core implements AppCore {
     this.runner = runner;
     this.historyShown = undefined;
     this.pendingLink = undefined;
+    this.pendingBoard = undefined;
     this.chat = [];
     this.translator = new EventTranslator(
       runner.controls,
@@ -843,6 +847,16 @@ class Core implements AppCore {
     return true;
   }
 
+  offerBoardFile(path: string): void {
+    this.pendingBoard = path;
+    this.emit({ type: 'open-board', path });
+  }
+
+  setRecentFiles(paths: readonly string[]): void {
+    this.recent = [...paths];
+    this.emit({ type: 'recent-files', paths: this.recent });
+  }
+
   /** An image's bytes to the host, then its object (a peer waits for the host's answer to each). */
   private async putImage(
     c: Extract<ApiCommand, { cmd: 'image' }>,
@@ -867,6 +881,9 @@ class Core implements AppCore {
     await this.emitRecoveries();
     if (this.pendingLink !== undefined && this.runner === undefined)
       this.emit({ type: 'open-link', link: this.pendingLink });
+    if (this.pendingBoard !== undefined && this.runner === undefined)
+      this.emit({ type: 'open-board', path: this.pendingBoard });
+    if (this.recent !== undefined) this.emit({ type: 'recent-files', paths: this.recent });
     this.emit({ type: 'settings', settings: await this.currentSettings() });
     this.lan?.resend();
     const r = this.runner;
