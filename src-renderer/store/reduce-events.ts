@@ -69,6 +69,8 @@ export function reduceEvent(s: AppState, e: ApiEvent): AppState {
       return { ...s, recoveries: e.boards };
     case 'recent-files':
       return { ...s, recentFiles: e.paths };
+    case 'open-board':
+      return { ...s, openBoard: e.path };
   }
 }
 

@@ -8,6 +8,7 @@ import { useAppState, useController } from '../view/context';
 import { cssColor } from '../view/context';
 import { Icon } from './icons';
 import { Logo } from './Logo';
+import { WebFileButtons } from './WebFileButtons';
 
 function statusText(
   st: SessionStatus,
@@ -134,6 +135,7 @@ export function TopRight(): ReactElement {
         )}
       </button>
       <div className="bar">
+        <WebFileButtons />
         {hosting && (
           <TogglePanelButton panel="share" icon="share" label="Invite people" tip="Invite" />
         )}
