@@ -179,4 +179,23 @@ describe('starting to host (app core, simulated sessions)', () => {
     if (back === undefined || 'refused' in back) throw new Error('no board downloaded');
     expect(new Board(back).hash()).toBe(hash);
   });
+
+  it('desktop: offers a double-clicked board file and the recent files to the start screen, again on sync', async () => {
+    const world = new SimSessions(65);
+    const a = core(world);
+    a.core.setRecentFiles?.(['/b/plan.ghostboard']);
+    a.core.offerBoardFile?.('/b/x.ghostboard');
+    expect(lastOf(a, 'open-board')).toEqual({ type: 'open-board', path: '/b/x.ghostboard' });
+    a.events.length = 0;
+    await a.core.invoke({ cmd: 'sync' });
+    expect(lastOf(a, 'open-board')?.path).toBe('/b/x.ghostboard');
+    expect(lastOf(a, 'recent-files')?.paths).toEqual(['/b/plan.ghostboard']);
+    // Once a session started it is no longer offered; the recent files still are.
+    expect(await host(a)).toEqual({ ok: true });
+    await leave(a);
+    a.events.length = 0;
+    await a.core.invoke({ cmd: 'sync' });
+    expect(lastOf(a, 'open-board')).toBe(undefined);
+    expect(lastOf(a, 'recent-files')?.paths).toEqual(['/b/plan.ghostboard']);
+  });
 });

@@ -16,7 +16,7 @@ export type ReadBoard = Omit<
 >;
 
 export const UNSAVED_DIR = 'unsaved';
-/** The newest this many are kept (and offered); older ones are removed when the list is read. */
+/** The newest this many are kept (and offered); older ones (and empty ones) are removed when the list is read. */
 export const UNSAVED_KEEP = 5;
 /** Where hosts of older versions kept an Untitled board (and hosted it again, unasked). */
 export const LEGACY_BOARD = 'board.json';
@@ -63,9 +63,9 @@ export async function readUnsaved(
 }
 
 /**
- * The unsaved boards that can be recovered, newest first: each one read whole (one that does not load, or holds
- * no object, is not offered). Past UNSAVED_KEEP the oldest are removed. An older version's board.json moves in
- * first (then it is offered like the others, never hosted unasked).
+ * The unsaved boards that can be recovered, newest first: each one read whole (one that does not load is not
+ * offered; one that holds no object is removed). Past UNSAVED_KEEP the oldest are removed. An older version's
+ * board.json moves in first (then it is offered like the others, never hosted unasked).
  */
 export async function listUnsaved(dataDir: string): Promise<UnsavedBoard[]> {
   await adoptLegacy(dataDir);
@@ -87,13 +87,17 @@ export async function listUnsaved(dataDir: string): Promise<UnsavedBoard[]> {
     }
   }
   found.sort((a, b) => b.savedAt - a.savedAt || (a.id < b.id ? 1 : -1));
-  for (const old of found.splice(UNSAVED_KEEP))
-    await rm(unsavedPath(dataDir, old.id), { force: true });
   const out: UnsavedBoard[] = [];
+  let damaged = 0;
   for (const f of found) {
     const r = await readUnsaved(dataDir, f.id);
-    if ('refused' in r || r.state.objects.size === 0) continue;
-    out.push({ id: f.id, savedAt: Math.round(f.savedAt), objects: r.state.objects.size });
+    // An empty board holds nothing to lose; past the newest UNSAVED_KEEP (good ones, and apart from them damaged
+    // ones, which are kept for whoever wants to look) the oldest go.
+    const empty = !('refused' in r) && r.state.objects.size === 0;
+    const stale = 'refused' in r ? ++damaged > UNSAVED_KEEP : out.length >= UNSAVED_KEEP;
+    if (empty || stale) await rm(unsavedPath(dataDir, f.id), { force: true });
+    else if (!('refused' in r))
+      out.push({ id: f.id, savedAt: Math.round(f.savedAt), objects: r.state.objects.size });
   }
   return out;
 }
