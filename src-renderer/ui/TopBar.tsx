@@ -8,7 +8,6 @@ import { useAppState, useController } from '../view/context';
 import { cssColor } from '../view/context';
 import { Icon } from './icons';
 import { Logo } from './Logo';
-import { WebFileButtons } from './WebFileButtons';
 
 function statusText(
   st: SessionStatus,
@@ -135,7 +134,6 @@ export function TopRight(): ReactElement {
         )}
       </button>
       <div className="bar">
-        <WebFileButtons />
         {hosting && (
           <TogglePanelButton panel="share" icon="share" label="Invite people" tip="Invite" />
         )}

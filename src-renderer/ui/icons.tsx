@@ -27,8 +27,6 @@ const PATHS = {
   front: 'M8 8h12v12H8zM4 4h10v3M4 4v10h3',
   back: 'M4 4h12v12H4zM20 8v12H8v-3',
   download: 'M12 3v12M7 10l5 5 5-5M4 19h16',
-  save: 'M5 4h11l3 3v13H5zM8 4v5h7V4M8 20v-6h8v6',
-  upload: 'M12 16V4M7 9l5-5 5 5M4 19h16',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -1,7 +1,7 @@
 // The web host's board file (filesleft), in Chromium: the Host tab uploads a .ghostboard file and hosts it (its
 // objects on the board, its name in the tab's title); Download saves the open board as a file whose bytes parse and
-// hash equal to what was uploaded, and after a change holds the change too (the unsaved mark goes); the top bar's
-// upload refuses a damaged file (the board unchanged) and replaces the board with a good one. Then a board left
+// hash equal to what was uploaded, and after a change holds the change too (the unsaved mark goes); the Export
+// panel's upload refuses a damaged file (the board unchanged) and replaces the board with a good one. Then a board left
 // unsaved is not hosted again unasked: the start screen offers "Recover unsaved board from …", and only that brings
 // it back.
 import { readFileSync } from 'node:fs';
@@ -36,7 +36,10 @@ async function pageIds(page: Page): Promise<number[]> {
     .sort((a, b) => a - b);
 }
 
+/** The board's file through the Export panel's Download (the panel opened first). */
 async function downloadBoard(page: Page): Promise<{ name: string; text: string }> {
+  const panel = page.getByTestId('export-panel');
+  if (!(await panel.isVisible())) await page.getByTestId('export-toggle').click();
   const waiting = page.waitForEvent('download');
   await page.getByTestId('board-download').click();
   const d = await waiting;
@@ -95,7 +98,7 @@ test('uploads a board to host, downloads it (bytes parse, hash equal), refuses a
       await expect(page).toHaveTitle('v2-canonical — Ghostboard');
     });
 
-    await test.step('the top bar refuses a damaged upload, the board unchanged, and takes a good one', async () => {
+    await test.step('the panel refuses a damaged upload, the board unchanged, and takes a good one', async () => {
       const before = await pageIds(page);
       await page.getByTestId('board-file-upload').setInputFiles({
         name: 'torn.ghostboard',
