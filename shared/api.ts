@@ -462,7 +462,10 @@ export type ApiEvent =
       readonly total: number;
       readonly upload: boolean;
     }
-  /** files: the host's open board file (absent path: Untitled) and whether the board changed since it was saved. */
+  /**
+   * files: the host's open board file (absent path: a board with no file, named Untitled or as the file it was
+   * uploaded from) and whether the board changed since it was saved (or downloaded).
+   */
   | {
       readonly type: 'file';
       readonly name: string;
