@@ -297,4 +297,20 @@ describe('OpenFile', () => {
       ['y.ghostboard', 'y.ghostboard.journal', 'x.ghostboard'].sort(),
     );
   });
+
+  it('a file replaced by another board (its changes discarded) leaves no journal to bring them back (filesleft)', async () => {
+    for (const next of ['other', 'new'] as const) {
+      const { file, board, dir } = setUp();
+      const x = join(dir, 'x.ghostboard');
+      await file.save(x);
+      change(file, board, 'two');
+      file.tick(0);
+      await file.settle();
+      expect(existsSync(journalPath(x))).toBe(true);
+      file.replaced(next === 'other' ? join(dir, 'y.ghostboard') : undefined, 'two');
+      await file.settle();
+      expect([next, existsSync(journalPath(x))]).toEqual([next, false]);
+      expect(readFileSync(x, 'utf8')).toBe('board one');
+    }
+  });
 });

@@ -204,6 +204,12 @@ export class OpenFile {
       this.kept = this.changes;
       this.keptAt = -Infinity;
     } else if (this.kept !== undefined) this.queueDrop();
+    // So is what the old file's journal held: opening that file again must not bring the discarded edits back.
+    const before = this.path;
+    if (before !== undefined && before !== path)
+      this.queue = this.queue
+        .then(() => rm(journalPath(before), { force: true }))
+        .catch(() => undefined);
     this.name = o.name === undefined ? UNTITLED : boardName(o.name);
     this.path = path;
     this.backedUp = false;
