@@ -1,8 +1,11 @@
 // The start screen's board choices (filesleft): New first, the unsaved boards offered explicitly with their time,
-// a picked file once, the recent files with their names; and the host command they make.
+// a picked file once, the recent files with their names; the host command they make; and the store keeping what
+// the core offers (unsaved boards, recent files, a board file the OS asked to open, until taken).
 import { describe, expect, it } from 'vitest';
 import { boardFileName, boardOptions } from './start-board';
+import { reduce } from './reduce-ui';
 import { EMPTY_FIELDS, startCommand } from './start-form';
+import { INITIAL_STATE } from './state';
 
 const time = (ms: number): string => `t${ms}`;
 
@@ -51,5 +54,22 @@ describe('the board to host', () => {
       cmd: 'host',
       options: { name: 'Ana', reach: 'lan', board: { kind: 'recovered', id: 'untitled-5' } },
     });
+  });
+
+  it('keeps what the core offers the start screen, and forgets a file the OS asked to open once taken', () => {
+    let s = reduce(INITIAL_STATE, {
+      type: 'event',
+      event: { type: 'recoveries', boards: [{ id: 'untitled-5', savedAt: 5, objects: 2 }] },
+    });
+    s = reduce(s, { type: 'event', event: { type: 'recent-files', paths: ['/b/a.ghostboard'] } });
+    s = reduce(s, { type: 'event', event: { type: 'open-board', path: '/b/x.ghostboard' } });
+    expect([s.recoveries.length, s.recentFiles, s.openBoard]).toEqual([
+      1,
+      ['/b/a.ghostboard'],
+      '/b/x.ghostboard',
+    ]);
+    s = reduce(s, { type: 'openBoardTaken' });
+    expect(s.openBoard).toBeNull();
+    expect(reduce(s, { type: 'openBoardTaken' })).toBe(s);
   });
 });
