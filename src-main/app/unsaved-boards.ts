@@ -22,6 +22,13 @@ export const UNSAVED_KEEP = 5;
 export const LEGACY_BOARD = 'board.json';
 const SUFFIX = '.ghostboard';
 
+/**
+ * What reading each unsaved board found (object count, or damaged), by file, size and time written: a board is read
+ * again only once rewritten (a 10 000-object board takes some 150 ms to check, and the list is read on each sync).
+ */
+const seen = new Map<string, number | 'damaged'>();
+const SEEN_MAX = 64;
+
 /** A new session's id: its start time (wall clock, ms), never a path (UNSAVED_ID). */
 export function unsavedId(nowMs: number): string {
   return `untitled-${Math.max(0, Math.floor(nowMs))}`;
@@ -76,12 +83,13 @@ export async function listUnsaved(dataDir: string): Promise<UnsavedBoard[]> {
   } catch {
     return [];
   }
-  const found: { id: string; savedAt: number }[] = [];
+  const found: { id: string; savedAt: number; key: string }[] = [];
   for (const name of names) {
     const id = name.endsWith(SUFFIX) ? name.slice(0, -SUFFIX.length) : '';
     if (!UNSAVED_ID.test(id)) continue;
     try {
-      found.push({ id, savedAt: (await stat(join(dir, name))).mtimeMs });
+      const st = await stat(join(dir, name));
+      found.push({ id, savedAt: st.mtimeMs, key: `${join(dir, name)}:${st.size}:${st.mtimeMs}` });
     } catch {
       // Gone since the listing.
     }
@@ -90,16 +98,25 @@ export async function listUnsaved(dataDir: string): Promise<UnsavedBoard[]> {
   const out: UnsavedBoard[] = [];
   let damaged = 0;
   for (const f of found) {
-    const r = await readUnsaved(dataDir, f.id);
+    const objects = await objectsIn(dataDir, f.id, f.key);
     // An empty board holds nothing to lose; past the newest UNSAVED_KEEP (good ones, and apart from them damaged
     // ones, which are kept for whoever wants to look) the oldest go.
-    const empty = !('refused' in r) && r.state.objects.size === 0;
-    const stale = 'refused' in r ? ++damaged > UNSAVED_KEEP : out.length >= UNSAVED_KEEP;
-    if (empty || stale) await rm(unsavedPath(dataDir, f.id), { force: true });
-    else if (!('refused' in r))
-      out.push({ id: f.id, savedAt: Math.round(f.savedAt), objects: r.state.objects.size });
+    const stale = objects === 'damaged' ? ++damaged > UNSAVED_KEEP : out.length >= UNSAVED_KEEP;
+    if (objects === 0 || stale) await rm(unsavedPath(dataDir, f.id), { force: true });
+    else if (objects !== 'damaged') out.push({ id: f.id, savedAt: Math.round(f.savedAt), objects });
   }
   return out;
+}
+
+/** How many objects the unsaved board holds, or that it is damaged: read once per version of the file. */
+async function objectsIn(dataDir: string, id: string, key: string): Promise<number | 'damaged'> {
+  const known = seen.get(key);
+  if (known !== undefined) return known;
+  const r = await readUnsaved(dataDir, id);
+  const found = 'refused' in r ? 'damaged' : r.state.objects.size;
+  if (seen.size >= SEEN_MAX) seen.clear();
+  seen.set(key, found);
+  return found;
 }
 
 /** Moves an older version's data-folder board.json among the unsaved boards (named by when it was written). */
