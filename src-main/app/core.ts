@@ -878,7 +878,8 @@ class Core implements AppCore {
 
   private async sync(): Promise<ApiReply> {
     this.emit({ type: 'status', status: this.status });
-    await this.emitRecoveries();
+    // Only the start screen shows them: a host is not held up reading boards (its own included) on a sync.
+    if (this.runner === undefined) await this.emitRecoveries();
     if (this.pendingLink !== undefined && this.runner === undefined)
       this.emit({ type: 'open-link', link: this.pendingLink });
     if (this.pendingBoard !== undefined && this.runner === undefined)
