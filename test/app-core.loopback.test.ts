@@ -154,8 +154,8 @@ describe('app core', () => {
     ).toEqual({ ok: true });
     expect(a.events.some((e) => e.type === 'notice' && e.level === 'warn')).toBe(false);
     expect(a.events.some((e) => e.type === 'board' && e.objects.length === 0)).toBe(true);
-    // A damaged one is not offered to recover either.
-    await a.core.invoke({ cmd: 'sync' });
+    // A damaged one is not offered to recover either (the start screen's list, once the session is over).
+    await a.core.invoke({ cmd: 'leave' });
     expect(a.events.findLast((e) => e.type === 'recoveries')).toEqual({
       type: 'recoveries',
       boards: [],
