@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PATH_CHARS } from './api';
-import { MAX_IMAGE_BASE64, parseCommand, PATH_COMMANDS } from './api-validate';
+import { MAX_IMPORT_CHARS, MAX_PATH_CHARS } from './api';
+import { MAX_IMAGE_BASE64, namesAPath, parseCommand, PATH_COMMANDS } from './api-validate';
 import { newRect } from './testing/rect';
 
 const rect = newRect({ w: 10, h: 10, stroke: 0 });
@@ -172,5 +172,44 @@ describe('parseCommand', () => {
     expect(parseCommand({ cmd: 'open' })).toHaveProperty('error');
     expect(parseCommand({ cmd: 'save', path: '/a' })).toEqual({ error: 'unknown field in save' });
     expect(PATH_COMMANDS).toEqual(['open', 'save-as']);
+  });
+
+  it('validates the board a host starts with, an upload and a download (filesleft)', () => {
+    const host = (board: unknown) => parseCommand({ cmd: 'host', options: { name: 'A', board } });
+    for (const board of [
+      { kind: 'new' },
+      { kind: 'file', path: '/b/plan.ghostboard' },
+      { kind: 'upload', name: 'plan.ghostboard', text: '{}' },
+      { kind: 'recovered', id: 'untitled-1764160000000' },
+    ])
+      expect(host(board)).toEqual({ cmd: 'host', options: { name: 'A', board } });
+    for (const board of [
+      null,
+      { kind: 'old' },
+      { kind: 'new', path: '/x' },
+      { kind: 'file', path: '' },
+      { kind: 'upload', name: '', text: '{}' },
+      { kind: 'upload', name: 'a', text: 'x'.repeat(MAX_IMPORT_CHARS + 1) },
+      { kind: 'recovered', id: '../settings' },
+      { kind: 'recovered', id: 'untitled-1/../../x' },
+    ])
+      expect(host(board)).toEqual({ error: 'bad board to host' });
+    expect(parseCommand({ cmd: 'download' })).toEqual({ cmd: 'download' });
+    expect(parseCommand({ cmd: 'open-text', name: 'p.ghostboard', text: '{}' })).toEqual({
+      cmd: 'open-text',
+      name: 'p.ghostboard',
+      text: '{}',
+    });
+    for (const bad of [
+      { cmd: 'open-text', name: 'a', text: 'x'.repeat(MAX_IMPORT_CHARS + 1) },
+      { cmd: 'open-text', name: 'a\0', text: '' },
+      { cmd: 'open-text', text: '' },
+    ])
+      expect(parseCommand(bad)).toHaveProperty('error');
+    expect(namesAPath({ cmd: 'open', path: '/a' })).toBe(true);
+    expect(
+      namesAPath({ cmd: 'host', options: { name: 'A', board: { kind: 'file', path: '/a' } } }),
+    ).toBe(true);
+    expect(namesAPath({ cmd: 'host', options: { name: 'A', board: { kind: 'new' } } })).toBe(false);
   });
 });

@@ -1,6 +1,13 @@
 // Validates commands arriving from a renderer (untrusted: a compromised page must not reach the core with
 // malformed input). Pure functions; no Node, no DOM.
-import type { ApiCommand, ExportFormat, NetworkConditions, Tool, Viewport } from './api';
+import type {
+  ApiCommand,
+  ExportFormat,
+  NetworkConditions,
+  StartBoard,
+  Tool,
+  Viewport,
+} from './api';
 import { EXPORT_FORMATS, MAX_IMPORT_CHARS, MAX_PATH_CHARS, TOOLS } from './api';
 import type { FieldSpec, FieldType, NewObject, ObjectPatch } from './board';
 import {
@@ -29,6 +36,9 @@ const MAX_ADDRESS_CHARS = 600;
 const MAX_LIST_NAME_CHARS = 48;
 const MAX_DIRECTORIES = 4;
 const MAX_DELETE_IDS = 10_000;
+const MAX_FILE_NAME_CHARS = 255;
+/** filesleft: an unsaved board's id (app/unsaved-boards.ts names them so): never a path. */
+export const UNSAVED_ID = /^untitled-\d{1,16}$/;
 /** Base64 of the largest image (the core refuses bytes past MAX_IMAGE_BYTES by their decoded count). */
 export const MAX_IMAGE_BASE64 = Math.ceil(MAX_IMAGE_BYTES / 3) * 4;
 
@@ -146,14 +156,50 @@ const COMMAND_FIELDS: { readonly [C in ApiCommand['cmd']]: readonly string[] } =
   'save-as': ['path'],
   open: ['path'],
   new: [],
+  'open-text': ['name', 'text'],
+  download: [],
 };
 
 /** Commands that name a path on the host's disk: only the desktop app takes them (the web host refuses them). */
 export const PATH_COMMANDS: readonly ApiCommand['cmd'][] = ['open', 'save-as'];
 
+/** Whether a command names a path on the host's disk: a path command, or hosting a board file by its path. */
+export function namesAPath(c: ApiCommand): boolean {
+  return PATH_COMMANDS.includes(c.cmd) || (c.cmd === 'host' && c.options.board?.kind === 'file');
+}
+
 /** A file path: non-empty, bounded, no NUL. */
 function filePath(v: unknown): v is string {
   return str(v, MAX_PATH_CHARS) && v.trim() !== '' && !v.includes('\0');
+}
+
+/** An uploaded file's name (the board's name): non-empty, bounded, no NUL. */
+const fileName = (v: unknown): v is string =>
+  str(v, MAX_FILE_NAME_CHARS) && v.trim() !== '' && !v.includes('\0');
+
+/** filesleft: the board a host command starts with; undefined when it is malformed. */
+function startBoard(v: unknown): StartBoard | undefined {
+  if (!isRec(v)) return undefined;
+  switch (v.kind) {
+    case 'new':
+      return onlyKeys(v, ['kind']) ? { kind: 'new' } : undefined;
+    case 'file':
+      return onlyKeys(v, ['kind', 'path']) && filePath(v.path)
+        ? { kind: 'file', path: v.path }
+        : undefined;
+    case 'upload':
+      return onlyKeys(v, ['kind', 'name', 'text']) &&
+        fileName(v.name) &&
+        str(v.text, MAX_IMPORT_CHARS)
+        ? { kind: 'upload', name: v.name, text: v.text }
+        : undefined;
+    case 'recovered':
+      return onlyKeys(v, ['kind', 'id']) && typeof v.id === 'string' && UNSAVED_ID.test(v.id)
+        ? { kind: 'recovered', id: v.id }
+        : undefined;
+    default:
+      return undefined;
+  }
 }
 
 /** The command, or why it is refused. Extra or missing fields, wrong types and out-of-range values are refused. */
@@ -170,7 +216,7 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
       const o = c.options;
       if (
         !isRec(o) ||
-        !onlyKeys(o, ['name', 'port', 'code', 'reach', 'listName']) ||
+        !onlyKeys(o, ['name', 'port', 'code', 'reach', 'listName', 'board']) ||
         !str(o.name, MAX_NAME_CHARS) ||
         o.name.trim() === ''
       )
@@ -185,6 +231,8 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
         (!str(o.listName, MAX_LIST_NAME_CHARS) || o.listName.trim() === '')
       )
         return bad('bad list name');
+      const board = o.board === undefined ? undefined : startBoard(o.board);
+      if (o.board !== undefined && board === undefined) return bad('bad board to host');
       return {
         cmd: 'host',
         options: {
@@ -193,6 +241,7 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
           ...(o.code === undefined ? {} : { code: o.code }),
           ...(o.reach === undefined ? {} : { reach: o.reach }),
           ...(o.listName === undefined ? {} : { listName: o.listName.trim() }),
+          ...(board === undefined ? {} : { board }),
         },
       };
     }
@@ -225,7 +274,12 @@ export function parseCommand(input: unknown): ApiCommand | CommandError {
     }
     case 'save':
     case 'new':
+    case 'download':
       return { cmd: c.cmd };
+    case 'open-text':
+      return fileName(c.name) && str(c.text, MAX_IMPORT_CHARS)
+        ? { cmd: 'open-text', name: c.name, text: c.text }
+        : bad('bad open-text (a .ghostboard file, at most 2 MB)');
     case 'save-as':
     case 'open':
       return filePath(c.path) ? { cmd: c.cmd, path: c.path } : bad(`bad ${c.cmd} (a file path)`);

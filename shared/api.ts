@@ -207,6 +207,28 @@ export interface HostOptions {
   readonly reach?: 'lan' | 'directory';
   /** With 'directory': listed publicly under this name (absent: unlisted, found only through the link). */
   readonly listName?: string;
+  /** filesleft: the board to host (absent: a new, empty Untitled board). */
+  readonly board?: StartBoard;
+}
+
+/**
+ * filesleft: what a hosted session starts with: a new board, a board file (desktop: by path; web host: its text,
+ * uploaded), or an unsaved board a host that stopped left (the `recoveries` event lists them). A file that cannot
+ * be opened (corrupt, foreign, newer) refuses the host command with the reason.
+ */
+export type StartBoard =
+  | { readonly kind: 'new' }
+  | { readonly kind: 'file'; readonly path: string }
+  | { readonly kind: 'upload'; readonly name: string; readonly text: string }
+  | { readonly kind: 'recovered'; readonly id: string };
+
+/** filesleft: an unsaved board a host left in the data folder (it stopped before it was saved), offered back. */
+export interface UnsavedBoard {
+  /** Names it to the host command's `recovered` board. */
+  readonly id: string;
+  /** When it was last written, ms since the epoch. */
+  readonly savedAt: number;
+  readonly objects: number;
 }
 
 export interface JoinOptions {
@@ -348,7 +370,14 @@ export type ApiCommand =
    */
   | { readonly cmd: 'open'; readonly path: string }
   /** Host: an empty Untitled board replaces the live board (as `open` does). */
-  | { readonly cmd: 'new' };
+  | { readonly cmd: 'new' }
+  /**
+   * filesleft: web host: a board file's text (uploaded from the browser, at most MAX_IMPORT_CHARS) replaces the
+   * live board as `open` does, with the same refusals; `name` (the file's) is the board's name.
+   */
+  | { readonly cmd: 'open-text'; readonly name: string; readonly text: string }
+  /** filesleft: host: the open board as a .ghostboard file's text in the reply; a board with no path is then saved. */
+  | { readonly cmd: 'download' };
 
 /** A board file's text brought into this board (its objects added as new ones, one undo step), up to this size. */
 export const MAX_IMPORT_CHARS = 2 * 1024 * 1024;
@@ -433,22 +462,35 @@ export type ApiEvent =
       readonly total: number;
       readonly upload: boolean;
     }
-  /** files: the host's open board file (absent path: Untitled) and whether the board changed since it was saved. */
+  /**
+   * files: the host's open board file (absent path: a board with no file, named Untitled or as the file it was
+   * uploaded from) and whether the board changed since it was saved (or downloaded).
+   */
   | {
       readonly type: 'file';
       readonly name: string;
       readonly path?: string;
       readonly dirty: boolean;
-    };
+    }
+  /** filesleft: the unsaved boards hosts left (newest first), on sync and when a session ends. */
+  | { readonly type: 'recoveries'; readonly boards: readonly UnsavedBoard[] }
+  /** filesleft: desktop: the board files opened or saved lately (the File menu's Open Recent), newest first. */
+  | { readonly type: 'recent-files'; readonly paths: readonly string[] }
+  /** filesleft: desktop: a board file the OS asked the app to open while it hosts none: the start screen offers it. */
+  | { readonly type: 'open-board'; readonly path: string };
 
 /** What the preload (Electron) or the web host client exposes as `window.ghostboard`. */
 export interface GhostboardBridge {
   invoke(command: ApiCommand): Promise<ApiReply>;
   /** Returns a function that unsubscribes. */
   subscribe(listener: (event: ApiEvent) => void): () => void;
+  /** filesleft: desktop: the native open dialog for a board file (undefined: cancelled). The web host has none. */
+  chooseBoardFile?(): Promise<string | undefined>;
 }
 
 /** The IPC channel names (Electron) and the WebSocket path (web host). */
 export const IPC_INVOKE = 'ghostboard:invoke';
 export const IPC_EVENT = 'ghostboard:event';
 export const WS_PATH = '/api';
+/** filesleft: the desktop's IPC channel for the start screen's open dialog. */
+export const IPC_CHOOSE_BOARD = 'ghostboard:choose-board';

@@ -12,6 +12,13 @@ export interface AppCore {
    * on its command line): the start screen offers it. False when it is not a well-formed link.
    */
   openLink(text: string): boolean;
+  /**
+   * filesleft: desktop: a board file the OS asked the app to open while it hosts none: the start screen offers to
+   * host it (again on sync, until a session starts).
+   */
+  offerBoardFile?(path: string): void;
+  /** filesleft: desktop: the recent board files (the shell keeps them), for the start screen, again on sync. */
+  setRecentFiles?(paths: readonly string[]): void;
   /** Leaves any session, closes sockets and timers. */
   close(): Promise<void>;
 }

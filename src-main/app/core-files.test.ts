@@ -1,17 +1,9 @@
 // The host's open board file through the renderer API (files): Untitled and dirty, save refused with no file,
 // save-as, open replacing the live board for every joiner, new, and the refusals (a corrupt, foreign or newer
 // file; a joiner), on simulated sessions in virtual time with real files in a temp folder.
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../shared/api';
 import type { BoardObject } from '../../shared/board';
 import { newRect } from '../../shared/testing/rect';
@@ -23,32 +15,11 @@ import {
   journalPath,
 } from '../files/journal';
 import { Board } from '../session/board';
-import { createAppCore } from './core';
-import type { AppCore } from './core-api';
 import { SimSessions } from './testing/sim-sessions';
+import type { TestCore } from './testing/test-core';
+import { testCores } from './testing/test-core';
 
-const cores: AppCore[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((c) => c.close()));
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-interface TestCore {
-  readonly core: AppCore;
-  readonly events: ApiEvent[];
-  readonly dir: string;
-}
-
-function core(world: SimSessions): TestCore {
-  const dir = mkdtempSync(join(tmpdir(), 'ghostboard-files-'));
-  dirs.push(dir);
-  const c = createAppCore({ dataDir: dir, bind: '127.0.0.1', lan: false }, world.io);
-  cores.push(c);
-  const events: ApiEvent[] = [];
-  c.subscribe((e) => events.push(e));
-  return { core: c, events, dir };
-}
+const core = testCores('ghostboard-files-');
 
 /** The board as the renderer has it from the events so far. */
 function boardOf(c: TestCore): Map<number, BoardObject> {

@@ -1,41 +1,20 @@
 // App cores driven through the renderer API exactly as a window drives them, on simulated sessions in virtual
 // time (app/testing/sim-sessions.ts): deterministic, no sockets, no sleeps. The same over real UDP on loopback
 // is test/app-core.loopback.test.ts.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvent, ApiReply, SessionStatus } from '../../shared/api';
 import { parseCommand } from '../../shared/api-validate';
 import { newRect } from '../../shared/testing/rect';
 import { NO_IMPAIRMENT } from '../net/impairment';
-import { createAppCore, directoriesFromArgs, directoriesFromEnv, JOINED_COPY_FILE } from './core';
-import type { AppCore } from './core-api';
+import { directoriesFromArgs, directoriesFromEnv, JOINED_COPY_FILE } from './core';
 import { SimSessions } from './testing/sim-sessions';
+import type { TestCore } from './testing/test-core';
+import { testCores } from './testing/test-core';
 import { REJOIN_GIVE_UP_MS } from './rejoin';
 
-const cores: AppCore[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(cores.splice(0).map((c) => c.close()));
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-interface TestCore {
-  readonly core: AppCore;
-  readonly events: ApiEvent[];
-  readonly dir: string;
-}
-
-function core(world: SimSessions): TestCore {
-  const dir = mkdtempSync(join(tmpdir(), 'ghostboard-core-'));
-  dirs.push(dir);
-  const c = createAppCore({ dataDir: dir, bind: '127.0.0.1', lan: false }, world.io);
-  cores.push(c);
-  const events: ApiEvent[] = [];
-  c.subscribe((e) => events.push(e));
-  return { core: c, events, dir };
-}
+const core = testCores('ghostboard-core-');
 
 /** The latest status of one phase a core reported. */
 function last<P extends SessionStatus['phase']>(
@@ -387,26 +366,6 @@ describe('app core (simulated sessions)', () => {
         (e) => e.type === 'notice' && e.level === 'warn' && e.text.includes('consider a new code'),
       ),
     ).toBe(true);
-  });
-
-  it('hosts an empty board and says why when the saved board is damaged', async () => {
-    const world = new SimSessions(3);
-    const a = core(world);
-    world.nextBoardNotice = {
-      status: 'moved-aside',
-      file: join(a.dir, 'board.json'),
-      movedTo: join(a.dir, 'board.json.corrupt-1'),
-      reason: 'unexpected end of JSON',
-      restoredFrom: undefined,
-    };
-    expect(
-      await a.core.invoke({ cmd: 'host', options: { name: 'Ana', code: 'ABCDE-FGHJK' } }),
-    ).toEqual({ ok: true });
-    const notice = a.events.find((e) => e.type === 'notice' && e.level === 'warn');
-    expect(notice?.type === 'notice' && notice.text).toMatch(
-      /could not be opened .*kept as .*board\.json\.corrupt-.*empty board/,
-    );
-    expect(a.events.some((e) => e.type === 'board' && e.objects.length === 0)).toBe(true);
   });
 
   it('hosts through a directory and is joined by its invite link alone, with the stages and the path shown', async () => {

@@ -34,8 +34,10 @@ import { exportBoard, importableObjects } from '../files/convert';
 import { HOST_SILENT_MS, isRetryable, REJOIN_GIVE_UP_MS, rejoinDelay } from './rejoin';
 import { imageEvent, imageObject } from './images';
 import { localAddresses } from './addresses';
-import { fileCommand, isFileCommand } from './file-commands';
+import { applyLoad, fileCommand, isFileCommand, loadStart } from './file-commands';
+import type { LoadedBoard } from './file-commands';
 import { OpenFile } from './open-file';
+import { listUnsaved, unsavedId, UnsavedSlot } from './unsaved-boards';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 
 const STATS_MS = 250;
@@ -89,6 +91,9 @@ class Core implements AppCore {
   private settings: Settings | undefined;
   /** The last link opened from outside, offered again on sync until a session starts. */
   private pendingLink: string | undefined;
+  /** filesleft: the last board file opened from outside, and the recent files: again on sync (as links are). */
+  private pendingBoard: string | undefined;
+  private recent: readonly string[] | undefined;
   /** Joining: the path the join took, once the handshake completed over it. */
   private path: PathKind | undefined;
   /** Joining: what the join was asked with (a rejoin asks the same). */
@@ -323,6 +328,8 @@ class Core implements AppCore {
       case 'save-as':
       case 'open':
       case 'new':
+      case 'open-text':
+      case 'download':
         break;
     }
     return { ok: true };
@@ -345,11 +352,14 @@ class Core implements AppCore {
     const directories = reach === 'directory' ? await resolveDirectories(configured) : [];
     if (reach === 'directory' && directories.length === 0)
       return { ok: false, reason: `no directory could be found (${configured.join(', ')})` };
+    // The board it starts with is read first: one that cannot be opened hosts nothing.
+    const start = await loadStart(o.board, this.options.dataDir);
+    if (start !== undefined && 'refused' in start) return { ok: false, reason: start.refused };
+    // No board file: a session starts empty unless the user picked one (nothing is brought back unasked).
     const base = {
       name,
       code: joinCode,
       bind: this.options.bind ?? '0.0.0.0',
-      boardFile: joinPath(this.options.dataDir, 'board.json'),
       ...(directories.length > 0 ? { directories } : {}),
       ...(reach === 'directory' && o.listName !== undefined ? { listName: o.listName } : {}),
       ...(space === undefined ? {} : { imageLimits: { maxSessionBytes: space * 2 ** 20 } }),
@@ -365,22 +375,19 @@ class Core implements AppCore {
     this.setStatus(hostingStatus(runner, name, joinCode, configured, directories.length));
     runner.onReach((e) => this.onReach(runner, e));
     this.lan?.hosting(name, runner.address.port, 1);
+    const started = this.openFile(
+      runner,
+      start,
+      o.board?.kind === 'recovered' ? o.board.id : undefined,
+    );
     for (const b of runner.controls.images.all()) this.emit(imageEvent(b));
     this.emit({ type: 'board', objects: runner.controls.board.all() });
     this.emitParticipants();
-    this.openFile(runner);
-    const notice = runner.boardNotice;
-    if (notice !== undefined)
-      this.emit({
-        type: 'notice',
-        level: 'warn',
-        text:
-          `The saved board could not be opened (${notice.reason}); it was kept as ${notice.movedTo}. ` +
-          (notice.restoredFrom === undefined
-            ? 'Hosting with an empty board.'
-            : `Restored from the backup ${notice.restoredFrom}.`),
-      });
-    return { ok: true };
+    if (!started.ok) {
+      await this.end('left', '');
+      this.setStatus({ phase: 'idle' });
+    }
+    return started;
   }
 
   private async join(name: string, address: string, typedCode: string): Promise<ApiReply> {
@@ -517,6 +524,7 @@ class Core implements AppCore {
     this.runner = runner;
     this.historyShown = undefined;
     this.pendingLink = undefined;
+    this.pendingBoard = undefined;
     this.chat = [];
     this.translator = new EventTranslator(
       runner.controls,
@@ -637,8 +645,12 @@ class Core implements AppCore {
       });
   }
 
-  /** Hosting: the board starts Untitled (files); a named file is autosaved as it changes. */
-  private openFile(runner: SessionHandle): void {
+  /**
+   * Hosting: the board starts Untitled, or as the board the user picked (filesleft: `start`); a named file is
+   * autosaved as it changes, a board with no file keeps its unsaved changes in its own unsaved store (`slot`: the
+   * recovered one's).
+   */
+  private openFile(runner: SessionHandle, start: LoadedBoard | undefined, slot?: string): ApiReply {
     const s = runner.controls;
     const images = s.images;
     const file = new OpenFile(
@@ -649,8 +661,14 @@ class Core implements AppCore {
         blob: (h) => images.get(h),
       },
       (e) => this.emit(e),
+      new UnsavedSlot(this.options.dataDir, slot ?? unsavedId(Date.now())),
     );
     this.file = file;
+    const replace = s.replaceBoard;
+    const started =
+      start === undefined || replace === undefined
+        ? { ok: true as const }
+        : applyLoad(start, replace, file, this.clock.now(), (e) => this.emit(e));
     file.show(true);
     const untouch = s.board.subscribe(() => {
       file.touch();
@@ -667,14 +685,16 @@ class Core implements AppCore {
       stop();
       stopStats?.();
     };
+    return started;
   }
 
   private async end(reason: string, detail: string): Promise<void> {
     const file = this.file;
     this.file = undefined;
-    // A named file gets what changed since its last save; an Untitled board stays in the data dir's autosave.
-    if (file?.current !== undefined && file.dirty) await file.save().catch(() => undefined);
-    await file?.settle();
+    // A named file gets what changed since its last save; a board with no file keeps its unsaved changes for the
+    // start screen to offer back.
+    await file?.finish();
+    if (file !== undefined) await this.emitRecoveries();
     const r = this.runner;
     const st = this.status;
     const board = r?.controls.board.all() ?? [];
@@ -827,6 +847,16 @@ class Core implements AppCore {
     return true;
   }
 
+  offerBoardFile(path: string): void {
+    this.pendingBoard = path;
+    this.emit({ type: 'open-board', path });
+  }
+
+  setRecentFiles(paths: readonly string[]): void {
+    this.recent = [...paths];
+    this.emit({ type: 'recent-files', paths: this.recent });
+  }
+
   /** An image's bytes to the host, then its object (a peer waits for the host's answer to each). */
   private async putImage(
     c: Extract<ApiCommand, { cmd: 'image' }>,
@@ -840,10 +870,21 @@ class Core implements AppCore {
     return typeof r === 'number' ? { ok: true, id: r } : { ok: false, reason: r.refused };
   }
 
+  /** The unsaved boards the start screen offers to recover (filesleft). */
+  private async emitRecoveries(): Promise<void> {
+    const boards = await listUnsaved(this.options.dataDir).catch(() => []);
+    this.emit({ type: 'recoveries', boards });
+  }
+
   private async sync(): Promise<ApiReply> {
     this.emit({ type: 'status', status: this.status });
+    // Only the start screen shows them: a host is not held up reading boards (its own included) on a sync.
+    if (this.runner === undefined) await this.emitRecoveries();
     if (this.pendingLink !== undefined && this.runner === undefined)
       this.emit({ type: 'open-link', link: this.pendingLink });
+    if (this.pendingBoard !== undefined && this.runner === undefined)
+      this.emit({ type: 'open-board', path: this.pendingBoard });
+    if (this.recent !== undefined) this.emit({ type: 'recent-files', paths: this.recent });
     this.emit({ type: 'settings', settings: await this.currentSettings() });
     this.lan?.resend();
     const r = this.runner;

@@ -1,8 +1,10 @@
 // The host's open board file (files): which file the live board is (none: "Untitled"), whether the board changed
 // since it was last saved (its content hash against the saved one's), the autosave of a named file a few seconds
 // after a change, and between saves its journal (files/journal.ts), appended at most once a second. Saves are
-// files/board-file.ts's (temp file, fsync, rename). Never writes an Untitled board anywhere. Knows nothing of
-// sessions, the network or the UI: the core gives it the board and the clock.
+// files/board-file.ts's (temp file, fsync, rename). A board with no file (Untitled, or uploaded to the web host)
+// keeps its unsaved changes in the store the core gives it (app/unsaved-boards.ts), offered back only when asked.
+// Knows nothing of sessions, the network or the UI: the core gives it the board and the clock.
+import { rm } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ApiEvent } from '../../shared/api';
 import type { BoardObject, ObjectId } from '../../shared/board';
@@ -13,6 +15,7 @@ import {
   encodeJournalRecord,
   fileDigest,
   journalChange,
+  journalPath,
   resetJournal,
 } from '../files/journal';
 
@@ -37,6 +40,16 @@ export interface SavableBoard {
 
 export type FileEvent = Extract<ApiEvent, { type: 'file' }>;
 
+/** Where a board with no file keeps its unsaved changes (filesleft): written whole, or removed. */
+export interface UnsavedStore {
+  write(text: string): Promise<void>;
+  remove(): Promise<void>;
+}
+
+/** A name as the title shows it: a file's base name without .ghostboard. */
+export const boardName = (file: string): string =>
+  basename(file.replaceAll('\\', '/')).replace(/\.ghostboard$/i, '');
+
 export class OpenFile {
   private path: string | undefined;
   private savedHash: string;
@@ -56,10 +69,19 @@ export class OpenFile {
   private dirtyAt = -1;
   private dirtyNow = false;
   private journalSeen = 0;
+  /** A board with no file: its name (Untitled, or an uploaded file's). */
+  private name = UNTITLED;
+  /**
+   * A board with no file: the board changes its unsaved store last got (undefined: the store holds nothing of
+   * this board), and when.
+   */
+  private kept: number | undefined;
+  private keptAt = -Infinity;
 
   constructor(
     private readonly board: SavableBoard,
     private readonly emit: (e: ApiEvent) => void,
+    private readonly unsaved?: UnsavedStore,
   ) {
     this.savedHash = board.hash();
     this.journaled = new Map(board.objects().objects);
@@ -90,7 +112,7 @@ export class OpenFile {
     const p = this.path;
     return {
       type: 'file',
-      name: p === undefined ? UNTITLED : basename(p).replace(/\.ghostboard$/i, ''),
+      name: p === undefined ? this.name : boardName(p),
       ...(p === undefined ? {} : { path: p }),
       dirty: this.dirty,
     };
@@ -112,6 +134,7 @@ export class OpenFile {
     if (!dirty) this.changedAt = undefined;
     else this.changedAt ??= now;
     this.show();
+    this.keepUnsaved(now, dirty);
     if (
       dirty &&
       this.path !== undefined &&
@@ -144,7 +167,14 @@ export class OpenFile {
         // which opening ignores).
         await resetJournal(file, fileDigest(text));
         this.journaled = objects;
-        if (file !== this.path) this.path = file;
+        const before = this.path;
+        if (file !== before) {
+          this.path = file;
+          // Saved as another file: the old file's journal holds edits that file never got (they are in this
+          // one now), and the unsaved store's board is saved.
+          if (before !== undefined) await rm(journalPath(before), { force: true });
+          await this.dropUnsaved();
+        }
         this.backedUp = true;
         this.savedHash = hash;
         this.dirtyAt = -1;
@@ -163,7 +193,24 @@ export class OpenFile {
    * Untitled one (undefined). `savedHash`: the file's board's hash, when the live one holds edits its journal
    * brought back (unsaved as yet).
    */
-  replaced(path: string | undefined, savedHash = this.board.hash()): void {
+  replaced(
+    path: string | undefined,
+    savedHash = this.board.hash(),
+    o: { readonly name?: string; readonly kept?: boolean } = {},
+  ): void {
+    // The board replaced was discarded (the user confirmed it), so is what its unsaved store held; a recovered
+    // board (`kept`) is the one the store holds.
+    if (o.kept === true) {
+      this.kept = this.changes;
+      this.keptAt = -Infinity;
+    } else if (this.kept !== undefined) this.queueDrop();
+    // So is what the old file's journal held: opening that file again must not bring the discarded edits back.
+    const before = this.path;
+    if (before !== undefined && before !== path)
+      this.queue = this.queue
+        .then(() => rm(journalPath(before), { force: true }))
+        .catch(() => undefined);
+    this.name = o.name === undefined ? UNTITLED : boardName(o.name);
     this.path = path;
     this.backedUp = false;
     this.savedHash = savedHash;
@@ -199,6 +246,85 @@ export class OpenFile {
         text: `The journal of ${this.event().name} could not be written: ${e instanceof Error ? e.message : String(e)}`,
       }),
     );
+  }
+
+  /**
+   * The board went out as a file's text (the web host's Download): a board with no file is saved by it (no
+   * unsaved changes, its unsaved store emptied); a named one keeps its own file's state.
+   */
+  downloaded(hash: string): void {
+    if (this.path !== undefined) return;
+    this.savedHash = hash;
+    this.dirtyAt = -1;
+    this.changedAt = undefined;
+    if (this.kept !== undefined) this.queueDrop();
+    this.show();
+  }
+
+  /** A board with no file: its unsaved changes to its store, at most once an AUTOSAVE_AFTER_MS, once aged. */
+  private keepUnsaved(now: number, dirty: boolean): void {
+    const store = this.unsaved;
+    if (store === undefined || this.path !== undefined) return;
+    if (!dirty) {
+      if (this.kept !== undefined) this.queueDrop();
+      return;
+    }
+    if (
+      this.kept === this.changes ||
+      this.changedAt === undefined ||
+      now - this.changedAt < AUTOSAVE_AFTER_MS ||
+      now - this.keptAt < AUTOSAVE_AFTER_MS
+    )
+      return;
+    this.kept = this.changes;
+    this.keptAt = now;
+    this.queueKeep(store);
+  }
+
+  private queueKeep(store: UnsavedStore): void {
+    // Taken at its turn: what the board is then.
+    this.queue = this.queue
+      .then(async () => {
+        if (this.path === undefined && this.kept !== undefined)
+          await store.write(this.board.text());
+      })
+      .catch((e: unknown) => {
+        this.emit({
+          type: 'notice',
+          level: 'error',
+          text: `The unsaved board could not be kept for recovery: ${e instanceof Error ? e.message : String(e)}`,
+        });
+      });
+  }
+
+  private queueDrop(): void {
+    this.kept = undefined;
+    this.queue = this.queue.then(() => this.dropUnsaved()).catch(() => undefined);
+  }
+
+  private async dropUnsaved(): Promise<void> {
+    this.kept = undefined;
+    await this.unsaved?.remove();
+  }
+
+  /**
+   * The session is ending: a named file gets what changed since its last save; a board with no file and unsaved
+   * changes is kept in its store (the start screen offers it back), else its store is emptied. Then waits for
+   * every write under way.
+   */
+  async finish(): Promise<void> {
+    const store = this.unsaved;
+    if (this.path !== undefined) {
+      if (this.dirty) await this.save().catch(() => undefined);
+    } else if (store !== undefined) {
+      if (this.dirty && this.board.objects().objects.size > 0) {
+        if (this.kept !== this.changes) {
+          this.kept = this.changes;
+          this.queueKeep(store);
+        }
+      } else this.queueDrop();
+    }
+    await this.settle();
   }
 
   /** Waits for saves under way (the session is ending). */

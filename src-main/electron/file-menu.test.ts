@@ -13,6 +13,7 @@ interface Fake extends FileShell {
   readonly errors: string[];
   readonly stored: (readonly string[])[];
   readonly asked: string[];
+  readonly offered: string[];
   openChoice: string | undefined;
   saveChoice: string | undefined;
   suggested: string | undefined;
@@ -26,6 +27,7 @@ function fakeShell(): Fake {
     errors: [],
     stored: [],
     asked: [],
+    offered: [],
     openChoice: '/boards/a.ghostboard',
     saveChoice: '/boards/b',
     suggested: undefined,
@@ -49,6 +51,9 @@ function fakeShell(): Fake {
     },
     storeRecent(list) {
       f.stored.push(list);
+    },
+    offerToStart(path) {
+      f.offered.push(path);
     },
   };
   return f;
@@ -131,14 +136,22 @@ describe('the File menu', () => {
     shell.discard = true;
     await actions.open();
     expect(shell.sent).toEqual([{ cmd: 'open', path: '/boards/a.ghostboard' }]);
-    expect(actions.recent).toEqual(['/boards/a.ghostboard', '/old.ghostboard']);
+    expect(actions.recent).toEqual([
+      '/boards/a.ghostboard',
+      '/boards/plan.ghostboard',
+      '/old.ghostboard',
+    ]);
     await actions.newBoard();
     expect(shell.sent.at(-1)).toEqual({ cmd: 'new' });
     // Clean: no question.
     actions.onEvent(plan);
     await actions.open('/old.ghostboard');
     expect(shell.asked).toHaveLength(4);
-    expect(actions.recent).toEqual(['/old.ghostboard', '/boards/a.ghostboard']);
+    expect(actions.recent).toEqual([
+      '/old.ghostboard',
+      '/boards/plan.ghostboard',
+      '/boards/a.ghostboard',
+    ]);
     actions.clearRecent();
     expect(actions.recent).toEqual([]);
   });
@@ -158,6 +171,37 @@ describe('the File menu', () => {
     shell.reply = { ok: false, reason: 'not in a session' };
     await actions.newBoard();
     expect(shell.errors.at(-1)).toBe('New board: not in a session');
+  });
+
+  it('puts a named open file first in the recent list however it was opened (filesleft)', () => {
+    const shell = fakeShell();
+    const actions = new FileActions(shell, ['/old.ghostboard']);
+    actions.onEvent({ type: 'file', name: 'Untitled', dirty: false });
+    expect(shell.stored).toEqual([]);
+    actions.onEvent(plan);
+    actions.onEvent({ ...plan, dirty: true }); // the same file again: stored once
+    expect(actions.recent).toEqual(['/boards/plan.ghostboard', '/old.ghostboard']);
+    expect(shell.stored).toEqual([['/boards/plan.ghostboard', '/old.ghostboard']]);
+  });
+
+  it('opens a double-clicked file in place of the hosted board, or offers it to the start screen (filesleft)', async () => {
+    const shell = fakeShell();
+    const actions = new FileActions(shell, []);
+    await actions.openFromOs('/boards/x.ghostboard');
+    expect(shell.offered).toEqual(['/boards/x.ghostboard']);
+    expect(shell.sent).toEqual([]);
+    actions.onEvent({ ...plan, dirty: true });
+    await actions.openFromOs('/boards/y.ghostboard');
+    expect(shell.asked).toEqual(['plan']);
+    expect(shell.sent).toEqual([]);
+    shell.discard = true;
+    await actions.openFromOs('/boards/y.ghostboard');
+    expect(shell.sent).toEqual([{ cmd: 'open', path: '/boards/y.ghostboard' }]);
+    expect(shell.offered).toHaveLength(1);
+    // Hosting ended: offered again.
+    actions.onEvent({ type: 'status', status: { phase: 'idle' } });
+    await actions.openFromOs('/boards/z.ghostboard');
+    expect(shell.offered.at(-1)).toBe('/boards/z.ghostboard');
   });
 
   it('titles the window with the file name, marked while unsaved, and plain when not hosting', () => {

@@ -29,8 +29,10 @@ export interface FileShell {
   confirmDiscard(name: string): Promise<boolean>;
   /** Tells the user an action was refused. */
   showError(title: string, reason: string): void;
-  /** Keeps the recent list (and rebuilds the menu with it). */
+  /** Keeps the recent list (and rebuilds the menu with it, and tells the start screen). */
   storeRecent(list: readonly string[]): void;
+  /** filesleft: offers a board file to the start screen (nothing is hosted). */
+  offerToStart(path: string): void;
 }
 
 export class FileActions {
@@ -45,10 +47,24 @@ export class FileActions {
     return this.recentList;
   }
 
-  /** Follows the core's events: the open file, and the end of hosting (no file). */
+  /**
+   * Follows the core's events: the open file (a named one joins the recent list however it was opened: the File
+   * menu, the start screen, a double click), and the end of hosting (no file).
+   */
   onEvent(e: ApiEvent): void {
-    if (e.type === 'file') this.file = e;
-    else if (e.type === 'status' && e.status.phase !== 'hosting') this.file = undefined;
+    if (e.type === 'file') {
+      this.file = e;
+      if (e.path !== undefined && this.recentList[0] !== e.path) this.remember(e.path);
+    } else if (e.type === 'status' && e.status.phase !== 'hosting') this.file = undefined;
+  }
+
+  /**
+   * filesleft: a board file the OS asked the app to open (a double click): opened in place of the hosted board
+   * (after the same confirmation as Open…), or, hosting none, offered to the start screen.
+   */
+  async openFromOs(path: string): Promise<void> {
+    if (this.file === undefined) this.shell.offerToStart(path);
+    else await this.open(path);
   }
 
   get title(): string {

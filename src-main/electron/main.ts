@@ -1,18 +1,19 @@
 // The Electron main process: one hardened window on the built renderer, the IPC gate in front of the app core,
-// the menu (with the File menu's native dialogs), the window title, remembered window bounds, single instance.
-// Knows nothing of sessions or the network.
+// the menu (with the File menu's native dialogs), the window title, remembered window bounds, single instance, and
+// what the OS asks it to open (invite links, double-clicked board files). Knows nothing of sessions or the network.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IpcMainInvokeEvent } from 'electron';
 import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, screen, session } from 'electron';
-import { IPC_EVENT, IPC_INVOKE } from '../../shared/api';
+import { IPC_CHOOSE_BOARD, IPC_EVENT, IPC_INVOKE } from '../../shared/api';
 import { createAppCore, directoriesFromArgs, directoriesFromEnv } from '../app/core';
 import type { AppCore } from '../app/core-api';
 import { registerAppScheme, serveAppProtocol } from './app-protocol';
 import { BOARD_FILTER, FileActions, fileMenuItems } from './file-menu';
 import type { FileShell } from './file-menu';
-import { APP_START_URL, handleInvoke, runCommand } from './ipc';
+import { APP_START_URL, handleInvoke, isTrustedSender, runCommand } from './ipc';
 import { buildMenuTemplate } from './menu';
+import { OpenRequests, requestsIn } from './open-requests';
 import { loadRecent, saveRecent } from './recent-files';
 import { hardenSession, hardenWebContents } from './security';
 import {
@@ -92,9 +93,21 @@ function senderOf(event: IpcMainInvokeEvent) {
   };
 }
 
+/** The native open dialog for a board file, on our window. */
+async function chooseBoardFile(): Promise<string | undefined> {
+  const o = { filters: [BOARD_FILTER], properties: ['openFile' as const] };
+  const w = mainWindow === null || mainWindow.isDestroyed() ? undefined : mainWindow;
+  const r = await (w ? dialog.showOpenDialog(w, o) : dialog.showOpenDialog(o));
+  return r.canceled ? undefined : r.filePaths[0];
+}
+
 function wireCore(core: AppCore): void {
   ipcMain.handle(IPC_INVOKE, (event, payload: unknown) =>
     handleInvoke(core, senderOf(event), payload, log),
+  );
+  // The start screen's Open… (filesleft): a path only the user picked reaches the host command.
+  ipcMain.handle(IPC_CHOOSE_BOARD, (event) =>
+    isTrustedSender(senderOf(event)) ? chooseBoardFile() : undefined,
   );
   core.subscribe((apiEvent) => {
     const win = mainWindow;
@@ -126,12 +139,7 @@ function fileShell(core: AppCore, dataDir: string, rebuildMenu: () => void): Fil
     mainWindow === null || mainWindow.isDestroyed() ? undefined : mainWindow;
   return {
     run: (command) => runCommand(core, command, log),
-    async chooseOpen() {
-      const o = { filters: [BOARD_FILTER], properties: ['openFile' as const] };
-      const w = win();
-      const r = await (w ? dialog.showOpenDialog(w, o) : dialog.showOpenDialog(o));
-      return r.canceled ? undefined : r.filePaths[0];
-    },
+    chooseOpen: chooseBoardFile,
     async chooseSave(name) {
       const o = { defaultPath: name, filters: [BOARD_FILTER] };
       const w = win();
@@ -156,6 +164,10 @@ function fileShell(core: AppCore, dataDir: string, rebuildMenu: () => void): Fil
     storeRecent(list) {
       saveRecent(dataDir, list);
       rebuildMenu();
+      core.setRecentFiles?.(list);
+    },
+    offerToStart(path) {
+      core.offerBoardFile?.(path);
     },
   };
 }
@@ -192,16 +204,17 @@ async function start(): Promise<void> {
     loadRecent(dataDir),
   );
   setMenu(actions);
+  core.setRecentFiles?.(actions.recent);
   core.subscribe((e) => {
     actions.onEvent(e);
     const win = mainWindow;
     if ((e.type === 'file' || e.type === 'status') && win !== null && !win.isDestroyed())
       win.setTitle(actions.title);
   });
-  openLinks = (text) => core.openLink(text);
-  for (const l of pendingLinks.splice(0)) core.openLink(l);
-  const first = linkIn(process.argv);
-  if (first !== undefined) core.openLink(first);
+  requests.attach((r) => {
+    if (r.kind === 'link') core.openLink(r.link);
+    else void actions.openFromOs(r.path);
+  });
   closeCoreOnQuit(core);
   mainWindow = createWindow();
   app.on('activate', () => {
@@ -217,24 +230,19 @@ app.on('web-contents-created', (_event, contents) => {
   hardenWebContents(contents, log);
 });
 
-/** Invite links the OS hands us; until the core exists they wait here. */
-let openLinks: ((text: string) => boolean) | undefined;
-const pendingLinks: string[] = [];
+/** Invite links and board files the OS hands us (filesleft); until the core exists they wait here. */
+const requests = new OpenRequests();
+// Windows and Linux pass a link or a double-clicked file as an argument.
+requests.offer(...requestsIn(process.argv, process.cwd()));
 
-/** The ghostboard:// argument among a command line's (Windows and Linux pass the link as an argument). */
-function linkIn(argv: readonly string[]): string | undefined {
-  return argv.find((a) => a.toLowerCase().startsWith('ghostboard://'));
-}
-
-function offerLink(text: string): void {
-  if (openLinks === undefined) pendingLinks.push(text);
-  else openLinks(text);
-}
-
-// macOS hands links over as an event, possibly before the app is ready.
+// macOS hands links and files over as events, possibly before the app is ready.
 app.on('open-url', (event, url) => {
   event.preventDefault();
-  offerLink(url);
+  requests.offer({ kind: 'link', link: url });
+});
+app.on('open-file', (event, path) => {
+  event.preventDefault();
+  requests.offer({ kind: 'board', path });
 });
 // A packaged app is the scheme's handler (electron-builder's protocols register it at install too); a development
 // run is not registered, since the OS would start the bare Electron binary without the app.
@@ -243,9 +251,8 @@ if (app.isPackaged) app.setAsDefaultProtocolClient('ghostboard');
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', (_event, argv) => {
-    const link = linkIn(argv);
-    if (link !== undefined) offerLink(link);
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    requests.offer(...requestsIn(argv, workingDirectory));
     if (mainWindow === null) return;
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();

@@ -2,7 +2,7 @@
 // reply, and forwards every core event. Knows nothing of HTTP, tokens or Electron.
 import type { RawData, WebSocket } from 'ws';
 import type { ApiCommand, ApiEvent, ApiReply } from '../../shared/api';
-import { MAX_IMAGE_BASE64, parseCommand, PATH_COMMANDS } from '../../shared/api-validate';
+import { MAX_IMAGE_BASE64, namesAPath, parseCommand } from '../../shared/api-validate';
 import type { AppCore } from '../app/core-api';
 
 /**
@@ -44,9 +44,9 @@ export function parseRequest(text: string): Request | undefined {
     return { id, error: 'unexpected fields' };
   const command = parseCommand(msg.command);
   if ('error' in command) return { id, error: command.error };
-  // A browser names no path on the host's disk: the web host saves and opens through the Export panel.
-  if (PATH_COMMANDS.includes(command.cmd))
-    return { id, error: 'the web host cannot open or save files by path: use the Export panel' };
+  // A browser names no path on the host's disk: the web host uploads and downloads the board file instead.
+  if (namesAPath(command))
+    return { id, error: 'the web host cannot open or save files by path: use Upload or Download' };
   return { id, command };
 }
 

@@ -102,6 +102,14 @@ export class Controller {
     }
   }
 
+  /** filesleft: desktop: the native open dialog for a board file; undefined where there is none (the web host). */
+  get chooseBoardFile(): (() => Promise<string | undefined>) | undefined {
+    const b = this.bridge;
+    return b.chooseBoardFile === undefined
+      ? undefined
+      : () => b.chooseBoardFile?.() ?? Promise.resolve(undefined);
+  }
+
   toast(level: 'info' | 'warn' | 'error', text: string): void {
     this.store.dispatch({ type: 'toast', level, text });
   }

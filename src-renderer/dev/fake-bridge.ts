@@ -118,6 +118,8 @@ class FakeCore {
       case 'save-as':
       case 'open':
       case 'new':
+      case 'open-text':
+      case 'download':
         return { ok: false, reason: 'the demo board has no file' };
       case 'pin':
         for (const id of c.ids) {

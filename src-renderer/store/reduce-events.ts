@@ -65,6 +65,12 @@ export function reduceEvent(s: AppState, e: ApiEvent): AppState {
         ...s,
         file: { name: e.name, ...(e.path === undefined ? {} : { path: e.path }), dirty: e.dirty },
       };
+    case 'recoveries':
+      return { ...s, recoveries: e.boards };
+    case 'recent-files':
+      return { ...s, recentFiles: e.paths };
+    case 'open-board':
+      return { ...s, openBoard: e.path };
   }
 }
 

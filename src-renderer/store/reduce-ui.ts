@@ -74,6 +74,8 @@ export function reduce(s: AppState, a: Action): AppState {
       return s.bridge === a.bridge ? s : { ...s, bridge: a.bridge };
     case 'openLinkTaken':
       return s.openLink === null ? s : { ...s, openLink: null };
+    case 'openBoardTaken':
+      return s.openBoard === null ? s : { ...s, openBoard: null };
   }
 }
 

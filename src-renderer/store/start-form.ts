@@ -1,6 +1,6 @@
 // The start screen's form as plain data: what typing an address does to the code, when the form can be sent,
 // and the 'host' / 'join' command it becomes. Pure; knows nothing of React.
-import type { ApiCommand } from '../../shared/api';
+import type { ApiCommand, StartBoard } from '../../shared/api';
 import { joinAddress, recognizeLink } from './reach-text';
 
 export type Mode = 'host' | 'join';
@@ -56,7 +56,13 @@ export function startReady(mode: Mode, f: StartFields): boolean {
   return f.code.trim() !== '' || linkCode !== '';
 }
 
-export function startCommand(mode: Mode, f: StartFields, directories: number): ApiCommand {
+/** The host or join command the form makes; hosting starts with `board` (absent: a new board). */
+export function startCommand(
+  mode: Mode,
+  f: StartFields,
+  directories: number,
+  board?: StartBoard,
+): ApiCommand {
   if (mode === 'join')
     return {
       cmd: 'join',
@@ -71,6 +77,7 @@ export function startCommand(mode: Mode, f: StartFields, directories: number): A
       ...(f.port.trim() === '' ? {} : { port: Number.parseInt(f.port, 10) }),
       reach,
       ...(reach === 'directory' && listName !== '' ? { listName } : {}),
+      ...(board === undefined || board.kind === 'new' ? {} : { board }),
     },
   };
 }

@@ -3,6 +3,7 @@ import type {
   ApiEvent,
   ChatMessage,
   LanSessionInfo,
+  UnsavedBoard,
   Participant,
   SessionStatus,
   Settings,
@@ -96,6 +97,12 @@ export interface AppState {
   readonly lastSession: { readonly kind: 'host' | 'join'; readonly reached: boolean } | null;
   /** Images by content hash: their bytes as a data URL once here, or how much of them has arrived. */
   readonly images: ReadonlyMap<string, ImageEntry>;
+  /** filesleft: unsaved boards a host left (the start screen offers them), newest first. */
+  readonly recoveries: readonly UnsavedBoard[];
+  /** filesleft: desktop: board files opened or saved lately, newest first. */
+  readonly recentFiles: readonly string[];
+  /** filesleft: desktop: a board file the OS asked to open while none is hosted, until the start screen takes it. */
+  readonly openBoard: string | null;
 }
 
 /** An image's bytes as a data URL (drawn from an <img>: an SVG never runs script there), or its progress. */
@@ -127,7 +134,9 @@ export type Action =
   | { readonly type: 'ghosted'; readonly ids: ReadonlySet<ObjectId> }
   | { readonly type: 'bridge'; readonly bridge: BridgeState }
   /** The start screen put the opened link in its join form. */
-  | { readonly type: 'openLinkTaken' };
+  | { readonly type: 'openLinkTaken' }
+  /** filesleft: the start screen picked the board file the OS asked to open. */
+  | { readonly type: 'openBoardTaken' };
 
 export const DEFAULT_STYLE: Style = { stroke: 0x1e1e1e, fill: null, strokeWidth: 2 };
 
@@ -164,4 +173,7 @@ export const INITIAL_STATE: AppState = {
   openLink: null,
   lastSession: null,
   images: new Map(),
+  recoveries: [],
+  recentFiles: [],
+  openBoard: null,
 };

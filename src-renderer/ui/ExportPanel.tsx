@@ -1,13 +1,14 @@
 // Export and import: the whole board or the selection, as a PNG (1× or 2×, on white or transparent; downloaded or copied),
 // an SVG, an Excalidraw scene, or a Ghostboard copy to keep (a joiner's "Save a copy"). Renders the store; the
 // core writes each file's text (ui/export-file.ts draws the PNG). A .ghostboard or .excalidraw file's objects can be
-// added to the board (the core reads the file).
+// added to the board (the core reads the file). On the web host the board's own file comes first (WebBoardFile).
 import { type ReactElement, useState } from 'react';
 import type { ExportFormat } from '../../shared/api';
 import { MAX_IMPORT_CHARS } from '../../shared/api';
 import { useAppState, useController } from '../view/context';
 import { copyPng, download, exportName, MIME, svgToPng } from './export-file';
 import { Icon } from './icons';
+import { WebBoardFile } from './WebBoardFile';
 
 const EXTENSION: Readonly<Record<ExportFormat, string>> = {
   ghostboard: 'ghostboard',
@@ -75,6 +76,7 @@ export function ExportPanel(): ReactElement {
           <Icon name="close" size={16} />
         </button>
       </header>
+      <WebBoardFile busy={busy} />
       <fieldset className="export-row" disabled={busy}>
         <legend className="share-label">What</legend>
         <label>

@@ -1,7 +1,7 @@
 // The start screen: host a board or join one, with plain errors for sessions that ended or never started.
 // Renders the store; sends 'host' / 'join'. Knows nothing of Konva.
 import { type ReactElement, type SubmitEvent, useEffect, useState } from 'react';
-import type { SessionStatus } from '../../shared/api';
+import type { SessionStatus, StartBoard } from '../../shared/api';
 import { recognizeLink } from '../store/reach-text';
 import {
   EMPTY_FIELDS,
@@ -13,6 +13,7 @@ import {
 } from '../store/start-form';
 import { endMessage } from '../store/selectors';
 import { useAppState, useController } from '../view/context';
+import { BoardChoice } from './BoardChoice';
 import { DirectorySettings } from './DirectorySettings';
 import { Field } from './Field';
 import { HostFields } from './HostFields';
@@ -136,6 +137,33 @@ function SubmitButton(p: { mode: Mode; status: SessionStatus; disabled: boolean 
   );
 }
 
+/**
+ * filesleft: the board to host (New unless the user picks one) and the file picked (Open…, an upload, or a board
+ * file the OS asked to open, taken once).
+ */
+function useBoardPick(setMode: (m: Mode) => void): {
+  board: StartBoard;
+  picked: StartBoard | null;
+  pick: (b: StartBoard) => void;
+} {
+  const controller = useController();
+  const openBoard = useAppState((s) => s.openBoard);
+  const [board, setBoard] = useState<StartBoard>({ kind: 'new' });
+  const [picked, setPicked] = useState<StartBoard | null>(null);
+  const pick = (b: StartBoard): void => {
+    setBoard(b);
+    if (b.kind === 'file' || b.kind === 'upload') setPicked(b);
+  };
+  useEffect(() => {
+    if (openBoard === null) return;
+    setMode('host');
+    setBoard({ kind: 'file', path: openBoard });
+    setPicked({ kind: 'file', path: openBoard });
+    controller.store.dispatch({ type: 'openBoardTaken' });
+  }, [openBoard, controller, setMode]);
+  return { board, picked, pick };
+}
+
 /** The form's state, and the opened link (from the OS) taken into it once. */
 function useStartForm(): {
   mode: Mode;
@@ -164,6 +192,7 @@ export function StartScreen(): ReactElement {
   const status = useAppState((s) => s.status);
   const directories = useAppState((s) => s.settings.directories.length);
   const { mode, setMode, f, update } = useStartForm();
+  const { board, picked, pick } = useBoardPick(setMode);
   const [busy, setBusy] = useState(false);
   const [refused, setRefused] = useState<string | null>(null);
   const set = (k: 'name' | 'code' | 'port' | 'listName') => (v: string) => {
@@ -181,7 +210,7 @@ export function StartScreen(): ReactElement {
     setRefused(null);
     // Noted before sending: the joined status may overtake the reply.
     if (mode === 'join') recentSessions.attempting(f.address, f.name.trim());
-    void controller.invoke(startCommand(mode, f, directories)).then((r) => {
+    void controller.invoke(startCommand(mode, f, directories, board)).then((r) => {
       setBusy(false);
       if (!r.ok) setRefused(r.reason);
     });
@@ -232,14 +261,17 @@ export function StartScreen(): ReactElement {
               setCode={set('code')}
             />
           ) : (
-            <HostFields
-              f={f}
-              directories={directories}
-              set={set}
-              setReach={(reach) => {
-                update((old) => ({ ...old, reach }));
-              }}
-            />
+            <>
+              <BoardChoice board={board} picked={picked} pick={pick} />
+              <HostFields
+                f={f}
+                directories={directories}
+                set={set}
+                setReach={(reach) => {
+                  update((old) => ({ ...old, reach }));
+                }}
+              />
+            </>
           )}
           <Outcome mode={mode} refused={refused} status={status} />
           <SubmitButton mode={mode} status={status} disabled={!startReady(mode, f) || busy} />

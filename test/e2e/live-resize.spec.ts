@@ -6,6 +6,7 @@
 // grow before A lets go, both land, and one Ctrl+Z takes both back.
 import type { Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
+import { stageAt } from './harness/board-reading';
 import { hostAndJoin } from './harness/scenario';
 import type { RunningHost } from './harness/web-host';
 import { selectedIds, withTwoUsers } from './harness/two-users';
@@ -15,11 +16,6 @@ const hosts: RunningHost[] = [];
 test.afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.stop()));
 });
-
-interface Pt {
-  readonly x: number;
-  readonly y: number;
-}
 
 interface Shape {
   readonly w: number;
@@ -34,12 +30,6 @@ async function shapeOf(page: Page, id: string): Promise<Shape> {
     ['data-w', 'data-h', 'data-rotation'].map(async (a) => Number(await loc.getAttribute(a))),
   );
   return { w: w ?? NaN, h: h ?? NaN, rotation: rotation ?? NaN };
-}
-
-async function stageAt(page: Page): Promise<(x: number, y: number) => Pt> {
-  const box = await page.getByTestId('board-stage').boundingBox();
-  if (box === null) throw new Error('board-stage has no box');
-  return (x, y) => ({ x: box.x + x, y: box.y + y });
 }
 
 test('a resize and a rotate are seen live by the other user, and land for both', async ({

@@ -1,8 +1,10 @@
 // Selecting many objects, in Chromium with two users on two web hosts: A draws three rectangles, selects two
 // with a marquee and all three with Ctrl+A (no page text selected), drags the selection (B sees all three move
 // while A's button is down, and land), nudges it with the arrow keys and deletes it; B sees each step.
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
+import type { Pt } from './harness/board-reading';
+import { num, worldOf } from './harness/board-reading';
 import { hostAndJoin } from './harness/scenario';
 import type { RunningHost } from './harness/web-host';
 import { selectedIds, withTwoUsers } from './harness/two-users';
@@ -12,20 +14,6 @@ const hosts: RunningHost[] = [];
 test.afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.stop()));
 });
-
-interface Pt {
-  readonly x: number;
-  readonly y: number;
-}
-
-async function num(loc: Locator, name: string): Promise<number> {
-  return Number(await loc.getAttribute(name));
-}
-
-async function worldOf(page: Page, id: string): Promise<Pt> {
-  const loc = page.getByTestId(`object-${id}`);
-  return { x: await num(loc, 'data-x'), y: await num(loc, 'data-y') };
-}
 
 /** Waits until every object sits at its expected world position on this page (within `slack` units). */
 async function expectPlaced(

@@ -4,8 +4,10 @@
 // A's rectangle stays deleted on both screens (an undo never resurrects what another user deleted). Last, A draws a
 // rectangle over its last one and brings the one under to the front with `]`: Ctrl+Z sends it back under on both
 // screens (read from the position mirror's data-z), Ctrl+Shift+Z brings it up again.
-import type { Locator, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test } from '@playwright/test';
+import type { Pt } from './harness/board-reading';
+import { board, num, objectsOf, stageAt } from './harness/board-reading';
 import { hostAndJoin } from './harness/scenario';
 import type { RunningHost } from './harness/web-host';
 import { selectedIds, withTwoUsers } from './harness/two-users';
@@ -15,35 +17,6 @@ const hosts: RunningHost[] = [];
 test.afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.stop()));
 });
-
-interface Pt {
-  readonly x: number;
-  readonly y: number;
-}
-
-async function num(loc: Locator, name: string): Promise<number> {
-  return Number(await loc.getAttribute(name));
-}
-
-const objectsOf = (page: Page): Locator => page.locator('[data-testid^="object-"]');
-
-/**
- * Every object on this page: id → world position (the position mirror), read in one go in the page so an object
- * leaving between two reads cannot stall the poll. A string: the e2e project has no DOM types.
- */
-const READ_BOARD = `[...document.querySelectorAll('[data-testid^="object-"]')].map((el) => [
-  el.getAttribute('data-testid'),
-  el.getAttribute('data-x'),
-  el.getAttribute('data-y'),
-])`;
-
-async function board(page: Page): Promise<Record<string, Pt>> {
-  const rows = await page.evaluate<[string | null, string | null, string | null][]>(READ_BOARD);
-  const out: Record<string, Pt> = {};
-  for (const [id, x, y] of rows)
-    out[(id ?? '').replace('object-', '')] = { x: Number(x), y: Number(y) };
-  return out;
-}
 
 /** The objects' ids on this page, bottom to top (the position mirror's data-z). */
 const READ_STACK = `[...document.querySelectorAll('[data-testid^="object-"]')].map((el) => [
@@ -72,12 +45,6 @@ async function expectBoard(page: Page, want: Record<string, Pt>, what: string): 
 async function expectBoth(a: Page, b: Page, want: Record<string, Pt>, what: string): Promise<void> {
   await expectBoard(a, want, `${what} (A)`);
   await expectBoard(b, want, `${what} (B)`);
-}
-
-async function stageAt(page: Page): Promise<(x: number, y: number) => Pt> {
-  const box = await page.getByTestId('board-stage').boundingBox();
-  if (box === null) throw new Error('board-stage has no box');
-  return (x, y) => ({ x: box.x + x, y: box.y + y });
 }
 
 /** Where the pointer is, in world units (this page's own pointer mirror), once it shows there. */

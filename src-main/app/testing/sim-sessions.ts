@@ -165,8 +165,6 @@ export class SimSessions implements SessionFactory {
   readonly io: CoreIo;
   /** Every session started, in order. */
   readonly handles: SimSessionHandle[] = [];
-  /** The notice the next host reports, as SessionRunner.host does for a damaged board file. */
-  nextBoardNotice: SessionHandle['boardNotice'];
   private readonly rng: Rng;
   private readonly listed = new Map<string, PeerAddress>();
   private readonly taken = new Set<string>();
@@ -218,8 +216,6 @@ export class SimSessions implements SessionFactory {
       this.sim.now,
     );
     const handle = new SimSessionHandle(this, hostControls(session), session.endpoint, address);
-    handle.boardNotice = this.nextBoardNotice;
-    this.nextBoardNotice = undefined;
     const directories = o.directories ?? [];
     if (directories.length > 0) {
       const name = o.listName ?? this.unlistedName();
