@@ -18,6 +18,7 @@ interface Fake extends FileShell {
   saveChoice: string | undefined;
   suggested: string | undefined;
   discard: boolean;
+  onClose: 'save' | 'discard' | 'cancel';
   reply: ApiReply;
 }
 
@@ -32,6 +33,7 @@ function fakeShell(): Fake {
     saveChoice: '/boards/b',
     suggested: undefined,
     discard: false,
+    onClose: 'cancel',
     reply: { ok: true },
     run(command) {
       f.sent.push(command);
@@ -45,6 +47,10 @@ function fakeShell(): Fake {
     confirmDiscard(name) {
       f.asked.push(name);
       return Promise.resolve(f.discard);
+    },
+    askSaveOnClose(name) {
+      f.asked.push(`close ${name}`);
+      return Promise.resolve(f.onClose);
     },
     showError(title, reason) {
       f.errors.push(`${title}: ${reason}`);
@@ -154,6 +160,40 @@ describe('the File menu', () => {
     ]);
     actions.clearRecent();
     expect(actions.recent).toEqual([]);
+  });
+
+  it("asks before closing with unsaved changes: Save closes once saved, Don't Save closes, Cancel stays", async () => {
+    const shell = fakeShell();
+    const actions = new FileActions(shell, []);
+    actions.onEvent(plan);
+    expect(actions.unsaved).toBe(false);
+    expect(await actions.mayClose()).toBe(true);
+    expect(shell.asked).toEqual([]);
+    actions.onEvent({ ...plan, dirty: true });
+    expect(actions.unsaved).toBe(true);
+    expect(await actions.mayClose()).toBe(false);
+    expect(shell.sent).toEqual([]);
+    shell.onClose = 'discard';
+    expect(await actions.mayClose()).toBe(true);
+    expect(shell.sent).toEqual([]);
+    shell.onClose = 'save';
+    expect(await actions.mayClose()).toBe(true);
+    expect(shell.sent).toEqual([{ cmd: 'save' }]);
+    shell.reply = { ok: false, reason: 'disk full' };
+    expect(await actions.mayClose()).toBe(false);
+    expect(shell.errors).toEqual(['Save: disk full']);
+    // Untitled: Save asks where; cancelling that dialog keeps the window open.
+    shell.reply = { ok: true };
+    actions.onEvent({ type: 'file', name: 'Untitled', dirty: true });
+    shell.saveChoice = undefined;
+    expect(await actions.mayClose()).toBe(false);
+    expect(shell.asked).toEqual([
+      'close plan',
+      'close plan',
+      'close plan',
+      'close plan',
+      'close Untitled',
+    ]);
   });
 
   it('shows a refusal and keeps a refused file out of the recent list', async () => {

@@ -27,6 +27,8 @@ export interface FileShell {
   chooseSave(name: string): Promise<string | undefined>;
   /** Asks whether to discard `name`'s unsaved changes. */
   confirmDiscard(name: string): Promise<boolean>;
+  /** Closing with `name` unsaved: save it first, close without saving, or stay. */
+  askSaveOnClose(name: string): Promise<'save' | 'discard' | 'cancel'>;
   /** Tells the user an action was refused. */
   showError(title: string, reason: string): void;
   /** Keeps the recent list (and rebuilds the menu with it, and tells the start screen). */
@@ -86,18 +88,41 @@ export class FileActions {
     else this.report('Open', r);
   }
 
-  async save(): Promise<void> {
+  /** Saves to the open file (none: Save As); true when the board is on disk. */
+  async save(): Promise<boolean> {
     if (this.file?.path === undefined) return this.saveAs();
-    this.report('Save', await this.shell.run({ cmd: 'save' }));
+    const r = await this.shell.run({ cmd: 'save' });
+    this.report('Save', r);
+    return r.ok;
   }
 
-  async saveAs(): Promise<void> {
+  /** Saves where the user says; true when the board is on disk (false: cancelled or refused). */
+  async saveAs(): Promise<boolean> {
     const chosen = await this.shell.chooseSave(`${this.file?.name ?? 'Untitled'}.ghostboard`);
-    if (chosen === undefined) return;
+    if (chosen === undefined) return false;
     const path = /\.ghostboard$/i.test(chosen) ? chosen : `${chosen}.ghostboard`;
     const r = await this.shell.run({ cmd: 'save-as', path });
     if (r.ok) this.remember(path);
     else this.report('Save As', r);
+    return r.ok;
+  }
+
+  /** Whether the open board has changes that are not on disk. */
+  get unsaved(): boolean {
+    return this.file?.dirty === true;
+  }
+
+  /**
+   * The window is closing (or the app quitting): with unsaved changes the user saves them (the close goes on only
+   * when the save worked), lets them go, or stays.
+   */
+  async mayClose(): Promise<boolean> {
+    const f = this.file;
+    if (f?.dirty !== true) return true;
+    const choice = await this.shell.askSaveOnClose(f.name);
+    if (choice === 'cancel') return false;
+    if (choice === 'discard') return true;
+    return this.save();
   }
 
   clearRecent(): void {
@@ -123,7 +148,7 @@ export class FileActions {
 
 /** The File menu's items above Close/Quit: the actions with their accelerators, and Open Recent. */
 export function fileMenuItems(actions: FileActions): MenuItemConstructorOptions[] {
-  const run = (p: Promise<void>): void => {
+  const run = (p: Promise<unknown>): void => {
     void p;
   };
   const recent: MenuItemConstructorOptions[] =

@@ -39,7 +39,13 @@ function stateFile(): string {
   return join(app.getPath('userData'), 'window-state.json');
 }
 
-function createWindow(): BrowserWindow {
+/** The window's close asks this first: unsaved changes are saved, let go or kept open (FileActions.mayClose). */
+interface CloseGuard {
+  readonly unsaved: boolean;
+  mayClose(): Promise<boolean>;
+}
+
+function createWindow(guard: CloseGuard): BrowserWindow {
   const saved = fitToDisplays(
     loadWindowState(stateFile()),
     screen.getAllDisplays().map((d) => d.workArea),
@@ -67,8 +73,17 @@ function createWindow(): BrowserWindow {
   win.once('ready-to-show', () => {
     win.show();
   });
-  win.on('close', () => {
+  let closing = false;
+  win.on('close', (event) => {
     saveWindowState(stateFile(), win.getNormalBounds(), win.isMaximized());
+    if (closing || !guard.unsaved) return;
+    // Asked first; a quit waits on it too, and a Cancel here cancels the quit.
+    event.preventDefault();
+    void guard.mayClose().then((ok) => {
+      if (!ok || win.isDestroyed()) return;
+      closing = true;
+      win.close();
+    });
   });
   // The title is the open file's (set from the core's file events), not the page's.
   win.on('page-title-updated', (event) => {
@@ -146,6 +161,19 @@ function fileShell(core: AppCore, dataDir: string, rebuildMenu: () => void): Fil
       const r = await (w ? dialog.showSaveDialog(w, o) : dialog.showSaveDialog(o));
       return r.canceled || r.filePath === '' ? undefined : r.filePath;
     },
+    async askSaveOnClose(name) {
+      const o = {
+        type: 'warning' as const,
+        buttons: ['Save', "Don't Save", 'Cancel'],
+        defaultId: 0,
+        cancelId: 2,
+        message: `Save the changes to ${name} before closing?`,
+        detail: "Your changes are lost if you don't save them.",
+      };
+      const w = win();
+      const r = await (w ? dialog.showMessageBox(w, o) : dialog.showMessageBox(o));
+      return r.response === 0 ? 'save' : r.response === 1 ? 'discard' : 'cancel';
+    },
     async confirmDiscard(name) {
       const o = {
         type: 'warning' as const,
@@ -216,9 +244,9 @@ async function start(): Promise<void> {
     else void actions.openFromOs(r.path);
   });
   closeCoreOnQuit(core);
-  mainWindow = createWindow();
+  mainWindow = createWindow(actions);
   app.on('activate', () => {
-    mainWindow ??= createWindow();
+    mainWindow ??= createWindow(actions);
   });
 }
 
