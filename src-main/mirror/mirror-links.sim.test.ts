@@ -81,6 +81,23 @@ describe('mirror links', () => {
     expect(host.counters.failedAttempts).toBeGreaterThanOrEqual(1);
   });
 
+  it('close a link whose mirror sends what does not parse, counted', () => {
+    const mesh = new MirrorMesh({ seed: 5, mirrors: 2 });
+    mesh.sim.runUntilTrue(() => mesh.allLinked(), 5_000);
+    const conn = mesh.mirrors[1]?.node.links.connectionTo(0);
+    // A CRIMP message claiming 5,000 bytes in a packet that has a few.
+    conn?.send(mesh.sim.now, (w) => {
+      w.writeBool(true);
+      w.writeUint(1, 2);
+      w.writeVarUint(5_000);
+      return { hello: false };
+    });
+    mesh.sim.runUntil(mesh.sim.now + 1_000);
+    expect(mesh.mirrors[0]?.node.links.counters.malformed).toBe(1);
+    expect(mesh.mirrors[0]?.node.links.linked()).toEqual([]);
+    expect(conn?.closeInfo?.reason).toBe('protocol-error');
+  });
+
   it('close a link that names an id already linked', () => {
     const mesh = new MirrorMesh({ seed: 4, mirrors: 3 });
     mesh.sim.runUntilTrue(() => mesh.allLinked(), 5_000);

@@ -134,6 +134,11 @@ export class MirrorLinks {
     return [...this.byId.keys()];
   }
 
+  /** The connection of the link to a mirror, if named and open (its stats, or a test's raw packets). */
+  connectionTo(id: MirrorId): Connection<LinkRecord> | undefined {
+    return this.byId.get(id)?.conn;
+  }
+
   /** Sends one CRIMP datagram to a mirror, unreliably; false if there is no open link or its window is full. */
   sendCrimp(now: number, to: MirrorId, bytes: Uint8Array, tag: number): boolean {
     const link = this.byId.get(to);
