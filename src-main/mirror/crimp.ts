@@ -446,6 +446,8 @@ export class MirrorGroup {
 
   /** Schedules requests for seqs now known to exist and missing, within the window. */
   private learnSeen(now: number, origin: MirrorId, maxSeen: CrimpSeq): void {
+    // An origin declared out is given up on (declareOut): others' vectors must not revive its requests.
+    if (this.members.get(origin)?.out !== undefined) return;
     const stream = this.stream(origin);
     stream.maxSeen = Math.max(stream.maxSeen, maxSeen);
     const from = Math.max(this.considered.get(origin) ?? 0, stream.upTo);
