@@ -171,7 +171,6 @@ export class MirrorGroup {
   private nextTag = 1;
   private bufferedBytes = 0;
   private readonly writer = new BitWriter(256);
-  private now: number;
 
   constructor(private readonly o: MirrorGroupOptions) {
     this.self = assertMirrorId(o.self);
@@ -183,7 +182,6 @@ export class MirrorGroup {
     if (c.maxPayloadBytes + 24 > c.maxDatagramBytes)
       throw new RangeError('maxPayloadBytes does not fit a datagram');
     if (!o.members.includes(o.self)) throw new RangeError('members must include self');
-    this.now = o.now;
     for (const id of o.members) {
       assertMirrorId(id);
       this.origins.set(id, new OriginStream());
@@ -209,7 +207,6 @@ export class MirrorGroup {
 
   /** Numbers a payload of ours, keeps it for repairs and sends it to every member. */
   originate(now: number, payload: Uint8Array): OriginateResult {
-    this.now = now;
     if (payload.length > this.config.maxPayloadBytes) return this.refuse('too-large');
     const own = this.stream(this.self);
     if (own.upTo - own.stable >= this.config.window) {
@@ -235,7 +232,6 @@ export class MirrorGroup {
 
   /** A datagram from member `from` (the link says who), or from the group (`undefined`: trust its sender field). */
   receive(now: number, from: MirrorId | undefined, bytes: Uint8Array): void {
-    this.now = now;
     this.counters.datagramsIn++;
     const d = decodeCrimpDatagram(bytes, this.config.maxPayloadBytes);
     if (isCrimpDecodeError(d)) {
@@ -277,7 +273,6 @@ export class MirrorGroup {
    * ahead of any NAK. Only an early hint: nothing depends on it.
    */
   linkNotify(now: number, to: MirrorId, tag: number, delivered: boolean): void {
-    this.now = now;
     const m = this.members.get(to);
     const carried = m?.sent.get(tag);
     if (m === undefined || carried === undefined) return;
@@ -295,7 +290,6 @@ export class MirrorGroup {
 
   /** Runs what is due: request and repair timers, heartbeats, silence and lag checks. */
   tick(now: number): void {
-    this.now = now;
     for (let t = this.timers.peek(); t !== undefined && t.at <= now; t = this.timers.peek()) {
       this.timers.pop();
       if (t.kind === 'request') this.onRequestTimer(now, t);
