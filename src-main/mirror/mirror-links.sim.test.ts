@@ -4,7 +4,7 @@ import type { Impairment } from '../net/impairment';
 import { NO_IMPAIRMENT } from '../net/impairment';
 import { Rng } from '../net/rng';
 import { MirrorNode } from './mirror-node';
-import { MIRROR_LINK_VERSION } from './mirror-links';
+import { generateMirrorSecret, MIRROR_LINK_VERSION, MirrorLinks } from './mirror-links';
 import { listenAddress, MESH_SECRET, MirrorMesh, simSides } from './testing/mirror-mesh';
 
 const SEEDS = Number(process.env.GB_MIRROR_SEEDS ?? 20);
@@ -32,6 +32,17 @@ describe('mirror links', () => {
     expect(mesh.sim.runUntilTrue(() => mesh.allLinked(), 5_000)).toBe(true);
     for (const m of mesh.mirrors)
       expect(m.node.links.linked().sort()).toEqual([0, 1, 2].filter((id) => id !== m.id));
+  });
+
+  it('take only a strong secret: a generated one, never a speakable join code', () => {
+    const a = generateMirrorSecret();
+    expect(a).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(generateMirrorSecret()).not.toBe(a);
+    const make = (secret: string): MirrorLinks =>
+      new MirrorLinks({ self: 0, secret, now: 0, onCrimp: () => undefined });
+    expect(() => make(a)).not.toThrow();
+    expect(() => make('7-orbit-lantern')).toThrow(RangeError);
+    expect(() => make('K7QX2-M9TRD')).toThrow(RangeError);
   });
 
   it('refuse a wrong secret, counted on both sides', () => {

@@ -4,6 +4,7 @@
 // verdicts passed back as hints) and clock probes, and keeps an NTP-style offset to its mirror. A mirror listens on
 // one endpoint and dials on another (an Endpoint is a host or a client). Sans-IO; knows nothing of sockets, of
 // what CRIMP carries or of sessions.
+import { randomBytes } from 'node:crypto';
 import type { PeerAddress } from '../net/address';
 import { BitReader } from '../net/bitstream';
 import type { BitWriter } from '../net/bitstream';
@@ -11,6 +12,7 @@ import type { CloseInfo } from '../net/close-reason';
 import type { Connection, ConnectionHandler } from '../net/connection';
 import { Endpoint } from '../net/endpoint';
 import type { EndpointOptions, Transmit } from '../net/endpoint-types';
+import { joinCodeStrengthBits } from '../net/join-code';
 import type { ClockEstimate } from './clock-offset';
 import { ClockOffset } from './clock-offset';
 import type { LinkMessage } from './link-wire';
@@ -23,6 +25,17 @@ import {
 } from './link-wire';
 import type { MirrorId } from './mirror-id';
 import { assertMirrorId } from './mirror-id';
+
+/** A mirror secret is machine-made and never typed: well past what an online guesser could try. */
+export const MIRROR_SECRET_MIN_BITS = 100;
+const SECRET_SYMBOLS = 26;
+
+/** A fresh mirror secret: 26 Crockford base32 symbols (130 bits), for the group's mirrors only. */
+export function generateMirrorSecret(): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  // 256 is a multiple of 32: masking each byte to 5 bits keeps every symbol uniform.
+  return Array.from(randomBytes(SECRET_SYMBOLS), (b) => alphabet.charAt(b & 31)).join('');
+}
 
 /** The CPace channel label of mirror links: a join code run under the session's label can't match it. */
 export const MIRROR_CHANNEL = 'ghostboard/mirror';
@@ -108,6 +121,11 @@ export class MirrorLinks {
 
   constructor(private readonly o: MirrorLinksOptions) {
     assertMirrorId(o.self);
+    // A weak secret would let the endpoint's code lock shut the group out, and guessers try it.
+    if (joinCodeStrengthBits(o.secret) < MIRROR_SECRET_MIN_BITS)
+      throw new RangeError(
+        `a mirror secret needs ${MIRROR_SECRET_MIN_BITS} bits (generateMirrorSecret)`,
+      );
     this.clock = o.clock ?? ((now) => now);
     this.probeMs = o.probeMs ?? 1000;
     this.firstProbesMs = o.firstProbesMs ?? 100;
