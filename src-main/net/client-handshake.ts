@@ -11,6 +11,8 @@ import { CLIENT_NONCE_SIZE, cpaceChannelId, cpaceSessionId, encodeHandshake } fr
 export interface ClientHandshakeOptions {
   readonly joinCode: string;
   readonly version: number;
+  /** CPace's channel label (see cpaceChannelId); the session's when absent. */
+  readonly channel?: string;
   /** First retry interval (ms); it grows 1.5x per retry up to 1 s. */
   readonly retryMs: number;
   /** Give up (host unreachable) after this long without an ACCEPT. */
@@ -137,7 +139,7 @@ export class ClientHandshake {
     if (this.phase.kind !== 'hello') return;
     const inputs: CpaceInputs = {
       prs: this.prs,
-      ci: cpaceChannelId(this.options.version),
+      ci: cpaceChannelId(this.options.version, this.options.channel),
       sid: cpaceSessionId(this.nonce, cookie),
     };
     const { scalar, share } = cpaceShare(inputs);

@@ -5,10 +5,16 @@ import type { ConnectFailure } from './client-handshake';
 import type { CloseInfo } from './close-reason';
 import type { Connection, ConnectionOptions } from './connection';
 import { DEFAULT_CONNECTION_OPTIONS } from './connection';
+import { SESSION_CHANNEL } from './handshake';
 
 export interface EndpointOptions {
   readonly joinCode: string;
   readonly protocolVersion: number;
+  /**
+   * CPace's channel label: the session's (`SESSION_CHANNEL`) by default; mirror links use their own, so a join
+   * code and a mirror secret can never be confused.
+   */
+  readonly channel: string;
   readonly connection: ConnectionOptions;
   /** Host caps: established plus pending connections, globally and per source IP. */
   readonly maxConnections: number;
@@ -33,6 +39,7 @@ export interface EndpointOptions {
 }
 
 export const DEFAULT_ENDPOINT_OPTIONS: Omit<EndpointOptions, 'joinCode' | 'protocolVersion'> = {
+  channel: SESSION_CHANNEL,
   connection: DEFAULT_CONNECTION_OPTIONS,
   maxConnections: 512,
   maxConnectionsPerIp: 300,

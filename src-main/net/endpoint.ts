@@ -157,7 +157,12 @@ export class Endpoint<R> {
     this.options = { ...DEFAULT_ENDPOINT_OPTIONS, ...options };
     this.host =
       role === 'host'
-        ? new HostHandshake(this.options.joinCode, this.options.protocolVersion, now)
+        ? new HostHandshake(
+            this.options.joinCode,
+            this.options.protocolVersion,
+            now,
+            this.options.channel,
+          )
         : undefined;
     this.failures = new FailureLimiter({
       burst: this.options.maxFailuresPerSource,
@@ -596,6 +601,7 @@ export class Endpoint<R> {
       {
         joinCode: this.options.joinCode,
         version: this.options.protocolVersion,
+        channel: this.options.channel,
         retryMs: this.options.handshakeRetryMs,
         timeoutMs: this.options.handshakeTimeoutMs,
       },

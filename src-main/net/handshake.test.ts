@@ -190,4 +190,12 @@ describe('cookie binding and CPace inputs', () => {
     expect(Buffer.from(cpaceChannelId(4)).toString('latin1')).toBe('ghostboard\x00\x04');
     expect(cpaceChannelId(5)).not.toEqual(cpaceChannelId(4));
   });
+
+  it('puts the channel label in the channel id: a mirror link never shares a session handshake generator', () => {
+    expect(cpaceChannelId(4, 'ghostboard')).toEqual(cpaceChannelId(4));
+    expect(Buffer.from(cpaceChannelId(4, 'ghostboard/mirror')).toString('latin1')).toBe(
+      'ghostboard/mirror\x00\x04',
+    );
+    expect(cpaceChannelId(4, 'ghostboard/mirror')).not.toEqual(cpaceChannelId(4));
+  });
 });

@@ -226,8 +226,15 @@ export function cpaceSessionId(clientNonce: Uint8Array, cookie: Uint8Array): Uin
     .fixed(cookie, COOKIE_SIZE).bytes;
 }
 
-/** CPace's channel id: the protocol and its version, so no run of another version can be spliced in. */
-export function cpaceChannelId(version: number): Uint8Array {
-  const label = new TextEncoder().encode('ghostboard');
+/** The channel label of a session's handshakes: a peer joining a host. */
+export const SESSION_CHANNEL = 'ghostboard';
+
+/**
+ * CPace's channel id: the channel label, the protocol and its version, so no run of another version, nor of
+ * another kind of channel (a mirror link's, keyed by a mirror secret), can be spliced in: the same secret under
+ * two labels gives unrelated generators, so a join code never opens a mirror link.
+ */
+export function cpaceChannelId(version: number, channel = SESSION_CHANNEL): Uint8Array {
+  const label = new TextEncoder().encode(channel);
   return new ByteWriter(label.length + 2).fixed(label, label.length).u16(version).bytes;
 }

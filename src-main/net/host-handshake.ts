@@ -7,7 +7,13 @@ import { cpaceIsk, cpaceShare } from './cpace';
 import type { SessionKeys } from './crypto';
 import { CookieMinter, deriveSessionKeys, joinCodeSecret } from './crypto';
 import type { HandshakePacket, RejectReason } from './handshake';
-import { cookieBinding, cpaceChannelId, cpaceSessionId, encodeHandshake } from './handshake';
+import {
+  cookieBinding,
+  cpaceChannelId,
+  cpaceSessionId,
+  encodeHandshake,
+  SESSION_CHANNEL,
+} from './handshake';
 
 type Hello = Extract<HandshakePacket, { type: 'hello' }>;
 type Response = Extract<HandshakePacket, { type: 'response' }>;
@@ -34,6 +40,8 @@ export class HostHandshake {
     joinCode: string,
     private readonly version: number,
     now: number,
+    /** CPace's channel label (see cpaceChannelId). */
+    private readonly channel = SESSION_CHANNEL,
   ) {
     this.prs = joinCodeSecret(joinCode);
     this.rotatedAt = now;
@@ -71,7 +79,7 @@ export class HostHandshake {
     }
     const inputs: CpaceInputs = {
       prs: this.prs,
-      ci: cpaceChannelId(res.version),
+      ci: cpaceChannelId(res.version, this.channel),
       sid: cpaceSessionId(res.clientNonce, res.cookie),
     };
     const own = cpaceShare(inputs);

@@ -1,0 +1,102 @@
+// CRIMP's counters and stats snapshot: what a mirror sent, repaired, suppressed, dropped and released. Types and
+// a constructor only.
+import type { CrimpDecodeErrorCode } from './crimp-wire';
+import type { MirrorId } from './mirror-id';
+
+/** Why a member was declared out of the group. */
+export type MemberOutReason = 'silent' | 'behind' | 'buffer';
+
+export interface CrimpCounters {
+  originated: number;
+  /** Payloads handed up (each origin's each seq once). */
+  delivered: number;
+  /** …of which came as a repair or re-send. */
+  deliveredRepaired: number;
+  /** DATA for a payload already held. */
+  duplicates: number;
+  /** Missing seqs detected (each gets a request timer). */
+  gaps: number;
+  /** NAK messages sent, and the seqs they asked for. */
+  naksSent: number;
+  nakSeqs: number;
+  naksIn: number;
+  /** Our request backed off because another mirror's NAK for the same payload was heard (SRM). */
+  naksSuppressed: number;
+  /** NAKs for payloads already released as stable (a member asking for what it confirmed). */
+  naksStale: number;
+  /** Repairs sent (each to the whole group), and of those the origin's immediate answers. */
+  repairsSent: number;
+  originRepairs: number;
+  /** Scheduled repairs cancelled because another mirror's repair was heard first (SRM). */
+  repairsSuppressed: number;
+  /** Payloads re-sent to one member on the link's drop notification. */
+  earlyResends: number;
+  /** Payloads released once every live member confirmed them. */
+  released: number;
+  /** Missing payloads of a member declared out, given up on. */
+  abandoned: number;
+  datagramsIn: number;
+  datagramsOut: number;
+  bytesOut: number;
+  refused: { 'too-large': number; 'window-full': number; 'buffer-full': number };
+  membersOut: Record<MemberOutReason, number>;
+  decodeErrors: Partial<Record<CrimpDecodeErrorCode, number>>;
+  dropped: {
+    /** The datagram's sender field is not the link's member. */
+    spoofed: number;
+    notMember: number;
+    /** A datagram of our own (IP multicast loops back). */
+    own: number;
+    fromOut: number;
+    unknownOrigin: number;
+    outOfWindow: number;
+    bufferFull: number;
+  };
+}
+
+export function newCrimpCounters(): CrimpCounters {
+  return {
+    originated: 0,
+    delivered: 0,
+    deliveredRepaired: 0,
+    duplicates: 0,
+    gaps: 0,
+    naksSent: 0,
+    nakSeqs: 0,
+    naksIn: 0,
+    naksSuppressed: 0,
+    naksStale: 0,
+    repairsSent: 0,
+    originRepairs: 0,
+    repairsSuppressed: 0,
+    earlyResends: 0,
+    released: 0,
+    abandoned: 0,
+    datagramsIn: 0,
+    datagramsOut: 0,
+    bytesOut: 0,
+    refused: { 'too-large': 0, 'window-full': 0, 'buffer-full': 0 },
+    membersOut: { silent: 0, behind: 0, buffer: 0 },
+    decodeErrors: {},
+    dropped: {
+      spoofed: 0,
+      notMember: 0,
+      own: 0,
+      fromOut: 0,
+      unknownOrigin: 0,
+      outOfWindow: 0,
+      bufferFull: 0,
+    },
+  };
+}
+
+export interface CrimpStats extends CrimpCounters {
+  bufferedPayloads: number;
+  bufferedBytes: number;
+  pendingRequests: number;
+  members: {
+    readonly id: MirrorId;
+    readonly out: MemberOutReason | null;
+    readonly rttMs: number | null;
+  }[];
+}

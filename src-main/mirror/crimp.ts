@@ -1,0 +1,737 @@
+// CRIMP-style reliable many-to-many multicast among a session's mirrors (distributed-game-server paper §4.4,
+// after SRM): each mirror numbers what it originates, a receiver that learns of a gap NAKs after a randomized
+// delay scaled by its distance to the origin, any holder repairs after a randomized delay scaled by its distance
+// to the requester, and hearing another's NAK or repair suppresses one's own. Every payload is handed up as soon
+// as it arrives (no ordering: TSS orders). Piggybacked "received up to" vectors make payloads stable, and stable
+// payloads are released; a mirror too far behind or silent is declared out. Sans-IO: time is passed in, datagrams
+// go out through `send`; knows nothing of sockets, links, clocks of other mirrors or what payloads mean.
+import { BitWriter } from '../net/bitstream';
+import { DueHeap } from '../net/due-heap';
+import type { Rng } from '../net/rng';
+import { OriginStream } from './crimp-origin';
+import type { CrimpDecodeErrorCode, CrimpMessage, CrimpSeq, CrimpState } from './crimp-wire';
+import {
+  CRIMP_MAX_DATAGRAM_BYTES,
+  CRIMP_MAX_HELD_MS,
+  CRIMP_MAX_NAK_RUN,
+  CRIMP_STAMP_BITS,
+  decodeCrimpDatagram,
+  isCrimpDecodeError,
+  writeCrimpEnd,
+  writeCrimpHeader,
+  writeCrimpMessage,
+} from './crimp-wire';
+import type { MirrorId } from './mirror-id';
+import { assertMirrorId } from './mirror-id';
+import type { CrimpCounters, CrimpStats, MemberOutReason } from './crimp-stats';
+import { newCrimpCounters } from './crimp-stats';
+
+export interface CrimpConfig {
+  /** Largest payload originate() takes and a receiver accepts, bytes. */
+  readonly maxPayloadBytes: number;
+  /** Largest datagram built, bytes (a link's payload budget). */
+  readonly maxDatagramBytes: number;
+  /**
+   * Seqs of one origin a mirror keeps track of beyond what it has in order; the unconfirmed payloads of one origin
+   * it holds; and how far behind a member may fall before it is declared out.
+   */
+  readonly window: number;
+  /** Payload bytes held for repair, all origins together: past it the member holding most back is declared out. */
+  readonly maxBufferedBytes: number;
+  /** A state block goes to each member at least this often (ms): tail losses and stability need it. */
+  readonly heartbeatMs: number;
+  /** A changed vector rides on data at most this often per member (ms). */
+  readonly stateMinIntervalMs: number;
+  /** A member heard from for no longer than this (ms) is declared out. */
+  readonly memberTimeoutMs: number;
+  /** SRM's request interval [C1·d, (C1+C2)·d] for d the one-way distance to the origin (paper: 1.5 and 1). */
+  readonly requestC1: number;
+  readonly requestC2: number;
+  /** SRM's repair interval [D1·d, (D1+D2)·d] for d the one-way distance to the requester (paper: 2 and 1). */
+  readonly repairD1: number;
+  readonly repairD2: number;
+  /** A request not answered backs off by 2^round, round capped here. */
+  readonly maxBackoffExponent: number;
+  /** CRIMP's enhancement: a receiver NAKs at once with probability 1/n (so a loss nobody got is asked at once). */
+  readonly immediateNak: boolean;
+  /** CRIMP's enhancement: the origin answers a NAK at once instead of after a repair delay. */
+  readonly originRepairsAtOnce: boolean;
+  /** One-way distance assumed for a member before its first RTT sample (ms). */
+  readonly defaultDistanceMs: number;
+  /** Datagram records kept per member for the link's drop notifications (early re-send). */
+  readonly maxSentRecords: number;
+}
+
+export const DEFAULT_CRIMP_CONFIG: CrimpConfig = {
+  maxPayloadBytes: 1024,
+  maxDatagramBytes: 1100,
+  window: 1024,
+  maxBufferedBytes: 8 * 1024 * 1024,
+  heartbeatMs: 50,
+  stateMinIntervalMs: 10,
+  memberTimeoutMs: 5_000,
+  requestC1: 1.5,
+  requestC2: 1,
+  repairD1: 2,
+  repairD2: 1,
+  // 4x: at 20 % loss a payload may need several rounds, and each is a few one-way delays already.
+  maxBackoffExponent: 2,
+  immediateNak: true,
+  originRepairsAtOnce: true,
+  defaultDistanceMs: 50,
+  maxSentRecords: 256,
+};
+
+/** How a payload reached this mirror. */
+export interface DeliveryInfo {
+  /** It came as a repair or re-send, not its origin's first transmission. */
+  readonly repaired: boolean;
+}
+
+export interface MirrorGroupOptions {
+  readonly self: MirrorId;
+  /** Every mirror of the group, this one included. */
+  readonly members: readonly MirrorId[];
+  readonly rng: Rng;
+  readonly now: number;
+  /** One datagram to one member; `tag` names it in linkNotify() if the link learns its fate. */
+  readonly send: (to: MirrorId, bytes: Uint8Array, tag: number) => void;
+  /**
+   * IP multicast where the network has it: one datagram to every member. Absent: fan-out over `send`. Messages
+   * for all (originals, NAKs, repairs) go this way; each member's state block still goes to it alone.
+   */
+  readonly sendToGroup?: (bytes: Uint8Array) => void;
+  readonly deliver: (
+    origin: MirrorId,
+    seq: CrimpSeq,
+    payload: Uint8Array,
+    info: DeliveryInfo,
+  ) => void;
+  readonly onMemberOut?: (id: MirrorId, reason: MemberOutReason, now: number) => void;
+  readonly config?: Partial<CrimpConfig>;
+}
+
+export type OriginateResult =
+  | { readonly kind: 'sent'; readonly seq: CrimpSeq }
+  | { readonly kind: 'refused'; readonly reason: 'too-large' | 'window-full' | 'buffer-full' };
+
+interface Member {
+  readonly id: MirrorId;
+  out: MemberOutReason | undefined;
+  heardAt: number;
+  /** What it told us it holds, per origin (only ever raised). */
+  readonly upTo: Map<MirrorId, CrimpSeq>;
+  /** Smoothed RTT from echoed stamps, ms. */
+  srtt: number | undefined;
+  /** Its newest stamp and when we heard it: echoed in our next state block. */
+  heard: { readonly stamp: number; readonly at: number } | undefined;
+  stateSentAt: number;
+  /** Our vector changed since the last state block it got. */
+  stateChanged: boolean;
+  readonly queue: CrimpMessage[];
+  /** What each recent datagram to it carried of DATA, by tag (oldest first). */
+  readonly sent: Map<number, readonly (readonly [MirrorId, CrimpSeq])[]>;
+}
+
+interface Timer {
+  readonly at: number;
+  readonly order: number;
+  readonly kind: 'request' | 'repair';
+  readonly origin: MirrorId;
+  readonly seq: CrimpSeq;
+}
+
+interface Request {
+  at: number;
+  round: number;
+}
+
+interface Repair {
+  at: number;
+  /** Scheduled (waiting for its timer) or holding down further NAKs until `at`. */
+  phase: 'scheduled' | 'hold';
+}
+
+/** The sampling clock of stamps: whole ms mod 2^16. */
+const stampOf = (now: number): number => Math.floor(now) % 2 ** CRIMP_STAMP_BITS;
+
+export class MirrorGroup {
+  readonly self: MirrorId;
+  readonly config: CrimpConfig;
+  private readonly counters: CrimpCounters = newCrimpCounters();
+  private readonly members = new Map<MirrorId, Member>();
+  private readonly origins = new Map<MirrorId, OriginStream>();
+  private readonly requests = new Map<MirrorId, Map<CrimpSeq, Request>>();
+  private readonly repairs = new Map<MirrorId, Map<CrimpSeq, Repair>>();
+  /** Per origin, the highest seq whose request has been considered (so a gap is scheduled once). */
+  private readonly considered = new Map<MirrorId, CrimpSeq>();
+  private readonly timers = new DueHeap<Timer>();
+  private timerOrder = 0;
+  private readonly toAll: CrimpMessage[] = [];
+  private nextTag = 1;
+  private bufferedBytes = 0;
+  private readonly writer = new BitWriter(256);
+
+  constructor(private readonly o: MirrorGroupOptions) {
+    this.self = assertMirrorId(o.self);
+    this.config = { ...DEFAULT_CRIMP_CONFIG, ...o.config };
+    const c = this.config;
+    if (c.maxDatagramBytes > CRIMP_MAX_DATAGRAM_BYTES)
+      throw new RangeError(`maxDatagramBytes above ${CRIMP_MAX_DATAGRAM_BYTES}`);
+    // A DATA message's header (kind, origin, seq, flag, length) needs at most 24 bytes with the state block's 0.
+    if (c.maxPayloadBytes + 24 > c.maxDatagramBytes)
+      throw new RangeError('maxPayloadBytes does not fit a datagram');
+    if (!o.members.includes(o.self)) throw new RangeError('members must include self');
+    for (const id of o.members) {
+      assertMirrorId(id);
+      this.origins.set(id, new OriginStream());
+      this.requests.set(id, new Map());
+      this.repairs.set(id, new Map());
+      this.considered.set(id, 0);
+      if (id === this.self) continue;
+      this.members.set(id, {
+        id,
+        out: undefined,
+        heardAt: o.now,
+        upTo: new Map(),
+        srtt: undefined,
+        heard: undefined,
+        // The first heartbeat goes out at once.
+        stateSentAt: -Infinity,
+        stateChanged: true,
+        queue: [],
+        sent: new Map(),
+      });
+    }
+  }
+
+  /** Numbers a payload of ours, keeps it for repairs and sends it to every member. */
+  originate(now: number, payload: Uint8Array): OriginateResult {
+    if (payload.length > this.config.maxPayloadBytes) return this.refuse('too-large');
+    const own = this.stream(this.self);
+    if (own.upTo - own.stable >= this.config.window) {
+      this.evictBehind(now);
+      if (own.upTo - own.stable >= this.config.window) return this.refuse('window-full');
+    }
+    if (this.bufferedBytes + payload.length > this.config.maxBufferedBytes) {
+      this.evictHeaviest(now);
+      if (this.bufferedBytes + payload.length > this.config.maxBufferedBytes)
+        return this.refuse('buffer-full');
+    }
+    const seq = own.upTo + 1;
+    const copy = payload.slice();
+    own.add(seq, copy);
+    this.bufferedBytes += copy.length;
+    this.counters.originated++;
+    this.vectorChanged();
+    this.toAll.push({ kind: 'data', origin: this.self, seq, repair: false, payload: copy });
+    this.releaseStable(this.self);
+    this.flush(now);
+    return { kind: 'sent', seq };
+  }
+
+  /** A datagram from member `from` (the link says who), or from the group (`undefined`: trust its sender field). */
+  receive(now: number, from: MirrorId | undefined, bytes: Uint8Array): void {
+    this.counters.datagramsIn++;
+    const d = decodeCrimpDatagram(bytes, this.config.maxPayloadBytes);
+    if (isCrimpDecodeError(d)) {
+      this.countDecodeError(d.error);
+      return;
+    }
+    if (from !== undefined && d.sender !== from) {
+      this.counters.dropped.spoofed++;
+      return;
+    }
+    if (d.sender === this.self) {
+      this.counters.dropped.own++;
+      return;
+    }
+    const m = this.members.get(d.sender);
+    if (m === undefined) {
+      this.counters.dropped.notMember++;
+      return;
+    }
+    if (m.out !== undefined) {
+      this.counters.dropped.fromOut++;
+      return;
+    }
+    m.heardAt = now;
+    if (d.state !== undefined) this.onState(now, m, d.state);
+    for (const msg of d.messages) {
+      if (!this.origins.has(msg.origin)) {
+        this.counters.dropped.unknownOrigin++;
+        continue;
+      }
+      if (msg.kind === 'data') this.onData(now, m, msg);
+      else this.onNak(now, m, msg.origin, msg.first, msg.count);
+    }
+    this.flush(now);
+  }
+
+  /**
+   * The link's word on a datagram we sent: a drop re-sends its payloads the member has not confirmed at once,
+   * ahead of any NAK. Only an early hint: nothing depends on it.
+   */
+  linkNotify(now: number, to: MirrorId, tag: number, delivered: boolean): void {
+    const m = this.members.get(to);
+    const carried = m?.sent.get(tag);
+    if (m === undefined || carried === undefined) return;
+    m.sent.delete(tag);
+    if (delivered || m.out !== undefined) return;
+    for (const [origin, seq] of carried) {
+      if ((m.upTo.get(origin) ?? 0) >= seq) continue;
+      const payload = this.origins.get(origin)?.payload(seq);
+      if (payload === undefined) continue;
+      this.counters.earlyResends++;
+      m.queue.push({ kind: 'data', origin, seq, repair: true, payload });
+    }
+    this.flush(now);
+  }
+
+  /** Runs what is due: request and repair timers, heartbeats, silence and lag checks. */
+  tick(now: number): void {
+    for (let t = this.timers.peek(); t !== undefined && t.at <= now; t = this.timers.peek()) {
+      this.timers.pop();
+      if (t.kind === 'request') this.onRequestTimer(now, t);
+      else this.onRepairTimer(now, t);
+    }
+    for (const m of this.members.values()) {
+      if (m.out === undefined && now >= m.heardAt + this.config.memberTimeoutMs)
+        this.declareOut(now, m, 'silent');
+    }
+    this.evictBehind(now);
+    this.flush(now);
+  }
+
+  /** When tick() next has work. */
+  nextTimeout(): number {
+    let t = this.timers.peek()?.at ?? Infinity;
+    for (const m of this.members.values()) {
+      if (m.out !== undefined) continue;
+      t = Math.min(
+        t,
+        m.stateSentAt + this.config.heartbeatMs,
+        m.heardAt + this.config.memberTimeoutMs,
+      );
+    }
+    return t;
+  }
+
+  /** Members not declared out, this one included. */
+  liveMembers(): MirrorId[] {
+    return [
+      this.self,
+      ...[...this.members.values()].filter((m) => m.out === undefined).map((m) => m.id),
+    ];
+  }
+
+  stats(): CrimpStats {
+    let held = 0;
+    for (const s of this.origins.values()) held += s.held;
+    return {
+      ...structuredClone(this.counters),
+      bufferedPayloads: held,
+      bufferedBytes: this.bufferedBytes,
+      pendingRequests: [...this.requests.values()].reduce((n, r) => n + r.size, 0),
+      members: [...this.members.values()].map((m) => ({
+        id: m.id,
+        out: m.out ?? null,
+        rttMs: m.srtt ?? null,
+      })),
+    };
+  }
+
+  /** What this mirror holds of each origin: 1..upTo in full. */
+  receivedUpTo(origin: MirrorId): CrimpSeq {
+    return this.origins.get(origin)?.upTo ?? 0;
+  }
+
+  private refuse(reason: 'too-large' | 'window-full' | 'buffer-full'): OriginateResult {
+    this.counters.refused[reason]++;
+    return { kind: 'refused', reason };
+  }
+
+  private stream(origin: MirrorId): OriginStream {
+    const s = this.origins.get(origin);
+    if (s === undefined) throw new Error(`no stream for origin ${origin}`);
+    return s;
+  }
+
+  /** One-way distance to a member, ms: half its smoothed RTT. */
+  private distance(id: MirrorId): number {
+    const rtt = this.members.get(id)?.srtt;
+    return Math.max(0.5, rtt === undefined ? this.config.defaultDistanceMs : rtt / 2);
+  }
+
+  private onState(now: number, m: Member, s: CrimpState): void {
+    m.heard = { stamp: s.stamp, at: now };
+    if (s.echo !== undefined) {
+      const span = 2 ** CRIMP_STAMP_BITS;
+      const rtt = ((stampOf(now) - s.echo.stamp + span) % span) - s.echo.heldMs;
+      if (rtt >= 0 && rtt <= CRIMP_MAX_HELD_MS) {
+        m.srtt = m.srtt === undefined ? rtt : m.srtt + (rtt - m.srtt) / 8;
+      }
+    }
+    for (const e of s.vector) {
+      const stream = this.origins.get(e.origin);
+      if (stream === undefined) {
+        this.counters.dropped.unknownOrigin++;
+        continue;
+      }
+      if (e.upTo > (m.upTo.get(e.origin) ?? 0)) {
+        m.upTo.set(e.origin, e.upTo);
+        this.releaseStable(e.origin);
+      }
+      if (e.origin !== this.self) this.learnSeen(now, e.origin, e.maxSeen);
+    }
+  }
+
+  private onData(now: number, from: Member, msg: Extract<CrimpMessage, { kind: 'data' }>): void {
+    const { origin, seq } = msg;
+    const stream = this.stream(origin);
+    if (stream.has(seq)) {
+      this.counters.duplicates++;
+      this.overheardRepair(now, origin, seq);
+      return;
+    }
+    if (origin === this.self) {
+      // Ours, yet not held: nobody else can have it.
+      this.counters.dropped.unknownOrigin++;
+      return;
+    }
+    if (seq > stream.upTo + this.config.window) {
+      this.counters.dropped.outOfWindow++;
+      return;
+    }
+    if (this.members.get(origin)?.out !== undefined) {
+      this.counters.dropped.fromOut++;
+      return;
+    }
+    if (this.bufferedBytes + msg.payload.length > this.config.maxBufferedBytes) {
+      this.evictHeaviest(now);
+      if (this.bufferedBytes + msg.payload.length > this.config.maxBufferedBytes) {
+        this.counters.dropped.bufferFull++;
+        return;
+      }
+    }
+    stream.add(seq, msg.payload);
+    this.bufferedBytes += msg.payload.length;
+    this.vectorChanged();
+    const request = this.requests.get(origin)?.get(seq);
+    if (request !== undefined) this.requests.get(origin)?.delete(seq);
+    this.overheardRepair(now, origin, seq);
+    this.counters.delivered++;
+    const repaired = msg.repair || from.id !== origin;
+    if (repaired) this.counters.deliveredRepaired++;
+    this.learnSeen(now, origin, seq);
+    this.releaseStable(origin);
+    this.o.deliver(origin, seq, msg.payload, { repaired });
+  }
+
+  /** A DATA for a payload we meant to repair: someone did, so ours is suppressed (SRM). */
+  private overheardRepair(now: number, origin: MirrorId, seq: CrimpSeq): void {
+    const repairs = this.repairs.get(origin);
+    const r = repairs?.get(seq);
+    if (r?.phase !== 'scheduled') return;
+    this.counters.repairsSuppressed++;
+    r.phase = 'hold';
+    r.at = now + this.holdDownMs(origin);
+  }
+
+  /** Schedules requests for seqs now known to exist and missing, within the window. */
+  private learnSeen(now: number, origin: MirrorId, maxSeen: CrimpSeq): void {
+    // An origin declared out is given up on (declareOut): others' vectors must not revive its requests.
+    if (this.members.get(origin)?.out !== undefined) return;
+    const stream = this.stream(origin);
+    stream.maxSeen = Math.max(stream.maxSeen, maxSeen);
+    const from = Math.max(this.considered.get(origin) ?? 0, stream.upTo);
+    const to = Math.min(stream.maxSeen, stream.upTo + this.config.window);
+    if (to <= from) return;
+    this.considered.set(origin, to);
+    const requests = this.requests.get(origin);
+    if (requests === undefined) return;
+    const d = this.distance(origin);
+    const n = this.liveMembers().length;
+    for (let seq = from + 1; seq <= to; seq++) {
+      if (stream.has(seq) || requests.has(seq)) continue;
+      this.counters.gaps++;
+      const immediate = this.config.immediateNak && this.o.rng.bool(1 / n);
+      const at = immediate ? now : now + this.requestDelay(d, 0);
+      requests.set(seq, { at, round: 0 });
+      this.schedule('request', origin, seq, at);
+    }
+  }
+
+  private requestDelay(d: number, round: number): number {
+    const c = this.config;
+    const u = c.requestC1 + this.o.rng.next() * c.requestC2;
+    return 2 ** Math.min(round, c.maxBackoffExponent) * u * d;
+  }
+
+  private onRequestTimer(now: number, t: Timer): void {
+    const requests = this.requests.get(t.origin);
+    const first = requests?.get(t.seq);
+    if (requests === undefined || first?.at !== t.at) return;
+    // Seqs just after this one that are missing too go in the same NAK (a burst loss costs one message).
+    let count = 0;
+    const d = this.distance(t.origin);
+    for (let seq = t.seq; count < CRIMP_MAX_NAK_RUN; seq++) {
+      const r = requests.get(seq);
+      if (r === undefined) break;
+      r.round++;
+      r.at = now + this.requestDelay(d, r.round);
+      this.schedule('request', t.origin, seq, r.at);
+      count++;
+    }
+    this.counters.naksSent++;
+    this.counters.nakSeqs += count;
+    this.toAll.push({ kind: 'nak', origin: t.origin, first: t.seq, count });
+  }
+
+  private onNak(now: number, from: Member, origin: MirrorId, first: CrimpSeq, count: number): void {
+    this.counters.naksIn++;
+    const stream = this.stream(origin);
+    const requests = this.requests.get(origin);
+    const repairs = this.repairs.get(origin);
+    if (requests === undefined || repairs === undefined) return;
+    for (let seq = first; seq < first + count; seq++) {
+      if (!stream.has(seq)) {
+        // We miss it too: a repair is on its way, so our own request waits a round's delay from now instead of
+        // asking again (SRM's suppression). The round does not grow: only our own unanswered NAKs back off.
+        const r = requests.get(seq);
+        if (r !== undefined && r.at > now) {
+          this.counters.naksSuppressed++;
+          r.at = now + this.requestDelay(this.distance(origin), r.round);
+          this.schedule('request', origin, seq, r.at);
+        } else if (r === undefined && origin !== this.self) {
+          this.learnSeen(now, origin, seq);
+        }
+        continue;
+      }
+      const payload = stream.payload(seq);
+      if (payload === undefined) {
+        this.counters.naksStale++;
+        continue;
+      }
+      const r = repairs.get(seq);
+      if (r !== undefined && r.at > now) continue; // scheduled already, or holding down after a repair
+      if (origin === this.self && this.config.originRepairsAtOnce) {
+        this.counters.originRepairs++;
+        this.sendRepair(now, origin, seq, payload);
+        continue;
+      }
+      const dA = this.distance(from.id);
+      const at = now + (this.config.repairD1 + this.o.rng.next() * this.config.repairD2) * dA;
+      repairs.set(seq, { at, phase: 'scheduled' });
+      this.schedule('repair', origin, seq, at);
+    }
+  }
+
+  private onRepairTimer(now: number, t: Timer): void {
+    const repairs = this.repairs.get(t.origin);
+    const r = repairs?.get(t.seq);
+    if (repairs === undefined || r?.at !== t.at) return;
+    if (r.phase === 'hold') {
+      repairs.delete(t.seq);
+      return;
+    }
+    const payload = this.origins.get(t.origin)?.payload(t.seq);
+    if (payload === undefined) {
+      repairs.delete(t.seq);
+      return;
+    }
+    this.sendRepair(now, t.origin, t.seq, payload);
+  }
+
+  /** Sends a repair to everyone (so other candidates hear it and hold theirs) and holds down further NAKs. */
+  private sendRepair(now: number, origin: MirrorId, seq: CrimpSeq, payload: Uint8Array): void {
+    this.counters.repairsSent++;
+    this.toAll.push({ kind: 'data', origin, seq, repair: true, payload });
+    const at = now + this.holdDownMs(origin);
+    this.repairs.get(origin)?.set(seq, { at, phase: 'hold' });
+    this.schedule('repair', origin, seq, at);
+  }
+
+  /** NAKs of one loss's wave arrive within about two one-way delays; a later one is a new loss of the repair. */
+  private holdDownMs(origin: MirrorId): number {
+    return 2 * this.distance(origin);
+  }
+
+  private schedule(kind: Timer['kind'], origin: MirrorId, seq: CrimpSeq, at: number): void {
+    this.timers.push({ at, order: this.timerOrder++, kind, origin, seq });
+  }
+
+  /** Releases an origin's payloads every live member has confirmed. */
+  private releaseStable(origin: MirrorId): void {
+    const stream = this.stream(origin);
+    let stable = stream.upTo;
+    for (const m of this.members.values()) {
+      if (m.out === undefined) stable = Math.min(stable, m.upTo.get(origin) ?? 0);
+    }
+    if (stable <= stream.stable) return;
+    const before = stream.bytes;
+    const released = stream.release(stable);
+    this.bufferedBytes -= before - stream.bytes;
+    this.counters.released += released;
+    this.forgetTimers(origin, stable);
+  }
+
+  /** Requests and repairs at or below a stable point are over: everyone has those payloads. */
+  private forgetTimers(origin: MirrorId, stable: CrimpSeq): void {
+    for (const map of [this.requests.get(origin), this.repairs.get(origin)]) {
+      if (map === undefined) continue;
+      for (const seq of map.keys()) if (seq <= stable) map.delete(seq);
+    }
+  }
+
+  private vectorChanged(): void {
+    for (const m of this.members.values()) m.stateChanged = true;
+  }
+
+  /** Declares out every live member a full window behind us on some origin. */
+  private evictBehind(now: number): void {
+    for (const m of this.members.values()) {
+      if (m.out !== undefined) continue;
+      for (const [origin, stream] of this.origins) {
+        if (origin === m.id) continue;
+        if (stream.upTo - (m.upTo.get(origin) ?? 0) >= this.config.window) {
+          this.declareOut(now, m, 'behind');
+          break;
+        }
+      }
+    }
+  }
+
+  /** Over the byte cap: the member whose missing confirmations hold the most bytes is declared out. */
+  private evictHeaviest(now: number): void {
+    let worst: Member | undefined;
+    let worstBytes = 0;
+    for (const m of this.members.values()) {
+      if (m.out !== undefined) continue;
+      let bytes = 0;
+      for (const [origin, stream] of this.origins)
+        bytes += stream.bytesAbove(m.upTo.get(origin) ?? 0);
+      if (bytes > worstBytes) {
+        worst = m;
+        worstBytes = bytes;
+      }
+    }
+    if (worst !== undefined) this.declareOut(now, worst, 'buffer');
+  }
+
+  private declareOut(now: number, m: Member, reason: MemberOutReason): void {
+    m.out = reason;
+    m.queue.length = 0;
+    m.sent.clear();
+    this.counters.membersOut[reason]++;
+    // What it originated and we lack can still come from others; what nobody has is lost with it.
+    const stream = this.stream(m.id);
+    const requests = this.requests.get(m.id);
+    if (requests !== undefined) {
+      this.counters.abandoned += requests.size;
+      requests.clear();
+    }
+    this.bufferedBytes -= stream.bytes;
+    stream.clear();
+    for (const origin of this.origins.keys()) this.releaseStable(origin);
+    this.o.onMemberOut?.(m.id, reason, now);
+  }
+
+  private countDecodeError(code: CrimpDecodeErrorCode): void {
+    this.counters.decodeErrors[code] = (this.counters.decodeErrors[code] ?? 0) + 1;
+  }
+
+  private vector(): CrimpState['vector'] {
+    return [...this.origins].map(([origin, s]) => ({ origin, upTo: s.upTo, maxSeen: s.maxSeen }));
+  }
+
+  private stateFor(now: number, m: Member): CrimpState {
+    const heard = m.heard;
+    const vector = this.vector();
+    m.stateSentAt = now;
+    m.stateChanged = false;
+    if (heard === undefined || now - heard.at > CRIMP_MAX_HELD_MS)
+      return { stamp: stampOf(now), vector };
+    return { stamp: stampOf(now), echo: { stamp: heard.stamp, heldMs: now - heard.at }, vector };
+  }
+
+  /** Sends what is queued: group messages once (multicast) or to each member, state blocks where due. */
+  private flush(now: number): void {
+    const group = this.o.sendToGroup;
+    const live = [...this.members.values()].filter((m) => m.out === undefined);
+    if (this.toAll.length > 0) {
+      if (group !== undefined) {
+        this.build(undefined, this.toAll, false, (bytes) => {
+          this.counters.datagramsOut++;
+          this.counters.bytesOut += bytes.length;
+          group(bytes);
+        });
+      } else {
+        for (const m of live) m.queue.push(...this.toAll);
+      }
+      this.toAll.length = 0;
+    }
+    for (const m of live) {
+      // Compared as nextTimeout() adds, so the instant it names is the instant the heartbeat is due.
+      const heartbeat = now >= m.stateSentAt + this.config.heartbeatMs;
+      const piggyback =
+        m.queue.length > 0 &&
+        m.stateChanged &&
+        now - m.stateSentAt >= this.config.stateMinIntervalMs;
+      if (m.queue.length === 0 && !heartbeat) continue;
+      const state = heartbeat || piggyback ? this.stateFor(now, m) : undefined;
+      this.build(state, m.queue, true, (bytes, carried) => {
+        const tag = this.nextTag++;
+        if (carried.length > 0) {
+          m.sent.set(tag, carried);
+          if (m.sent.size > this.config.maxSentRecords) {
+            const oldest = m.sent.keys().next().value;
+            if (oldest !== undefined) m.sent.delete(oldest);
+          }
+        }
+        this.counters.datagramsOut++;
+        this.counters.bytesOut += bytes.length;
+        this.o.send(m.id, bytes, tag);
+      });
+      m.queue.length = 0;
+    }
+  }
+
+  /** Packs messages into as few datagrams as fit, the state block (if any) in the first. */
+  private build(
+    state: CrimpState | undefined,
+    messages: readonly CrimpMessage[],
+    record: boolean,
+    emit: (bytes: Uint8Array, carried: (readonly [MirrorId, CrimpSeq])[]) => void,
+  ): void {
+    const w = this.writer;
+    const limitBits = this.config.maxDatagramBytes * 8 - 1;
+    let carried: (readonly [MirrorId, CrimpSeq])[] = [];
+    /** What the datagram being built holds besides its header: messages, or a state block. */
+    let count = 0;
+    const start = (withState: CrimpState | undefined): void => {
+      w.truncate(0);
+      writeCrimpHeader(w, this.self, withState);
+      carried = [];
+      count = withState === undefined ? 0 : 1;
+    };
+    const finish = (): void => {
+      writeCrimpEnd(w);
+      emit(w.finish(), carried);
+    };
+    start(state);
+    for (const m of messages) {
+      const before = w.bitLength;
+      writeCrimpMessage(w, m);
+      if (w.bitLength > limitBits && count > 0) {
+        w.truncate(before);
+        finish();
+        start(undefined);
+        writeCrimpMessage(w, m);
+      }
+      count++;
+      if (record && m.kind === 'data') carried.push([m.origin, m.seq]);
+    }
+    if (count > 0) finish();
+  }
+}

@@ -1,0 +1,362 @@
+// One mirror's links to the other mirrors of its group: sealed notify connections (net/ Endpoint) keyed by the
+// mirror secret under the mirror channel label, so only the group's mirrors get in and a peer's join code never
+// does; each link names its mirror (HELLO), carries CRIMP datagrams unreliably (with the notify protocol's
+// verdicts passed back as hints) and clock probes, and keeps an NTP-style offset to its mirror. A mirror listens on
+// one endpoint and dials on another (an Endpoint is a host or a client). Sans-IO; knows nothing of sockets, of
+// what CRIMP carries or of sessions.
+import { randomBytes } from 'node:crypto';
+import type { PeerAddress } from '../net/address';
+import { BitReader } from '../net/bitstream';
+import type { BitWriter } from '../net/bitstream';
+import type { CloseInfo } from '../net/close-reason';
+import type { Connection, ConnectionHandler } from '../net/connection';
+import { Endpoint } from '../net/endpoint';
+import type { EndpointOptions, Transmit } from '../net/endpoint-types';
+import { joinCodeStrengthBits } from '../net/join-code';
+import type { ClockEstimate } from './clock-offset';
+import { ClockOffset } from './clock-offset';
+import type { LinkMessage } from './link-wire';
+import {
+  isLinkDecodeError,
+  linkMessageBits,
+  readLinkMessages,
+  writeLinkEnd,
+  writeLinkMessage,
+} from './link-wire';
+import type { MirrorId } from './mirror-id';
+import { assertMirrorId } from './mirror-id';
+
+/** A mirror secret is machine-made and never typed: well past what an online guesser could try. */
+export const MIRROR_SECRET_MIN_BITS = 100;
+const SECRET_SYMBOLS = 26;
+
+/** A fresh mirror secret: 26 Crockford base32 symbols (130 bits), for the group's mirrors only. */
+export function generateMirrorSecret(): string {
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  // 256 is a multiple of 32: masking each byte to 5 bits keeps every symbol uniform.
+  return Array.from(randomBytes(SECRET_SYMBOLS), (b) => alphabet.charAt(b & 31)).join('');
+}
+
+/** The CPace channel label of mirror links: a join code run under the session's label can't match it. */
+export const MIRROR_CHANNEL = 'ghostboard/mirror';
+export const MIRROR_LINK_VERSION = 1;
+
+/** What a link packet carried, told back when the connection notifies it. */
+export interface LinkRecord {
+  readonly hello: boolean;
+  /** The CRIMP datagram's tag, if it carried one. */
+  readonly crimpTag?: number;
+}
+
+export interface MirrorLinksOptions {
+  readonly self: MirrorId;
+  /** The group's secret: the PAKE's password under MIRROR_CHANNEL. */
+  readonly secret: string;
+  readonly now: number;
+  /** Ids a link may name (the group's mirrors); any id but ours when absent. */
+  readonly members?: readonly MirrorId[];
+  /** This mirror's clock (ms) at the driver's `now`: the identity in a process, skewed in tests. */
+  readonly clock?: (now: number) => number;
+  /** Probe interval once a link's offset has its first samples (ms), and the faster one before. */
+  readonly probeMs?: number;
+  readonly firstProbesMs?: number;
+  readonly endpoint?: Partial<EndpointOptions>;
+  readonly onCrimp: (now: number, from: MirrorId, bytes: Uint8Array) => void;
+  readonly onCrimpNotify?: (now: number, to: MirrorId, tag: number, delivered: boolean) => void;
+  readonly onLinkUp?: (now: number, id: MirrorId) => void;
+  readonly onLinkDown?: (now: number, id: MirrorId, info: CloseInfo) => void;
+}
+
+export interface MirrorLinkCounters {
+  /** Our dials refused for a wrong secret (the other side ran CPace with another password or label). */
+  wrongSecret: number;
+  /** Other dial failures (unreachable, full, …). */
+  dialFailed: number;
+  /** Links closed for naming an id that is ours, another link's or not a member. */
+  badId: number;
+  /** Link packets that did not parse: the link is closed. */
+  malformed: number;
+  /** CRIMP datagrams dropped: no link to that mirror, its window full, or from a link not yet named. */
+  crimpUnsent: number;
+  crimpUnnamed: number;
+  /** Clock answers to no probe of ours. */
+  strayAnswers: number;
+}
+
+const MAX_OUTSTANDING_PROBES = 4;
+const FIRST_PROBES = 8;
+const HELLO_RETRY_MS = 200;
+
+interface Link {
+  readonly conn: Connection<LinkRecord>;
+  id: MirrorId | undefined;
+  helloAcked: boolean;
+  /** When our HELLO goes again if no packet carrying it has been acked (keepalives carry nothing of ours). */
+  helloAt: number;
+  readonly clock: ClockOffset;
+  /** t0 of probes not yet answered (oldest first). */
+  readonly probes: number[];
+  nextProbeAt: number;
+  /** Control messages waiting for the next packet. */
+  readonly control: LinkMessage[];
+}
+
+export class MirrorLinks {
+  readonly listener: Endpoint<LinkRecord>;
+  readonly dialer: Endpoint<LinkRecord>;
+  readonly counters: MirrorLinkCounters = {
+    wrongSecret: 0,
+    dialFailed: 0,
+    badId: 0,
+    malformed: 0,
+    crimpUnsent: 0,
+    crimpUnnamed: 0,
+    strayAnswers: 0,
+  };
+  private readonly links = new Map<Connection<LinkRecord>, Link>();
+  private readonly byId = new Map<MirrorId, Link>();
+  private readonly clock: (now: number) => number;
+  private readonly probeMs: number;
+  private readonly firstProbesMs: number;
+
+  constructor(private readonly o: MirrorLinksOptions) {
+    assertMirrorId(o.self);
+    // A weak secret would let the endpoint's code lock shut the group out, and guessers try it.
+    if (joinCodeStrengthBits(o.secret) < MIRROR_SECRET_MIN_BITS)
+      throw new RangeError(
+        `a mirror secret needs ${MIRROR_SECRET_MIN_BITS} bits (generateMirrorSecret)`,
+      );
+    this.clock = o.clock ?? ((now) => now);
+    this.probeMs = o.probeMs ?? 1000;
+    this.firstProbesMs = o.firstProbesMs ?? 100;
+    const options = {
+      ...o.endpoint,
+      joinCode: o.secret,
+      protocolVersion: MIRROR_LINK_VERSION,
+      channel: MIRROR_CHANNEL,
+    };
+    const handler = (conn: Connection<LinkRecord>): ConnectionHandler<LinkRecord> =>
+      this.adopt(conn);
+    this.listener = new Endpoint<LinkRecord>('host', options, handler, o.now);
+    this.dialer = new Endpoint<LinkRecord>('client', options, handler, o.now);
+  }
+
+  /** Dials another mirror's listening address (the newer mirror dials the ones already there). */
+  connect(now: number, to: PeerAddress): void {
+    this.dialer.connect(now, to);
+    this.pollEvents(now);
+  }
+
+  /** Mirrors with a named, open link. */
+  linked(): MirrorId[] {
+    return [...this.byId.keys()];
+  }
+
+  /** The connection of the link to a mirror, if named and open (its stats, or a test's raw packets). */
+  connectionTo(id: MirrorId): Connection<LinkRecord> | undefined {
+    return this.byId.get(id)?.conn;
+  }
+
+  /** Sends one CRIMP datagram to a mirror, unreliably; false if there is no open link or its window is full. */
+  sendCrimp(now: number, to: MirrorId, bytes: Uint8Array, tag: number): boolean {
+    const link = this.byId.get(to);
+    if (link === undefined || !link.conn.canSend()) {
+      this.counters.crimpUnsent++;
+      return false;
+    }
+    const ok = this.sendPacket(now, link, { kind: 'crimp', bytes }, tag);
+    if (!ok) this.counters.crimpUnsent++;
+    return ok;
+  }
+
+  /** The clock offset to a linked mirror (theirs minus ours, ms) at our clock's reading for `now`. */
+  offsetTo(now: number, id: MirrorId): ClockEstimate | undefined {
+    return this.byId.get(id)?.clock.estimate(this.clock(now));
+  }
+
+  /** This mirror's own clock at the driver's `now`. */
+  localClock(now: number): number {
+    return this.clock(now);
+  }
+
+  handleDatagram(
+    now: number,
+    side: 'listener' | 'dialer',
+    from: PeerAddress,
+    bytes: Uint8Array,
+  ): void {
+    (side === 'listener' ? this.listener : this.dialer).handleDatagram(now, from, bytes);
+    this.pollEvents(now);
+  }
+
+  handleTimeout(now: number): void {
+    if (this.listener.nextTimeout() <= now) this.listener.handleTimeout(now);
+    if (this.dialer.nextTimeout() <= now) this.dialer.handleTimeout(now);
+    for (const link of this.links.values()) {
+      if (link.id !== undefined && link.nextProbeAt <= now) this.probe(now, link);
+      if (!link.helloAcked && link.helloAt <= now) this.sendPacket(now, link, undefined, undefined);
+    }
+    this.pollEvents(now);
+  }
+
+  nextTimeout(): number {
+    let t = Math.min(this.listener.nextTimeout(), this.dialer.nextTimeout());
+    for (const link of this.links.values()) {
+      if (link.id !== undefined) t = Math.min(t, link.nextProbeAt);
+      if (!link.helloAcked) t = Math.min(t, link.helloAt);
+    }
+    return t;
+  }
+
+  pollTransmit(side: 'listener' | 'dialer'): Transmit | undefined {
+    return (side === 'listener' ? this.listener : this.dialer).pollTransmit();
+  }
+
+  private adopt(conn: Connection<LinkRecord>): ConnectionHandler<LinkRecord> {
+    const link: Link = {
+      conn,
+      id: undefined,
+      helloAcked: false,
+      helloAt: Infinity,
+      clock: new ClockOffset(),
+      probes: [],
+      nextProbeAt: Infinity,
+      control: [],
+    };
+    this.links.set(conn, link);
+    return {
+      onPayload: (now, r) => this.onPayload(now, link, r),
+      onNotify: (now, record, delivered) => this.onNotify(now, link, record, delivered),
+      onClosed: (now, info) => this.onClosed(now, link, info),
+    };
+  }
+
+  private pollEvents(now: number): void {
+    for (const endpoint of [this.listener, this.dialer]) {
+      for (let e = endpoint.pollEvent(); e !== undefined; e = endpoint.pollEvent()) {
+        switch (e.type) {
+          case 'connected': {
+            const link = this.links.get(e.conn);
+            // Our name goes first: everything else on the link waits for the other side's.
+            if (link !== undefined) this.sendPacket(now, link, undefined, undefined);
+            break;
+          }
+          case 'connect-failed':
+            if (e.reason === 'wrong-code') this.counters.wrongSecret++;
+            else this.counters.dialFailed++;
+            break;
+          case 'closed':
+          case 'code-locked':
+            break;
+        }
+      }
+    }
+  }
+
+  /** One packet: HELLO until acked, queued control messages, and the given message if any. */
+  private sendPacket(
+    now: number,
+    link: Link,
+    message: LinkMessage | undefined,
+    crimpTag: number | undefined,
+  ): boolean {
+    if (!link.helloAcked) link.helloAt = now + HELLO_RETRY_MS;
+    return link.conn.send(now, (w: BitWriter, budgetBits: number) => {
+      let used = 1 + (message === undefined ? 0 : linkMessageBits(message));
+      if (message !== undefined) writeLinkMessage(w, message);
+      const hello = !link.helloAcked;
+      if (hello) {
+        const m: LinkMessage = { kind: 'hello', id: this.o.self };
+        writeLinkMessage(w, m);
+        used += linkMessageBits(m);
+      }
+      while (link.control.length > 0) {
+        const next = link.control[0];
+        if (next === undefined || used + linkMessageBits(next) > budgetBits) break;
+        link.control.shift();
+        writeLinkMessage(w, next);
+        used += linkMessageBits(next);
+      }
+      writeLinkEnd(w);
+      return crimpTag === undefined ? { hello } : { hello, crimpTag };
+    });
+  }
+
+  private onPayload(now: number, link: Link, r: BitReader): void {
+    const messages = readLinkMessages(r);
+    if (isLinkDecodeError(messages)) {
+      this.counters.malformed++;
+      link.conn.close(now, 'protocol-error', `mirror link: ${messages.detail}`);
+      return;
+    }
+    for (const m of messages) {
+      if (link.conn.state === 'closed') return;
+      switch (m.kind) {
+        case 'hello':
+          this.onHello(now, link, m.id);
+          break;
+        case 'crimp':
+          if (link.id === undefined) this.counters.crimpUnnamed++;
+          else this.o.onCrimp(now, link.id, m.bytes);
+          break;
+        case 'probe': {
+          // Answered at once, in its own packet: t1 and t2 are the same instant here.
+          const t = this.clock(now);
+          link.control.push({ kind: 'answer', t0: m.t0, t1: t, t2: t });
+          this.sendPacket(now, link, undefined, undefined);
+          break;
+        }
+        case 'answer': {
+          const i = link.probes.indexOf(m.t0);
+          if (i < 0) {
+            this.counters.strayAnswers++;
+            break;
+          }
+          link.probes.splice(0, i + 1);
+          link.clock.add({ t0: m.t0, t1: m.t1, t2: m.t2, t3: this.clock(now) });
+          break;
+        }
+      }
+    }
+  }
+
+  private onHello(now: number, link: Link, id: MirrorId): void {
+    if (link.id !== undefined) return;
+    const other = this.byId.get(id);
+    const allowed = this.o.members === undefined || this.o.members.includes(id);
+    if (id === this.o.self || !allowed || (other !== undefined && other !== link)) {
+      this.counters.badId++;
+      link.conn.close(now, 'protocol-error', `mirror id ${id} is taken or not of this group`);
+      return;
+    }
+    link.id = id;
+    this.byId.set(id, link);
+    link.nextProbeAt = now;
+    this.o.onLinkUp?.(now, id);
+    this.probe(now, link);
+  }
+
+  private probe(now: number, link: Link): void {
+    const t0 = this.clock(now);
+    link.probes.push(t0);
+    if (link.probes.length > MAX_OUTSTANDING_PROBES) link.probes.shift();
+    link.control.push({ kind: 'probe', t0 });
+    link.nextProbeAt =
+      now + (link.clock.samples < FIRST_PROBES ? this.firstProbesMs : this.probeMs);
+    this.sendPacket(now, link, undefined, undefined);
+  }
+
+  private onNotify(now: number, link: Link, record: LinkRecord, delivered: boolean): void {
+    if (record.hello && delivered) link.helloAcked = true;
+    if (record.crimpTag !== undefined && link.id !== undefined)
+      this.o.onCrimpNotify?.(now, link.id, record.crimpTag, delivered);
+  }
+
+  private onClosed(now: number, link: Link, info: CloseInfo): void {
+    this.links.delete(link.conn);
+    if (link.id !== undefined && this.byId.get(link.id) === link) {
+      this.byId.delete(link.id);
+      this.o.onLinkDown?.(now, link.id, info);
+    }
+  }
+}

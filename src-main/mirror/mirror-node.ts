@@ -1,0 +1,148 @@
+// One mirror of a group: its links (mirror-secret auth, clock offsets) carrying its CRIMP multicast, and the
+// mirror-group clock (the lowest linked id's clock, by the measured offset) that command stamps are read on.
+// Sans-IO: the driver passes time in and moves datagrams; knows nothing of sockets or of what payloads mean.
+import type { PeerAddress } from '../net/address';
+import type { CloseInfo } from '../net/close-reason';
+import type { EndpointOptions, Transmit } from '../net/endpoint-types';
+import type { Rng } from '../net/rng';
+import type { CrimpConfig, DeliveryInfo, OriginateResult } from './crimp';
+import { MirrorGroup } from './crimp';
+import type { CrimpStats, MemberOutReason } from './crimp-stats';
+import type { CrimpSeq } from './crimp-wire';
+import type { MirrorId } from './mirror-id';
+import type { MirrorLinkCounters } from './mirror-links';
+import { MirrorLinks } from './mirror-links';
+
+export interface MirrorNodeOptions {
+  readonly self: MirrorId;
+  /** Every mirror of the group, this one included. */
+  readonly members: readonly MirrorId[];
+  readonly secret: string;
+  readonly rng: Rng;
+  readonly now: number;
+  /** This mirror's clock (ms) at the driver's `now`: the identity in a process, skewed in tests. */
+  readonly clock?: (now: number) => number;
+  readonly crimp?: Partial<CrimpConfig>;
+  readonly endpoint?: Partial<EndpointOptions>;
+  readonly deliver: (
+    origin: MirrorId,
+    seq: CrimpSeq,
+    payload: Uint8Array,
+    info: DeliveryInfo,
+  ) => void;
+  readonly onMemberOut?: (id: MirrorId, reason: MemberOutReason, now: number) => void;
+  readonly onLinkDown?: (now: number, id: MirrorId, info: CloseInfo) => void;
+}
+
+/** The mirror-group clock's reading and how far it may be off (ms). */
+export interface GroupTime {
+  readonly stamp: number;
+  readonly error: number;
+  /** The mirror whose clock the group's is. */
+  readonly reference: MirrorId;
+}
+
+export interface MirrorNodeStats {
+  readonly crimp: CrimpStats;
+  readonly links: MirrorLinkCounters & { readonly failedAttempts: number };
+  /** Per linked mirror: its clock minus ours (ms), the error bound and the drift (ppm). */
+  readonly clocks: {
+    readonly id: MirrorId;
+    readonly offset: number;
+    readonly error: number;
+    readonly driftPpm: number;
+  }[];
+}
+
+export class MirrorNode {
+  readonly links: MirrorLinks;
+  readonly group: MirrorGroup;
+  /** The time of the call being handled: CRIMP's sends happen within one and the link needs it. */
+  private now = 0;
+
+  constructor(o: MirrorNodeOptions) {
+    this.links = new MirrorLinks({
+      self: o.self,
+      secret: o.secret,
+      now: o.now,
+      members: o.members,
+      ...(o.clock === undefined ? {} : { clock: o.clock }),
+      ...(o.endpoint === undefined ? {} : { endpoint: o.endpoint }),
+      onCrimp: (now, from, bytes) => this.group.receive(now, from, bytes),
+      onCrimpNotify: (now, to, tag, delivered) => this.group.linkNotify(now, to, tag, delivered),
+      ...(o.onLinkDown === undefined ? {} : { onLinkDown: o.onLinkDown }),
+    });
+    this.group = new MirrorGroup({
+      self: o.self,
+      members: o.members,
+      rng: o.rng,
+      now: o.now,
+      ...(o.crimp === undefined ? {} : { config: o.crimp }),
+      // Only the send's own call knows the time; the group calls it from within a call that passed it.
+      send: (to, bytes, tag) => this.links.sendCrimp(this.now, to, bytes, tag),
+      deliver: o.deliver,
+      ...(o.onMemberOut === undefined ? {} : { onMemberOut: o.onMemberOut }),
+    });
+  }
+
+  connect(now: number, to: PeerAddress): void {
+    this.now = now;
+    this.links.connect(now, to);
+  }
+
+  originate(now: number, payload: Uint8Array): OriginateResult {
+    this.now = now;
+    return this.group.originate(now, payload);
+  }
+
+  /** The mirror-group clock: the clock of the lowest id among this mirror and its linked mirrors. */
+  groupTime(now: number): GroupTime {
+    const local = this.links.localClock(now);
+    let reference = this.group.self;
+    for (const id of this.links.linked()) if (id < reference) reference = id;
+    if (reference === this.group.self) return { stamp: local, error: 0, reference };
+    const e = this.links.offsetTo(now, reference);
+    if (e === undefined) return { stamp: local, error: Infinity, reference };
+    return { stamp: local + e.offset, error: e.error, reference };
+  }
+
+  handleDatagram(
+    now: number,
+    side: 'listener' | 'dialer',
+    from: PeerAddress,
+    bytes: Uint8Array,
+  ): void {
+    this.now = now;
+    this.links.handleDatagram(now, side, from, bytes);
+  }
+
+  handleTimeout(now: number): void {
+    this.now = now;
+    if (this.links.nextTimeout() <= now) this.links.handleTimeout(now);
+    if (this.group.nextTimeout() <= now) this.group.tick(now);
+  }
+
+  nextTimeout(): number {
+    return Math.min(this.links.nextTimeout(), this.group.nextTimeout());
+  }
+
+  pollTransmit(side: 'listener' | 'dialer'): Transmit | undefined {
+    return this.links.pollTransmit(side);
+  }
+
+  stats(now: number): MirrorNodeStats {
+    return {
+      crimp: this.group.stats(),
+      links: {
+        ...this.links.counters,
+        failedAttempts: this.links.listener.counters.failedAttempts,
+      },
+      clocks: this.links.linked().flatMap((id) => {
+        const e = this.links.offsetTo(now, id);
+        return e === undefined
+          ? []
+          : [{ id, offset: e.offset, error: e.error, driftPpm: e.drift * 1e6 }];
+      }),
+    };
+  }
+}
