@@ -20,6 +20,7 @@ export class EventTranslator {
   progress = { received: 0, total: 0 };
   private readonly activeAt = new Map<PeerId, number>();
   private readonly imageSteps = new ProgressSteps();
+  private readonly joinSteps = new ProgressSteps();
 
   constructor(
     private readonly s: Controls,
@@ -92,6 +93,11 @@ export class EventTranslator {
       case 'text-splice':
         return;
     }
+  }
+
+  /** Whether join progress is a new step of the bar (or the end) worth a status. */
+  progressIsNews(received: number, total: number): boolean {
+    return this.joinSteps.worthTelling('board', received, total);
   }
 
   private touch(peer: PeerId): void {
