@@ -36,7 +36,7 @@ import { imageEvent, imageObject } from './images';
 import { localAddresses } from './addresses';
 import { fileCommand, isFileCommand } from './file-commands';
 import { OpenFile } from './open-file';
-import { ObjectBatch } from './object-batch';
+import { ObjectBatch } from '../../shared/object-batch';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 
 const STATS_MS = 250;

@@ -20,6 +20,7 @@ import { StatusPill, TopRight } from '../ui/TopBar';
 import { useShortcuts } from '../ui/use-shortcuts';
 import { useImageInput } from '../ui/use-image-input';
 import { ImageUploads } from '../ui/ImageUploads';
+import { BoardProgress } from '../ui/BoardProgress';
 import { fitBoard } from '../ui/ZoomControls';
 import { ZoomControls } from '../ui/ZoomControls';
 
@@ -37,28 +38,6 @@ function useSize(ref: React.RefObject<HTMLDivElement | null>): Size {
     };
   }, [ref]);
   return size;
-}
-
-function JoinProgress(): ReactElement | null {
-  const status = useAppState((s) => s.status);
-  if (status.phase !== 'joined' || status.received >= status.total) return null;
-  const pct = status.total > 0 ? (status.received / status.total) * 100 : 0;
-  return (
-    <div
-      className="join-progress"
-      role="progressbar"
-      aria-valuenow={Math.round(pct)}
-      aria-valuemin={0}
-      aria-valuemax={100}
-    >
-      <span>
-        Receiving the board… {status.received}/{status.total}
-      </span>
-      <span className="window-track">
-        <span className="window-fill" style={{ width: `${pct}%` }} />
-      </span>
-    </div>
-  );
 }
 
 export function BoardScreen(): ReactElement {
@@ -103,7 +82,7 @@ export function BoardScreen(): ReactElement {
             <TopRight />
           </div>
           <ZoomControls size={size} />
-          <JoinProgress />
+          <BoardProgress />
           <ImageUploads />
           <ChatButton />
         </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BoardObject } from '../../shared/board';
-import { newRect } from '../../shared/testing/rect';
+import type { BoardObject } from './board';
+import { newRect } from './testing/rect';
 import { ObjectBatch } from './object-batch';
 
 const obj = (id: number, x = 0): BoardObject => ({

@@ -1,9 +1,9 @@
-// Board changes on their way to the renderer gathered into one 'objects' event: a joiner's 5,000 objects arrive
-// as a few hundred events (one per turn of the event loop that brought them), not 5,000, each of which the
-// renderer would fold into its store and render. Later news of an object replaces earlier news of it. Pure;
-// knows nothing of sessions or of when the batch is sent.
-import type { ApiEvent } from '../../shared/api';
-import type { BoardObject, ObjectId } from '../../shared/board';
+// Board changes gathered into one 'objects' event: the core sends a joiner's 5,000 objects as a few hundred
+// events (one per turn of its event loop), and the renderer folds what came in a frame into its store at once,
+// not once per object. Later news of an object replaces earlier news of it. Pure; knows nothing of sessions, of
+// the store, or of when a batch is taken.
+import type { ApiEvent } from './api';
+import type { BoardObject, ObjectId } from './board';
 
 type ObjectsEvent = Extract<ApiEvent, { type: 'objects' }>;
 
