@@ -17,8 +17,13 @@ const upsert = (id: number): ApiEvent => ({ type: 'objects', upserts: [obj(id)],
 
 function manualFrames() {
   const due: (() => void)[] = [];
+  const slow: boolean[] = [];
   return {
-    frame: (fn: () => void) => due.push(fn),
+    frame: (fn: () => void, download: boolean) => {
+      due.push(fn);
+      slow.push(download);
+    },
+    slow,
     run: () => due.splice(0).forEach((fn) => fn()),
     pending: () => due.length,
   };
@@ -52,6 +57,31 @@ describe('EventIntake', () => {
     expect(got).toEqual(['objects', 'notice']);
     f.run();
     expect(got).toEqual(['objects', 'notice', 'objects']);
+  });
+
+  it('while a board comes down, objects wait longer, and only the last step waits for them', () => {
+    const f = manualFrames();
+    const got: string[] = [];
+    const intake = new EventIntake((e) => {
+      got.push(
+        e.type === 'status' && e.status.phase === 'joined' ? `${e.status.received}` : e.type,
+      );
+    }, f.frame);
+    const joined = (received: number): ApiEvent => ({
+      type: 'status',
+      status: { phase: 'joined', address: 'a', hostName: 'h', you: 1, received, total: 2 },
+    });
+    intake.push(joined(0));
+    intake.push(upsert(1));
+    intake.push(joined(1));
+    expect(got).toEqual(['0', '1']);
+    expect(f.slow).toEqual([true]);
+    intake.push(upsert(2));
+    intake.push(joined(2));
+    expect(got).toEqual(['0', '1', 'objects', '2']);
+    f.run();
+    intake.push(upsert(3));
+    expect(f.slow).toEqual([true, false]);
   });
 
   it('without frames, every event goes in at once', () => {
