@@ -17,6 +17,8 @@ import { chromium } from 'playwright-core';
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import { bigBoard } from '../src-main/session/testing/big-board';
 import { makeSimSession } from '../src-main/session/testing/sim-session';
+import type { JoinWatch } from '../test/e2e/harness/join-watch';
+import { watchJoinScript } from '../test/e2e/harness/join-watch';
 import { ROOT, startWebHost } from '../test/e2e/harness/web-host';
 import { CODE, Lab, num } from '../test/session/harness';
 
@@ -93,59 +95,6 @@ interface RealJoin {
   readonly total: number;
 }
 
-interface Watched {
-  readonly joined: number;
-  readonly values: { t: number; pct: number; received: number; total: number }[];
-  readonly done: number;
-  readonly painted: number;
-}
-
-/**
- * Run in the page (plain JS: this process has no DOM types): clicks Join, then records every value of the
- * board's progress bar until it reaches the total, and the frame after. Times are ms from the click.
- */
-const WATCH_JOIN = `(giveUpMs) => new Promise((resolve) => {
-  const t0 = performance.now();
-  const values = [];
-  let joined = -1;
-  let finished = false;
-  const look = () => {
-    if (finished) return;
-    if (joined < 0 && document.querySelector('[data-testid="board-stage"]') !== null)
-      joined = performance.now() - t0;
-    const bar = document.querySelector('[data-testid="board-progress"]');
-    if (bar === null) return;
-    const pct = Number(bar.getAttribute('aria-valuenow'));
-    const received = Number(bar.getAttribute('data-received'));
-    const total = Number(bar.getAttribute('data-total'));
-    const last = values[values.length - 1];
-    if (last === undefined || last.pct !== pct || last.received !== received)
-      values.push({ t: performance.now() - t0, pct, received, total });
-    if (total > 0 && received >= total) {
-      finished = true;
-      observer.disconnect();
-      const done = performance.now() - t0;
-      requestAnimationFrame(() =>
-        requestAnimationFrame(() => resolve({ joined, values, done, painted: performance.now() - t0 })),
-      );
-    }
-  };
-  const observer = new MutationObserver(look);
-  observer.observe(document.body, {
-    subtree: true,
-    childList: true,
-    attributes: true,
-    attributeFilter: ['aria-valuenow', 'data-received'],
-  });
-  setTimeout(() => {
-    if (finished) return;
-    finished = true;
-    observer.disconnect();
-    resolve({ joined, values, done: Infinity, painted: Infinity });
-  }, giveUpMs);
-  document.querySelector('[data-testid="join-button"]').click();
-})`;
-
 async function realJoin(browser: Browser, objects: number, seed: number): Promise<RealJoin> {
   const dir = mkdtempSync(join(tmpdir(), 'gb-bigjoin-'));
   const file = join(dir, `board-${objects}.ghostboard`);
@@ -168,7 +117,7 @@ async function realJoin(browser: Browser, objects: number, seed: number): Promis
     await page.getByTestId('join-name').fill('Late');
     await page.getByTestId('join-address').fill(`127.0.0.1:${proxy.address.port}`);
     await page.getByTestId('join-code').fill(CODE);
-    const r = await page.evaluate<Watched>(`(${WATCH_JOIN})(${GIVE_UP_MS})`);
+    const r = await page.evaluate<JoinWatch>(watchJoinScript(GIVE_UP_MS));
     const pcts = r.values.map((v) => v.pct);
     const rising = pcts.every((p, k) => k === 0 || p >= (pcts[k - 1] ?? 0));
     const last = r.values.at(-1);
