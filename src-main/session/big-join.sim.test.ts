@@ -40,4 +40,31 @@ function lateJoin(seed: number): void {
 
 describe('a late joiner of a 5,000-object board', () => {
   for (const seed of [0x2001, 0x2002]) it(`seed ${seed}: gets it whole`, () => lateJoin(seed));
+
+  it('objects deleted before they were sent end the download at what came, not short of the count', () => {
+    const seed = 0x2003;
+    const msg = `seed ${seed}`;
+    const s = makeSimSession({
+      seed,
+      board: bigBoard(OBJECTS),
+      conditions: { ...NO_IMPAIRMENT, delayMs: 40, loss: 0.02 },
+    });
+    const late = s.addPeer('Late');
+    const peer = s.peers[late];
+    if (peer === undefined) throw new Error('no peer');
+    // Just after the welcome the host deletes the last hundred (most have not been sent yet).
+    s.sim.runUntil(400);
+    expect(peer.joinProgress.total, msg).toBe(OBJECTS);
+    for (let id = OBJECTS - 99; id <= OBJECTS; id++) s.host.remove(id, s.sim.now);
+    s.sim.runUntil(30_000);
+    expect(peer.board.hash(), msg).toBe(s.host.board.hash());
+    const last = (s.peerEvents[late] ?? []).filter((e) => e.type === 'progress').at(-1);
+    // The count the welcome gave could not be reached: the download ended at what came.
+    expect(last, msg).toEqual({
+      type: 'progress',
+      received: last?.received,
+      total: last?.received,
+    });
+    expect(last?.received ?? OBJECTS, msg).toBeLessThan(OBJECTS);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PACKET_RATE } from '../net/stream/rate';
 import { SESSION_RATES } from './connection-stack';
-import { boardDownloadRate, nextDownloadStep } from './join-rate';
+import { boardDownloadRate, DOWNLOAD_QUIET_MS, nextDownloadStep } from './join-rate';
 
 describe('board download rate', () => {
   it('is half again the usual packet rate, within what the rate field can say, at the same size', () => {
@@ -13,11 +13,12 @@ describe('board download rate', () => {
     expect(boardDownloadRate(SESSION_RATES.lan.toPeers)).toEqual(SESSION_RATES.lan.toPeers);
   });
 
-  it('is asked for from a welcome to a board until it is whole, and never again', () => {
-    expect(nextDownloadStep('welcome', 0, 0)).toBe('done');
-    expect(nextDownloadStep('welcome', 0, 10)).toBe('fast');
-    expect(nextDownloadStep('fast', 9, 10)).toBe('fast');
-    expect(nextDownloadStep('fast', 10, 10)).toBe('done');
-    expect(nextDownloadStep('done', 3, 10)).toBe('done');
+  it('is asked for from a welcome to a board until it is whole or stops coming, and never again', () => {
+    expect(nextDownloadStep('welcome', 0, 0, 0)).toBe('done');
+    expect(nextDownloadStep('welcome', 0, 10, 0)).toBe('fast');
+    expect(nextDownloadStep('fast', 9, 10, DOWNLOAD_QUIET_MS - 1)).toBe('fast');
+    expect(nextDownloadStep('fast', 10, 10, 0)).toBe('done');
+    expect(nextDownloadStep('fast', 9, 10, DOWNLOAD_QUIET_MS)).toBe('done');
+    expect(nextDownloadStep('done', 3, 10, 0)).toBe('done');
   });
 });

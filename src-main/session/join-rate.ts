@@ -16,12 +16,22 @@ export function boardDownloadRate(usual: RatePolicy): RatePolicy {
 /** Welcomed, nothing decided yet; receiving the board at the faster rate; whole (or there was none). */
 export type DownloadStep = 'welcome' | 'fast' | 'done';
 
-/** The step after `step`, given what the welcome announced and what has come of it. */
+/**
+ * No new object for this long ends a download short of its count: objects deleted on the host before they were
+ * sent here never come (the welcome counted them). A download brings several a second even at a modem's rate.
+ */
+export const DOWNLOAD_QUIET_MS = 3000;
+
+/**
+ * The step after `step`, given what the welcome announced, what has come of it, and how long since the welcome
+ * or the last new object (`quietMs`).
+ */
 export function nextDownloadStep(
   step: DownloadStep,
   received: number,
   total: number,
+  quietMs: number,
 ): DownloadStep {
-  if (step === 'done' || received >= total) return 'done';
+  if (step === 'done' || received >= total || quietMs >= DOWNLOAD_QUIET_MS) return 'done';
   return 'fast';
 }

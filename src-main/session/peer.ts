@@ -106,8 +106,9 @@ export class PeerSession {
   private you: PeerId | undefined;
   private total = 0;
   private received = 0;
-  /** Where the board download is (join-rate.ts). */
+  /** Where the board download is (join-rate.ts), and when it last brought a new object (or the welcome came). */
   private download: DownloadStep = 'welcome';
+  private lastObjectAt = 0;
   private nextReq = 1;
   private hostName = '';
   private ended = false;
@@ -183,7 +184,8 @@ export class PeerSession {
         deleted: (_now, g) => this.ghostPeers.delete(g),
       },
       boardEvents: {
-        created: (_now, g) => {
+        created: (now, g) => {
+          this.lastObjectAt = now;
           this.objectGhosts.set((g as BoardGhost).id, g as BoardGhost);
           this.onObject(g as BoardGhost, true);
         },
@@ -217,7 +219,8 @@ export class PeerSession {
   private register(stack: ConnectionStack): void {
     const rpc = stack.events.rpc;
     const pr = this.proto;
-    rpc.on(pr.welcome, (a) => {
+    rpc.on(pr.welcome, (a, now) => {
+      this.lastObjectAt = now;
       this.you = a.you;
       this.total = a.objects;
       this.hostName = a.hostName;
@@ -309,9 +312,15 @@ export class PeerSession {
     const scheduler = this.stack?.events.scheduler;
     if (scheduler === undefined || this.you === undefined) return;
     const usual = this.options.rate ?? SESSION_RATES.broadband;
-    const next = nextDownloadStep(this.download, this.received, this.total);
+    const quiet = now - this.lastObjectAt;
+    const next = nextDownloadStep(this.download, this.received, this.total, quiet);
     const was = this.download;
     this.download = next;
+    if (next === 'done' && was !== 'done' && this.received < this.total) {
+      // What the welcome counted and never came was deleted meanwhile: the board is what came.
+      this.total = this.received;
+      this.emit({ type: 'progress', received: this.received, total: this.total });
+    }
     // A board that was whole at the welcome (an empty one) leaves the rate as it was.
     if (next === 'fast' && was !== 'fast')
       scheduler.setLocalRate(now, boardDownloadRate(usual.toPeers), usual.toHost);
