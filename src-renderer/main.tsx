@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { selectBridge } from './bridge/select-bridge';
 import { Controller } from './controller/controller';
+import { nextFrame } from './controller/event-intake';
 import { Store } from './store/store';
 import './styles/base.css';
 import './styles/controls.css';
@@ -22,7 +23,7 @@ async function boot(): Promise<void> {
   if (!root) throw new Error('#root missing from index.html');
   const chosen = await selectBridge();
   const store = new Store();
-  const controller = new Controller(chosen.bridge, store);
+  const controller = new Controller(chosen.bridge, store, nextFrame);
   controller.attach();
   const tools = new Tools(controllerEditor(controller));
   chosen.onBridgeState?.((bridge) => {

@@ -38,6 +38,7 @@ import { applyLoad, fileCommand, isFileCommand, loadStart } from './file-command
 import type { LoadedBoard } from './file-commands';
 import { OpenFile } from './open-file';
 import { listUnsaved, unsavedId, UnsavedSlot } from './unsaved-boards';
+import { ObjectBatch } from '../../shared/object-batch';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 
 const STATS_MS = 250;
@@ -115,6 +116,9 @@ class Core implements AppCore {
     | undefined;
   /** Hosting: the board's open file (files). */
   private file: OpenFile | undefined;
+  /** Board changes not yet told to the renderer, and the cancel of the timer that will tell them. */
+  private readonly objects = new ObjectBatch();
+  private flushSoon: (() => void) | undefined;
   /** What the renderer was last told of this user's undo and redo. */
   private historyShown: { canUndo: boolean; canRedo: boolean } | undefined;
 
@@ -133,7 +137,28 @@ class Core implements AppCore {
     return () => this.listeners.delete(listener);
   }
 
+  /**
+   * Board changes wait in a batch until the end of the turn that brought them, or until anything else is said
+   * (so the renderer hears everything in the order it happened), or a command replies.
+   */
   private emit(e: ApiEvent): void {
+    if (e.type === 'objects') {
+      this.objects.add(e);
+      this.flushSoon ??= this.clock.after(0, () => this.flushObjects());
+      return;
+    }
+    this.flushObjects();
+    this.tell(e);
+  }
+
+  private flushObjects(): void {
+    this.flushSoon?.();
+    this.flushSoon = undefined;
+    const batch = this.objects.take();
+    if (batch !== undefined) this.tell(batch);
+  }
+
+  private tell(e: ApiEvent): void {
     for (const l of this.listeners) {
       try {
         l(e);
@@ -153,6 +178,8 @@ class Core implements AppCore {
       return await this.run(c);
     } catch (e) {
       return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+    } finally {
+      this.flushObjects();
     }
   }
 
@@ -544,6 +571,8 @@ class Core implements AppCore {
       case 'ready':
       case 'progress':
         t.translate(e);
+        // A step of the bar (2 %) or the end is news; each object of a 5,000-object join is not.
+        if (e.type === 'progress' && !t.progressIsNews(e.received, e.total)) return;
         if (this.runner?.controls.role === 'peer' && this.status.phase !== 'ended')
           this.joinedStatus();
         return;

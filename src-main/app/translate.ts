@@ -26,6 +26,7 @@ export class EventTranslator {
    * name the person. Bounded by the session's peer ids (at most one entry per id).
    */
   private readonly names = new Map<PeerId, string>();
+  private readonly joinSteps = new ProgressSteps();
 
   constructor(
     private readonly s: Controls,
@@ -99,6 +100,11 @@ export class EventTranslator {
       case 'text-splice':
         return;
     }
+  }
+
+  /** Whether join progress is a new step of the bar (or the end) worth a status. */
+  progressIsNews(received: number, total: number): boolean {
+    return this.joinSteps.worthTelling('board', received, total);
   }
 
   private touch(peer: PeerId): void {

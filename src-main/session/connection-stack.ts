@@ -75,6 +75,14 @@ export const SESSION_RATES = {
   lan: sessionRate(66, 120),
 } as const satisfies Record<string, SessionRate>;
 
+/**
+ * Board objects one connection can carry at once: room for a board at its object limit (20,000 from
+ * participants; more from the host's own user or a file), where the ghost layer's default (16,384) stopped a
+ * joiner of a full board short. Ids stay as wide as the ghosts live need (15 bits at most here); a peer of an
+ * older build refuses ids past 14 bits, so only a board of over 16,384 objects tells it apart.
+ */
+export const BOARD_MAX_GHOSTS = 32_768;
+
 export interface ConnectionStackOptions {
   readonly proto: Protocol;
   /** What this side accepts. */
@@ -121,6 +129,7 @@ export function buildConnectionStack(
   const board = new GhostManager({
     name: 'board',
     registry: BOARD_REGISTRY,
+    maxGhosts: BOARD_MAX_GHOSTS,
     ...(o.boardDomain === undefined ? {} : { domain: o.boardDomain }),
     ...(o.boardScope === undefined ? {} : { scope: o.boardScope }),
     ...(o.boardEvents === undefined ? {} : { events: o.boardEvents }),

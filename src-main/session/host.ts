@@ -24,6 +24,7 @@ import type { ConnectionStack } from './connection-stack';
 import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { HostRules } from './host-rules';
+import { boardDownloadRate } from './join-rate';
 import { HostText } from './host-text';
 import type { OtSplice } from '../../shared/text-ot';
 import type { BlobLink } from './blob-link';
@@ -302,7 +303,8 @@ export class HostSession {
     return buildConnectionStack(conn, {
       proto: this.proto,
       rate: (this.options.rate ?? SESSION_RATES.broadband).toHost,
-      sendRate: (this.options.rate ?? SESSION_RATES.broadband).toPeers,
+      // What a joiner may ask for while its board comes down (join-rate.ts); the peer's accepted rate binds.
+      sendRate: boardDownloadRate((this.options.rate ?? SESSION_RATES.broadband).toPeers),
       presenceDomain: this.presence,
       presenceScope: (_now, s) => {
         const m = p.member;

@@ -21,6 +21,8 @@ import { blankPresence, copyPresence, Presence, PRESENCE_REGISTRY } from './ghos
 import type { ConnectionStack } from './connection-stack';
 import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
+import type { DownloadStep } from './join-rate';
+import { boardDownloadRate, nextDownloadStep } from './join-rate';
 import type { LiveGeometry } from './presence';
 import {
   changedPresenceMask,
@@ -104,6 +106,9 @@ export class PeerSession {
   private you: PeerId | undefined;
   private total = 0;
   private received = 0;
+  /** Where the board download is (join-rate.ts), and when it last brought a new object (or the welcome came). */
+  private download: DownloadStep = 'welcome';
+  private lastObjectAt = 0;
   private nextReq = 1;
   private hostName = '';
   private ended = false;
@@ -179,7 +184,8 @@ export class PeerSession {
         deleted: (_now, g) => this.ghostPeers.delete(g),
       },
       boardEvents: {
-        created: (_now, g) => {
+        created: (now, g) => {
+          this.lastObjectAt = now;
           this.objectGhosts.set((g as BoardGhost).id, g as BoardGhost);
           this.onObject(g as BoardGhost, true);
         },
@@ -213,7 +219,8 @@ export class PeerSession {
   private register(stack: ConnectionStack): void {
     const rpc = stack.events.rpc;
     const pr = this.proto;
-    rpc.on(pr.welcome, (a) => {
+    rpc.on(pr.welcome, (a, now) => {
+      this.lastObjectAt = now;
       this.you = a.you;
       this.total = a.objects;
       this.hostName = a.hostName;
@@ -297,6 +304,30 @@ export class PeerSession {
     this.emit({ type: 'object', object });
   }
 
+  /**
+   * Welcomed to a board, this side accepts packets faster until it is whole, then the usual rate again
+   * (join-rate.ts). After I/O and on the tick, never from inside the connection's own receive callback.
+   */
+  private downloadRate(now: number): void {
+    const scheduler = this.stack?.events.scheduler;
+    if (scheduler === undefined || this.you === undefined) return;
+    const usual = this.options.rate ?? SESSION_RATES.broadband;
+    const quiet = now - this.lastObjectAt;
+    const next = nextDownloadStep(this.download, this.received, this.total, quiet);
+    const was = this.download;
+    this.download = next;
+    if (next === 'done' && was !== 'done' && this.received < this.total) {
+      // What the welcome counted and never came was deleted meanwhile: the board is what came.
+      this.total = this.received;
+      this.emit({ type: 'progress', received: this.received, total: this.total });
+    }
+    // A board that was whole at the welcome (an empty one) leaves the rate as it was.
+    if (next === 'fast' && was !== 'fast')
+      scheduler.setLocalRate(now, boardDownloadRate(usual.toPeers), usual.toHost);
+    else if (next === 'done' && was === 'fast')
+      scheduler.setLocalRate(now, usual.toPeers, usual.toHost);
+  }
+
   private onClosed(_now: number, info: CloseInfo): void {
     this.images.close();
     if (this.ended) return;
@@ -306,13 +337,15 @@ export class PeerSession {
 
   /** Gives the scheduler the time (paced scoping); call every ~100 ms and after commands. */
   tick(now: number): void {
+    this.downloadRate(now);
     this.texts.tick();
     this.stack?.events.scheduler.touch(now);
     this.images.tick(now);
   }
 
   /** Drains endpoint events: a refused or failed join ends the session. */
-  afterIo(_now: number): void {
+  afterIo(now: number): void {
+    this.downloadRate(now);
     for (let e = this.endpoint.pollEvent(); e !== undefined; e = this.endpoint.pollEvent()) {
       if (e.type === 'connect-failed' && !this.ended) {
         this.ended = true;

@@ -18,6 +18,8 @@ import type { Store } from '../store/store';
 import type { LiveGeometry } from '../board/shapes';
 import { DragSession } from './drag-session';
 import { EditorKeys } from './editor-keys';
+import type { FrameScheduler } from './event-intake';
+import { EventIntake } from './event-intake';
 import { ProvisionalIds } from './provisional';
 import { TextSession } from './text-session';
 
@@ -58,10 +60,17 @@ export class Controller {
     void this.invoke({ cmd: 'viewport', viewport });
   });
 
+  /** Board changes wait here for the next frame (event-intake.ts). */
+  private readonly intake: EventIntake;
+
   constructor(
     private readonly bridge: GhostboardBridge,
     readonly store: Store,
-  ) {}
+    /** When board changes are let into the store; null (the default): as they come. */
+    frame: FrameScheduler = null,
+  ) {
+    this.intake = new EventIntake((e) => this.toStore(e), frame);
+  }
 
   /** Starts listening to the core and asks it for the current state; returns the stop function. */
   attach(): () => void {
@@ -77,19 +86,25 @@ export class Controller {
   }
 
   private onEvent(e: ApiEvent): void {
+    // Pointers are interpolated outside the store (the store has nothing to do with them).
     if (e.type === 'pointers') {
       // Our own pointer is drawn by the OS; never show it as a remote one.
       const me = selfId(this.store.getState().status);
       const others = e.pointers.filter((p) => p.peer !== me);
       this.live.update(others, e.gone, performance.now());
+      return;
     }
-    if (e.type === 'objects')
-      for (const o of e.upserts) if (o.lockedBy === null) this.live.release(o.id);
     // Others' typing into the open editor's text goes to its session, never through the store.
     if (e.type === 'text-splice') {
       this.typing?.session.remote(e);
       return;
     }
+    this.intake.push(e);
+  }
+
+  private toStore(e: ApiEvent): void {
+    if (e.type === 'objects')
+      for (const o of e.upserts) if (o.lockedBy === null) this.live.release(o.id);
     this.store.dispatch({ type: 'event', event: e });
   }
 
@@ -99,6 +114,9 @@ export class Controller {
       return await this.bridge.invoke(command);
     } catch (err) {
       return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    } finally {
+      // The core told its board changes before this reply: the store has them when the caller reads it.
+      this.intake.flush();
     }
   }
 

@@ -21,6 +21,7 @@ import { useShortcuts } from '../ui/use-shortcuts';
 import { useImageInput } from '../ui/use-image-input';
 import { ImageUploads } from '../ui/ImageUploads';
 import { browserStorage } from '../ui/use-recent';
+import { BoardProgress } from '../ui/BoardProgress';
 import { fitBoard } from '../ui/ZoomControls';
 import { firstInviteOf } from '../store/invite-once';
 import { ZoomControls } from '../ui/ZoomControls';
@@ -39,28 +40,6 @@ function useSize(ref: React.RefObject<HTMLDivElement | null>): Size {
     };
   }, [ref]);
   return size;
-}
-
-function JoinProgress(): ReactElement | null {
-  const status = useAppState((s) => s.status);
-  if (status.phase !== 'joined' || status.received >= status.total) return null;
-  const pct = status.total > 0 ? (status.received / status.total) * 100 : 0;
-  return (
-    <div
-      className="join-progress"
-      role="progressbar"
-      aria-valuenow={Math.round(pct)}
-      aria-valuemin={0}
-      aria-valuemax={100}
-    >
-      <span>
-        Receiving the board… {status.received}/{status.total}
-      </span>
-      <span className="window-track">
-        <span className="window-fill" style={{ width: `${pct}%` }} />
-      </span>
-    </div>
-  );
 }
 
 export function BoardScreen(): ReactElement {
@@ -112,7 +91,7 @@ export function BoardScreen(): ReactElement {
             <TopRight />
           </div>
           <ZoomControls size={size} />
-          <JoinProgress />
+          <BoardProgress />
           <ImageUploads />
           <ChatButton />
         </div>

@@ -10,6 +10,18 @@ const rtt = (latestMs: number, min = 40) => ({
 });
 
 describe('RateController', () => {
+  it('a raised policy that held the rate lifts it at once; one the path held it under does not', () => {
+    const held = new RateController({ floorBytesPerSecond: 2000, initialBytesPerSecond: 100_000 });
+    held.clamp(100_000);
+    held.policyRaised(100_000, 150_000);
+    expect(held.bytesPerSecond).toBe(150_000);
+    const cut = new RateController({ floorBytesPerSecond: 2000, initialBytesPerSecond: 60_000 });
+    cut.policyRaised(100_000, 150_000);
+    expect(cut.bytesPerSecond).toBe(60_000);
+    cut.policyRaised(150_000, 100_000);
+    expect(cut.bytesPerSecond).toBe(60_000);
+  });
+
   it('backs off below the delivered rate when queueing delay appears, at most once per round', () => {
     const c = new RateController({ floorBytesPerSecond: 2000, initialBytesPerSecond: 100_000 });
     let now = 0;

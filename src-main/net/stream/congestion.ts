@@ -164,6 +164,15 @@ export class RateController {
     return Number.isFinite(m) ? m : 0;
   }
 
+  /**
+   * The fixed policy rose from `from` to `to` bytes/s (a receiver now accepts more, as a joiner does while its
+   * board comes down). A rate the old policy held (it sat at the cap: the path had not pushed it below) starts at
+   * the new one, as TRIBES starts at the full rate, rather than probing up 8 % a round; congestion still cuts it.
+   */
+  policyRaised(from: number, to: number): void {
+    if (to > from && this.rate >= from * 0.999) this.rate = to;
+  }
+
   /** Keeps the rate within a ceiling (the fixed policy, a manual cap or the host's share). */
   clamp(ceilingBytesPerSecond: number): void {
     this.rate = Math.max(

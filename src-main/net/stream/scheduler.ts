@@ -179,6 +179,8 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private readonly receivedBy: RateMeter[] = [];
   private readonly controller: RateController | undefined;
   private ceiling = Infinity;
+  /** The fixed policy's bytes/s when the rate last changed (rateChanged), to tell a raised policy. */
+  private fixedBytes: number;
   /** effectiveRate, worked out again whenever one of its inputs changes (rateChanged). */
   private effective: RatePolicy;
 
@@ -206,6 +208,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
         initialBytesPerSecond: policyBytesPerSecond(this.sendCap),
       });
     }
+    this.fixedBytes = policyBytesPerSecond(minRate(this.sendCap, this.peerRate));
     this.effective = this.workOutRate();
     // Credit starts full: a new connection may burst its first second.
     this.credit = new SendCredit(-Infinity, this.effective);
@@ -243,6 +246,11 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
 
   private rateChanged(now: number): void {
     const fixed = policyBytesPerSecond(minRate(this.sendCap, this.peerRate));
+    this.controller?.policyRaised(
+      Math.min(this.fixedBytes, this.ceiling),
+      Math.min(fixed, this.ceiling),
+    );
+    this.fixedBytes = fixed;
     this.controller?.clamp(Math.min(fixed, this.ceiling));
     this.effective = this.workOutRate();
     this.credit.setRate(now, this.effective);

@@ -1,0 +1,37 @@
+// The packet rate a joiner accepts while the board comes down: half again its usual rate, up to the most the
+// rate field can say (85 packets/s of broadband becomes 120, the lan preset's rate). TRIBES lets the receiver
+// set the rate: the host allows every peer this much, and a peer asks for it only from its welcome to a board
+// until the board is whole, so pointers and edits go at the usual rate before and after. Pure; knows nothing of
+// connections.
+import type { RatePolicy } from '../net/stream/rate';
+import { MAX_PACKET_RATE } from '../net/stream/rate';
+
+export function boardDownloadRate(usual: RatePolicy): RatePolicy {
+  return {
+    packetsPerSecond: Math.min(MAX_PACKET_RATE, Math.ceil(usual.packetsPerSecond * 1.5)),
+    packetBytes: usual.packetBytes,
+  };
+}
+
+/** Welcomed, nothing decided yet; receiving the board at the faster rate; whole (or there was none). */
+export type DownloadStep = 'welcome' | 'fast' | 'done';
+
+/**
+ * No new object for this long ends a download short of its count: objects deleted on the host before they were
+ * sent here never come (the welcome counted them). A download brings several a second even at a modem's rate.
+ */
+export const DOWNLOAD_QUIET_MS = 3000;
+
+/**
+ * The step after `step`, given what the welcome announced, what has come of it, and how long since the welcome
+ * or the last new object (`quietMs`).
+ */
+export function nextDownloadStep(
+  step: DownloadStep,
+  received: number,
+  total: number,
+  quietMs: number,
+): DownloadStep {
+  if (step === 'done' || received >= total || quietMs >= DOWNLOAD_QUIET_MS) return 'done';
+  return 'fast';
+}
