@@ -4,13 +4,17 @@ import { SESSION_RATES } from './connection-stack';
 import { boardDownloadRate, DOWNLOAD_QUIET_MS, nextDownloadStep } from './join-rate';
 
 describe('board download rate', () => {
-  it('is half again the usual packet rate, within what the rate field can say, at the same size', () => {
+  it('is two and a half times the usual packet rate, within what the rate field can say, at the same size', () => {
+    expect(SESSION_RATES.broadband.toPeers.packetsPerSecond).toBe(85);
     expect(boardDownloadRate(SESSION_RATES.broadband.toPeers)).toEqual({
-      packetsPerSecond: MAX_PACKET_RATE,
+      packetsPerSecond: 213,
       packetBytes: SESSION_RATES.broadband.toPeers.packetBytes,
     });
-    expect(boardDownloadRate(SESSION_RATES.modem.toPeers).packetsPerSecond).toBe(15);
-    expect(boardDownloadRate(SESSION_RATES.lan.toPeers)).toEqual(SESSION_RATES.lan.toPeers);
+    expect(boardDownloadRate(SESSION_RATES.modem.toPeers).packetsPerSecond).toBe(25);
+    expect(boardDownloadRate(SESSION_RATES.lan.toPeers)).toEqual({
+      ...SESSION_RATES.lan.toPeers,
+      packetsPerSecond: MAX_PACKET_RATE,
+    });
   });
 
   it('is asked for from a welcome to a board until it is whole or stops coming, and never again', () => {

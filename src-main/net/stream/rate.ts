@@ -15,7 +15,11 @@ export interface RatePolicy {
 }
 
 export const MIN_PACKET_RATE = 1;
-export const MAX_PACKET_RATE = 120;
+/**
+ * Up to 240 packets/s: the presets stay at or below 120, but a joiner asks for up to twice its usual rate while a
+ * board comes down (session/join-rate.ts), the adaptive rate still bounding it by what the path carries.
+ */
+export const MAX_PACKET_RATE = 240;
 /** The modem preset's size: every event the event manager accepts fits one packet of this size. */
 export const MIN_PACKET_BYTES = 200;
 /** A datagram that fits an IPv4 Ethernet MTU with no fragmentation (1500 - 20 - 8). */
@@ -57,7 +61,7 @@ export function minRate(a: RatePolicy, b: RatePolicy): RatePolicy {
   };
 }
 
-/** Rate field: packets/s ranged(1, 120) in 7 bits, then datagram bytes ranged(200, 1472) in 11 bits. */
+/** Rate field: packets/s ranged(1, 240) in 8 bits, then datagram bytes ranged(200, 1472) in 11 bits. */
 export function writeRateField(w: BitWriter, p: RatePolicy): void {
   w.writeRanged(p.packetsPerSecond, MIN_PACKET_RATE, MAX_PACKET_RATE);
   w.writeRanged(p.packetBytes, MIN_PACKET_BYTES, MAX_PACKET_BYTES);
