@@ -1,0 +1,119 @@
+// Executing a mirror command on a board state: the command as a board operation (the issuing client is the op's
+// `by` / `peer`; a create takes the id its origin allocated), and what a synchronizer records of the result to
+// compare with its predecessor's (the paper's "changes in game state that the execution of a command produced",
+// §3.5). Pure over board/: knows nothing of time, delays or other mirrors.
+import type { BoardObject, FieldSpec } from '../../shared/board';
+import { MAX_OBJECT_ID, OBJECT_FIELDS } from '../../shared/board';
+import type { ApplyResult, BoardEffect, BoardOp, BoardRefusal, BoardState } from '../board';
+import { apply } from '../board';
+import type { MirrorCommand } from './command';
+
+/** What one state recorded of executing a command: the outcome, and the counters it left (no effect shows them). */
+export type Outcome =
+  | {
+      readonly ok: true;
+      readonly effects: readonly BoardEffect[];
+      readonly nextId: number;
+      readonly topZ: number;
+    }
+  | { readonly ok: false; readonly refusal: BoardRefusal };
+
+/** The board operation a command is, on this state; undefined for a chat (no board effect). */
+export function boardOpOf(state: BoardState, c: MirrorCommand): BoardOp | undefined {
+  const op = c.op;
+  const by = c.client;
+  switch (op.type) {
+    case 'create':
+      return createWithId(state, op.id, op.fields);
+    case 'patch':
+      return { type: 'patch', id: op.id, patch: op.patch, by };
+    case 'delete':
+      return { type: 'delete', id: op.id, by };
+    case 'restack':
+      return { type: 'restack', id: op.id, to: op.to, by };
+    case 'pin':
+      return { type: 'pin', id: op.id, pinned: op.pinned, by };
+    case 'grab':
+      return { type: 'grab', id: op.id, peer: by };
+    case 'drop':
+      return { type: 'drop', id: op.id, peer: by, x: op.x, y: op.y };
+    case 'release':
+      return { type: 'release', peer: by };
+    case 'restore':
+      return { type: 'restore', id: op.id, fields: op.fields, z: op.z };
+    case 'chat':
+      return undefined;
+  }
+}
+
+/**
+ * The board's create takes its id from the board's counter; a mirror create's id was fixed by its origin
+ * (command.ts), so the counter is set to it for the create and then left past both it and where it was.
+ */
+function createWithId(
+  state: BoardState,
+  id: number,
+  fields: Extract<MirrorCommand['op'], { type: 'create' }>['fields'],
+): BoardOp {
+  return {
+    type: 'batch',
+    ops: [
+      { type: 'counters', nextId: id, topZ: state.topZ },
+      { type: 'create', fields },
+      { type: 'counters', nextId: Math.max(state.nextId, id + 1), topZ: state.topZ + 1 },
+    ],
+  };
+}
+
+/** Executes the command on the state (in place); undefined for a chat. */
+export function execute(state: BoardState, c: MirrorCommand): Outcome | undefined {
+  // An id is never reused (the origin allocates above every id it has seen): a create onto a taken one, or one out
+  // of range, is a broken or hostile origin's, refused alike everywhere.
+  if (
+    c.op.type === 'create' &&
+    (state.objects.has(c.op.id) || c.op.id < 1 || c.op.id > MAX_OBJECT_ID)
+  )
+    return { ok: false, refusal: { type: 'id-not-free', id: c.op.id } };
+  const op = boardOpOf(state, c);
+  if (op === undefined) return undefined;
+  const r: ApplyResult = apply(state, op);
+  if (!r.ok) return { ok: false, refusal: r.refusal };
+  return { ok: true, effects: r.effects, nextId: state.nextId, topZ: state.topZ };
+}
+
+/** Whether two states' records of one command agree: the same outcome, effect for effect, counters included. */
+export function sameOutcome(a: Outcome | undefined, b: Outcome | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (!a.ok || !b.ok) return !a.ok && !b.ok && sameRefusal(a.refusal, b.refusal);
+  if (a.nextId !== b.nextId || a.topZ !== b.topZ || a.effects.length !== b.effects.length)
+    return false;
+  return a.effects.every((e, i) => {
+    const f = b.effects[i];
+    if (f === undefined || f.type !== e.type) return false;
+    return e.type === 'delete'
+      ? f.type === 'delete' && f.id === e.id
+      : f.type === 'upsert' && sameObject(e.object, f.object);
+  });
+}
+
+function sameRefusal(a: BoardRefusal, b: BoardRefusal): boolean {
+  const x = a as Readonly<Record<string, unknown>>;
+  const y = b as Readonly<Record<string, unknown>>;
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((k) => x[k] === y[k]);
+}
+
+/** Field for field over the table (objects are immutable, so the same reference is the same object). */
+export function sameObject(a: BoardObject, b: BoardObject): boolean {
+  if (a === b) return true;
+  const x = a as Readonly<Record<string, unknown>>;
+  const y = b as Readonly<Record<string, unknown>>;
+  for (const f of OBJECT_FIELDS as readonly FieldSpec[]) {
+    const u = x[f.name];
+    const v = y[f.name];
+    if (u === v) continue;
+    if (!Array.isArray(u) || !Array.isArray(v) || u.length !== v.length) return false;
+    for (let i = 0; i < u.length; i++) if (u[i] !== v[i]) return false;
+  }
+  return true;
+}
