@@ -2,17 +2,25 @@
 // `by` / `peer`; a create takes the id its origin allocated), and what a synchronizer records of the result to
 // compare with its predecessor's (the paper's "changes in game state that the execution of a command produced",
 // §3.5). Pure over board/: knows nothing of time, delays or other mirrors.
-import type { BoardObject, FieldSpec } from '../../shared/board';
+import type { BoardObject, FieldSpec, ObjectId } from '../../shared/board';
 import { MAX_OBJECT_ID, OBJECT_FIELDS } from '../../shared/board';
 import type { ApplyResult, BoardEffect, BoardOp, BoardRefusal, BoardState } from '../board';
 import { apply } from '../board';
 import type { MirrorCommand } from './command';
+import { MAX_MIRROR_ID } from './command';
 
-/** What one state recorded of executing a command: the outcome, and the counters it left (no effect shows them). */
+/**
+ * What one state recorded of executing a command: the outcome, the counters it left (no effect shows them) and,
+ * per effect, the command that had written that object before (its writer number, or -1 for none). Effects alone
+ * do not show an order: two patches of one field each leave the same object whichever runs first, yet the board
+ * ends with the last one's value; the writer before each effect tells the two orders apart. When every command's
+ * record agrees, every object had the same writers in the same order, so the two boards are the same.
+ */
 export type Outcome =
   | {
       readonly ok: true;
       readonly effects: readonly BoardEffect[];
+      readonly prior: readonly number[];
       readonly nextId: number;
       readonly topZ: number;
     }
@@ -65,8 +73,20 @@ function createWithId(
   };
 }
 
-/** Executes the command on the state (in place); undefined for a chat. */
-export function execute(state: BoardState, c: MirrorCommand): Outcome | undefined {
+/** Each object's last writer: a command's writer number (writerOf), kept for deleted ids too. */
+export type Writers = Map<ObjectId, number>;
+
+/** A command's number as an object's writer: unique per command (origin < 16, seq < 2^48: under 2^53). */
+export function writerOf(c: Pick<MirrorCommand, 'origin' | 'seq'>): number {
+  return c.seq * (MAX_MIRROR_ID + 1) + c.origin;
+}
+
+/** Executes the command on the state (in place) and notes it as the writer of what it changed; undefined for a chat. */
+export function execute(
+  state: BoardState,
+  c: MirrorCommand,
+  writers: Writers = new Map(),
+): Outcome | undefined {
   // An id is never reused (the origin allocates above every id it has seen): a create onto a taken one, or one out
   // of range, is a broken or hostile origin's, refused alike everywhere.
   if (
@@ -78,7 +98,14 @@ export function execute(state: BoardState, c: MirrorCommand): Outcome | undefine
   if (op === undefined) return undefined;
   const r: ApplyResult = apply(state, op);
   if (!r.ok) return { ok: false, refusal: r.refusal };
-  return { ok: true, effects: r.effects, nextId: state.nextId, topZ: state.topZ };
+  const me = writerOf(c);
+  const prior = r.effects.map((e) => {
+    const id = e.type === 'delete' ? e.id : e.object.id;
+    const before = writers.get(id) ?? -1;
+    writers.set(id, me);
+    return before;
+  });
+  return { ok: true, effects: r.effects, prior, nextId: state.nextId, topZ: state.topZ };
 }
 
 /** Whether two states' records of one command agree: the same outcome, effect for effect, counters included. */
@@ -87,6 +114,7 @@ export function sameOutcome(a: Outcome | undefined, b: Outcome | undefined): boo
   if (!a.ok || !b.ok) return !a.ok && !b.ok && sameRefusal(a.refusal, b.refusal);
   if (a.nextId !== b.nextId || a.topZ !== b.topZ || a.effects.length !== b.effects.length)
     return false;
+  if (a.prior.some((w, i) => b.prior[i] !== w)) return false;
   return a.effects.every((e, i) => {
     const f = b.effects[i];
     if (f === undefined || f.type !== e.type) return false;

@@ -10,6 +10,7 @@ import { emptyBoard, hashBoard } from '../board';
 import type { MirrorCommand, MirrorId } from './command';
 import { compareCommands, MAX_MIRROR_ID } from './command';
 import type { Outcome } from './execute';
+import type { Writers } from './execute';
 import { execute, sameObject, sameOutcome } from './execute';
 
 export interface TssConfig {
@@ -107,6 +108,8 @@ export class TrailingStateSync {
   };
   /** states[0] leading, states[j] the trailing state at delays[j - 1]. */
   private readonly states: BoardState[];
+  /** Each state's objects' last writers (execute.ts), copied with it on a rollback. */
+  private readonly writers: Writers[];
   /** Held commands in execution order. */
   private readonly entries: Entry[] = [];
   /** cursors[j]: entries before it are executed by state j, those from it on are not. */
@@ -114,6 +117,8 @@ export class TrailingStateSync {
   private readonly seen = new Map<MirrorId, SeenSeqs>();
   private readonly outputs: TssOutput[] = [];
   private now = -Infinity;
+  /** Rollbacks in progress (a cascade nests them); the cost clock times the outermost only. */
+  private rolling = 0;
 
   constructor(config: TssConfig, board: BoardState = emptyBoard()) {
     const d = config.delays;
@@ -123,6 +128,7 @@ export class TrailingStateSync {
       throw new RangeError(`mirror id ${config.self}`);
     this.config = config;
     this.states = [board, ...d.map(() => copyOf(board))];
+    this.writers = this.states.map((): Writers => new Map());
     this.cursors = this.states.map(() => 0);
   }
 
@@ -245,7 +251,7 @@ export class TrailingStateSync {
   private run(j: number, e: Entry, quiet = false): void {
     const state = this.states[j];
     if (state === undefined) throw new Error(`no state ${j}`);
-    const outcome = execute(state, e.command);
+    const outcome = execute(state, e.command, this.writers[j]);
     e.outcomes[j] = outcome;
     if (j === 0) {
       if (!quiet && outcome?.ok === true && outcome.effects.length > 0)
@@ -264,27 +270,32 @@ export class TrailingStateSync {
    * window. Re-executed commands are compared in turn by state i with state i - 1 (a cascade, §3.5).
    */
   private rollback(i: number, at: Entry): void {
-    const started = this.config.micros?.();
+    const started = this.rolling++ === 0 ? this.config.micros?.() : undefined;
     const from = i + 1;
     const source = this.states[from];
     const old = this.states[i];
     if (source === undefined || old === undefined) throw new Error('no such state');
     this.stats.rollbacks++;
-    at.outcomes[i] = at.outcomes[from];
-    if (i === 0) {
-      this.stats.leadingRollbacks++;
-      this.tell(at, at.outcomes[0]);
-    }
+    if (i === 0) this.stats.leadingRollbacks++;
     this.states[i] = copyOf(source);
+    this.writers[i] = new Map(this.writers[from]);
     const first = this.cursors[from] ?? 0;
     const last = this.cursors[i] ?? 0;
-    // Cleared before any is re-executed: a cascade from one of them must see the rest as not executed here.
+    // State i now holds what state i + 1 executed; the rest is cleared before any is re-executed, so that a
+    // cascade from one of them sees the rest as not executed here.
     for (let k = first; k < last; k++) {
       const e = this.entries[k];
       if (e !== undefined) e.outcomes[i] = undefined;
     }
+    this.cursors[i] = first;
+    // State i's record of `at` is now i + 1's: news for this mirror's client, or for state i - 1 a difference to
+    // repair, though no later command may show it (the predecessor agreed with what state i had wrongly done).
+    at.outcomes[i] = at.outcomes[from];
+    if (i === 0) this.tell(at, at.outcomes[0]);
+    else if (!sameOutcome(at.outcomes[i], at.outcomes[i - 1])) this.rollback(i - 1, at);
     for (let k = first; k < last; k++) {
       const e = this.entries[k];
+      this.cursors[i] = k + 1;
       if (e !== undefined) this.run(i, e, true);
     }
     const depth = last - first;
@@ -296,6 +307,7 @@ export class TrailingStateSync {
     }
     if (started !== undefined && this.config.micros !== undefined)
       this.stats.rollbackMicros += this.config.micros() - started;
+    this.rolling--;
   }
 
   /** This mirror's client learns its command's outcome when it differs from what it was last told. */

@@ -72,6 +72,8 @@ type Event =
       readonly mirror: MirrorId;
       readonly op?: CommandOp;
       readonly client?: PeerId;
+      /** The grab this one races. */
+      readonly race?: MirrorCommand;
     }
   | { readonly kind: 'deliver'; readonly mirror: MirrorId; readonly command: MirrorCommand };
 
@@ -129,7 +131,6 @@ export function simulate(config: SimConfig): SimResult {
   const deleted = new Map<ObjectId, BoardObject>();
   const commands: MirrorCommand[] = [];
   const races: [MirrorCommand, MirrorCommand][] = [];
-  const raceOf = new Map<string, MirrorCommand>();
   let issued = 0;
   for (let m = 0; m < config.mirrors; m++)
     schedule(rng.int(config.interval * 2), { kind: 'issue', mirror: m });
@@ -196,16 +197,15 @@ export function simulate(config: SimConfig): SimResult {
         client,
         op: { type: 'drop', id: op.id, x: rng.range(-500, 500), y: rng.range(-500, 500) },
       });
-      const race = raceOf.get(`${op.id}`);
-      if (e.client !== undefined && race !== undefined) races.push([race, command]);
+      if (e.race !== undefined) races.push([e.race, command]);
       if (e.client === undefined && config.mirrors > 1 && rng.bool(config.grabRace)) {
         const other = (m.id + 1 + rng.int(config.mirrors - 1)) % config.mirrors;
-        raceOf.set(`${op.id}`, command);
         schedule(next.at + rng.int(config.oneWay + 1), {
           kind: 'issue',
           mirror: other,
           client: clientOf(other),
           op: { type: 'grab', id: op.id },
+          race: command,
         });
       }
     }
