@@ -3,6 +3,7 @@
 // configuration does on the way there (rollbacks, re-executed commands, late commands), in virtual time. Knows
 // nothing of files or of the command line.
 import { Rng } from '../net/rng';
+import type { BoardState } from '../board';
 import { emptyBoard, hashBoard } from '../board';
 import type { MirrorCommand } from './command';
 import { compareCommands } from './command';
@@ -25,6 +26,8 @@ export interface ReplayOptions {
   readonly tick?: number;
   /** A microsecond clock for the rollback-cost figure. */
   readonly micros?: () => number;
+  /** The board the trace started on (a fresh one each call); empty when absent. */
+  readonly board?: () => BoardState;
 }
 
 export interface ReplayResult {
@@ -37,9 +40,11 @@ export interface ReplayResult {
   readonly stats: TssStats;
 }
 
-/** The board the commands make in the group's order, from an empty one. */
-export function orderedHash(commands: readonly MirrorCommand[]): string {
-  const state = emptyBoard();
+/** The board the commands make in the group's order, from an empty one or the one given. */
+export function orderedHash(
+  commands: readonly MirrorCommand[],
+  state: BoardState = emptyBoard(),
+): string {
   for (const c of [...commands].sort(compareCommands)) execute(state, c);
   return hashBoard(state);
 }
@@ -63,13 +68,17 @@ export function replay(
             : r.command.stamp + Math.round(spread / 2 + rng.next() * spread),
     }))
     .sort((a, b) => a.at - b.at || a.i - b.i);
-  const tss = new TrailingStateSync({
-    self: mirror,
-    delays: options.delays,
-    // A replay re-runs what happened; no stamp is refused as ahead of its time.
-    maxAhead: Number.MAX_SAFE_INTEGER / 2,
-    ...(options.micros === undefined ? {} : { micros: options.micros }),
-  });
+  const board = options.board ?? emptyBoard;
+  const tss = new TrailingStateSync(
+    {
+      self: mirror,
+      delays: options.delays,
+      // A replay re-runs what happened; no stamp is refused as ahead of its time.
+      maxAhead: Number.MAX_SAFE_INTEGER / 2,
+      ...(options.micros === undefined ? {} : { micros: options.micros }),
+    },
+    board(),
+  );
   const tick = options.tick ?? 10;
   const first = arrivals[0]?.at ?? 0;
   let t = first;
@@ -85,7 +94,10 @@ export function replay(
   for (; t <= end; t += tick) tss.advance(t);
   tss.advance(end);
   drain();
-  const hash = orderedHash(records.map((r) => r.command));
+  const hash = orderedHash(
+    records.map((r) => r.command),
+    board(),
+  );
   const leadingHash = tss.hash();
   return {
     commands: records.length,

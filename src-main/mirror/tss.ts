@@ -259,7 +259,10 @@ export class TrailingStateSync {
       this.tell(e, outcome);
       return;
     }
-    if (!sameOutcome(outcome, e.outcomes[j - 1])) this.rollback(j - 1, e);
+    const before = e.outcomes[j - 1];
+    if (!sameOutcome(outcome, before)) this.rollback(j - 1, e);
+    else if (outcome?.ok === true && before?.ok === true)
+      share(state, outcome.effects, before.effects);
   }
 
   /**
@@ -342,6 +345,23 @@ function orderOf(a: Entry, b: Entry): number {
     { stamp: a.stamp, origin: a.command.origin, seq: a.command.seq },
     { stamp: b.stamp, origin: b.command.origin, seq: b.command.seq },
   );
+}
+
+/**
+ * A trailing state that agreed with its predecessor takes the predecessor's (equal, immutable) objects for what the
+ * command wrote: the states then share most objects, and a rollback's diff finds what changed by reference.
+ */
+function share(
+  state: BoardState,
+  mine: readonly BoardEffect[],
+  theirs: readonly BoardEffect[],
+): void {
+  for (let i = 0; i < mine.length; i++) {
+    const m = mine[i];
+    const t = theirs[i];
+    if (m?.type === 'upsert' && t?.type === 'upsert' && state.objects.get(m.object.id) === m.object)
+      state.objects.set(m.object.id, t.object);
+  }
 }
 
 function copyOf(s: BoardState): BoardState {

@@ -6,7 +6,7 @@
 // only; a client replica per mirror applies what its host would pass on. Not product code.
 import type { BoardObject, NewObject, ObjectId, PeerId } from '../../../shared/board';
 import { Rng } from '../../net/rng';
-import type { BoardEffect } from '../../board';
+import type { BoardEffect, BoardState } from '../../board';
 import { emptyBoard, hashBoard } from '../../board';
 import type { CommandOp, MirrorCommand, MirrorId } from '../command';
 import { allocateObjectId } from '../command';
@@ -32,6 +32,8 @@ export interface SimConfig {
   readonly grabRace: number;
   /** The synchronizers' time step (ms). */
   readonly tick: number;
+  /** The board every mirror starts with (a fresh one each call); empty when absent. */
+  readonly board?: () => BoardState;
 }
 
 export const DEFAULT_SIM: Omit<SimConfig, 'seed'> = {
@@ -106,8 +108,11 @@ export function simulate(config: SimConfig): SimResult {
   for (let id = 0; id < config.mirrors; id++)
     mirrors.push({
       id,
-      tss: new TrailingStateSync({ self: id, delays: config.delays }),
-      replica: new Map(),
+      tss: new TrailingStateSync(
+        { self: id, delays: config.delays },
+        (config.board ?? emptyBoard)(),
+      ),
+      replica: new Map((config.board ?? emptyBoard)().objects),
       outputs: [],
       received: [],
     });
@@ -250,6 +255,15 @@ function newObject(rng: Rng): NewObject {
   };
 }
 
+/** An object of the board: a few probes of ids below the counter, else a pick of all (a large board is dense). */
+function anyObject(rng: Rng, board: Readonly<BoardState>): BoardObject | undefined {
+  for (let i = 0; i < 8; i++) {
+    const o = board.objects.get(rng.range(1, Math.max(1, board.nextId - 1)));
+    if (o !== undefined) return o;
+  }
+  return rng.pick([...board.objects.values()]);
+}
+
 /** A client's next command on what its mirror shows (its leading state), or undefined for nothing to do. */
 function pickOp(
   rng: Rng,
@@ -258,13 +272,13 @@ function pickOp(
   deleted: Map<ObjectId, BoardObject>,
   newId: () => ObjectId | undefined,
 ): CommandOp | undefined {
-  const objects = [...m.tss.leading.objects.values()];
+  const board = m.tss.leading;
   const roll = rng.next();
-  if (objects.length === 0 || roll < 0.25) {
+  const o = board.objects.size === 0 || roll < 0.25 ? undefined : anyObject(rng, board);
+  if (o === undefined) {
     const id = newId();
     return id === undefined ? undefined : { type: 'create', id, fields: newObject(rng) };
   }
-  const o = rng.pick(objects);
   if (roll < 0.45)
     return rng.bool()
       ? { type: 'patch', id: o.id, patch: { x: rng.range(-900, 900) } }
