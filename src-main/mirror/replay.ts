@@ -104,6 +104,6 @@ export function replay(
     hash,
     leadingHash,
     consistent: hash === leadingHash,
-    stats: { ...tss.stats },
+    stats: { ...tss.stats, causes: { ...tss.stats.causes } },
   };
 }

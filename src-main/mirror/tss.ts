@@ -7,7 +7,7 @@
 import type { PeerId } from '../../shared/board';
 import type { BoardEffect, BoardRefusal, BoardState } from '../board';
 import { emptyBoard, hashBoard } from '../board';
-import type { MirrorCommand, MirrorId } from './command';
+import type { CommandOpType, MirrorCommand, MirrorId } from './command';
 import { compareCommands, MAX_MIRROR_ID } from './command';
 import type { Outcome } from './execute';
 import type { Writers } from './execute';
@@ -81,6 +81,8 @@ export interface TssStats {
   maxDepth: number;
   /** Microseconds spent in rollbacks (copy, re-execution, diff), when a clock was given. */
   rollbackMicros: number;
+  /** Rollbacks by the kind of command whose outcome differed (what conflicts cost rollbacks). */
+  readonly causes: Partial<Record<CommandOpType, number>>;
 }
 
 interface Entry {
@@ -105,6 +107,7 @@ export class TrailingStateSync {
     reexecuted: 0,
     maxDepth: 0,
     rollbackMicros: 0,
+    causes: {},
   };
   /** states[0] leading, states[j] the trailing state at delays[j - 1]. */
   private readonly states: BoardState[];
@@ -280,6 +283,8 @@ export class TrailingStateSync {
     if (source === undefined || old === undefined) throw new Error('no such state');
     this.stats.rollbacks++;
     if (i === 0) this.stats.leadingRollbacks++;
+    const cause = at.command.op.type;
+    this.stats.causes[cause] = (this.stats.causes[cause] ?? 0) + 1;
     this.states[i] = copyOf(source);
     this.writers[i] = new Map(this.writers[from]);
     const first = this.cursors[from] ?? 0;
