@@ -119,6 +119,8 @@ export class TrailingStateSync {
   private readonly cursors: number[];
   private readonly seen = new Map<MirrorId, SeenSeqs>();
   private readonly outputs: TssOutput[] = [];
+  /** Outputs before this index have been polled. */
+  private polled = 0;
   private now = -Infinity;
   /** Rollbacks in progress (a cascade nests them); the cost clock times the outermost only. */
   private rolling = 0;
@@ -225,7 +227,15 @@ export class TrailingStateSync {
 
   /** The next output, oldest first. */
   poll(): TssOutput | undefined {
-    return this.outputs.shift();
+    const o = this.outputs[this.polled];
+    if (o === undefined) return undefined;
+    this.polled++;
+    // Taken ones are dropped in bulk: shifting one at a time would cost the queue's length each.
+    if (this.polled === this.outputs.length || this.polled >= 1024) {
+      this.outputs.splice(0, this.polled);
+      this.polled = 0;
+    }
+    return o;
   }
 
   /** The time the last trailing state is at: every command stamped up to it is final here. */
