@@ -87,13 +87,19 @@ export function execute(
   c: MirrorCommand,
   writers: Writers = new Map(),
 ): Outcome | undefined {
-  // An id is never reused (the origin allocates above every id it has seen): a create onto a taken one, or one out
-  // of range, is a broken or hostile origin's, refused alike everywhere.
-  if (
-    c.op.type === 'create' &&
-    (state.objects.has(c.op.id) || c.op.id < 1 || c.op.id > MAX_OBJECT_ID)
-  )
-    return { ok: false, refusal: { type: 'id-not-free', id: c.op.id } };
+  // An id is never reused (the origin allocates above every id it has seen) and carries its origin in its low bits:
+  // a create onto a taken one, another mirror's or one out of range is a broken or hostile origin's, refused alike
+  // everywhere (it can take no other mirror's id).
+  if (c.op.type === 'create') {
+    const id = c.op.id;
+    if (
+      state.objects.has(id) ||
+      id < 1 ||
+      id > MAX_OBJECT_ID ||
+      id % (MAX_MIRROR_ID + 1) !== c.origin
+    )
+      return { ok: false, refusal: { type: 'id-not-free', id } };
+  }
   const op = boardOpOf(state, c);
   if (op === undefined) return undefined;
   const r: ApplyResult = apply(state, op);
