@@ -113,8 +113,8 @@ const LAYERS = [
     // More than a shell's app + shared, on purpose: the headless CLI has no UI state for app/ to keep, so it
     // drives a SessionRunner (session/), a DirectoryRunner (directory/) and LAN adverts (lan/) itself, and
     // `connection-demo` drives a bare net/ Endpoint to show the connection layer alone; `convert` turns board files
-    // from one format into another (files/).
-    allow: ['app', 'session', 'directory', 'lan', 'files', 'net', 'shared'],
+    // from one format into another (files/); `replay` re-executes a mirror command trace (mirror/).
+    allow: ['app', 'session', 'directory', 'mirror', 'lan', 'files', 'net', 'shared'],
     packages: ['node:dns', 'node:fs', 'node:os', 'node:perf_hooks', 'node:readline', 'node:util'],
     why: 'cli/ is the headless shell (DESIGN.md §2).',
   },

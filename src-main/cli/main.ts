@@ -18,6 +18,7 @@ import { parseSessionRate } from '../session/connection-stack';
 import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
 import { SessionRunner } from '../session/runner';
 import { emitLine, runScript, sessionEventLine, statsEvent } from './script';
+import { replayTraceFile } from './replay';
 import { ConnectionPeer } from './connection-demo';
 import { monotonicNow } from '../net/transport';
 
@@ -39,6 +40,9 @@ const USAGE = `usage:
   ghostboard discover [--seconds N]   sessions announced on this network
   ghostboard demo [--seconds N]     a bare-link host and client on loopback, printing what the link costs
   ghostboard convert IN OUT   a board between .ghostboard, .excalidraw and .svg (by file name; SVG is export only)
+  ghostboard replay TRACE [--delays MS,MS…] [--spread MS] [--seed N]   re-executes a mirror command trace: the
+                  board hash, and the rollbacks trailing states at those delays (100,1000) would cause; --spread
+                  re-delivers other mirrors' commands after a one-way delay of spread/2..3·spread/2 ms
 link options (host and join): --rate modem|broadband|lan|TO_HOST[:TO_PEERS] (packets/s)  --kbps N (upstream cap)
 
 stdout carries one JSON object per line (events); with --script, stdin takes one JSON command per line.
@@ -412,6 +416,9 @@ export async function main(argv: readonly string[]): Promise<void> {
       'quiet-pointers': { type: 'boolean' },
       script: { type: 'boolean' },
       seconds: { type: 'string' },
+      delays: { type: 'string' },
+      spread: { type: 'string' },
+      seed: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -431,6 +438,17 @@ export async function main(argv: readonly string[]): Promise<void> {
       return directory(values);
     case 'convert':
       return convert(target, positionals[2]);
+    case 'replay': {
+      if (target === undefined) fail('replay TRACE');
+      const r = await replayTraceFile(target, {
+        delays: values.delays,
+        spread: values.spread,
+        seed: values.seed,
+      });
+      if ('fail' in r) fail(`replay: ${r.fail}`);
+      emitLine(r.line);
+      return;
+    }
     case 'discover': {
       const seconds = Number(values.seconds ?? 3);
       if (!Number.isFinite(seconds) || seconds < 0 || seconds > 3600) fail('--seconds 0..3600');
