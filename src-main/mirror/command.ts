@@ -3,11 +3,11 @@
 // helpers only: knows nothing of the wire, of time passing or of how commands travel between mirrors.
 import type { NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
 import { MAX_OBJECT_ID } from '../../shared/board';
+import type { MirrorId } from './mirror-id';
+import { MAX_MIRROR_ID } from './mirror-id';
 
-/** A mirror's id in its group: 0..MAX_MIRROR_ID (4 bits on the wire and in every object id it allocates). */
-export type MirrorId = number;
-export const MIRROR_ID_BITS = 4;
-export const MAX_MIRROR_ID = 2 ** MIRROR_ID_BITS - 1;
+export type { MirrorId } from './mirror-id';
+export { MAX_MIRROR_ID, MIRROR_ID_BITS } from './mirror-id';
 /** Chat text at most (as the session's chat RPC). */
 export const MAX_COMMAND_CHAT_BYTES = 1000;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../net/rng';
+import { MAX_MIRROR_ID } from './mirror-id';
 import type { CrimpDatagram, CrimpMessage } from './crimp-wire';
 import {
   CRIMP_MAX_DATAGRAM_BYTES,
@@ -19,22 +20,24 @@ function randomDatagram(rng: Rng): CrimpDatagram {
       rng.bool()
         ? {
             kind: 'data',
-            origin: rng.range(0, 63),
+            origin: rng.range(0, MAX_MIRROR_ID),
             seq: rng.range(1, 2 ** 40),
             repair: rng.bool(),
             payload: rng.bytes(rng.range(0, MAX_PAYLOAD)),
           }
         : {
             kind: 'nak',
-            origin: rng.range(0, 63),
+            origin: rng.range(0, MAX_MIRROR_ID),
             first: rng.range(1, 2 ** 30),
             count: rng.range(1, CRIMP_MAX_NAK_RUN),
           },
     );
   }
-  const sender = rng.range(0, 63);
+  const sender = rng.range(0, MAX_MIRROR_ID);
   if (rng.bool(0.3)) return { sender, messages };
-  const origins = [...new Set(Array.from({ length: rng.range(0, 8) }, () => rng.range(0, 63)))];
+  const origins = [
+    ...new Set(Array.from({ length: rng.range(0, 8) }, () => rng.range(0, MAX_MIRROR_ID))),
+  ];
   const vector = origins.map((origin) => {
     const upTo = rng.range(0, 2 ** 32);
     return { origin, upTo, maxSeen: upTo + rng.range(0, 5000) };

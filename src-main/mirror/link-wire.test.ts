@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BitReader, BitWriter } from '../net/bitstream';
 import { Rng } from '../net/rng';
+import { MAX_MIRROR_ID } from './mirror-id';
 import type { LinkMessage } from './link-wire';
 import {
   isLinkDecodeError,
@@ -14,7 +15,7 @@ function randomMessage(rng: Rng): LinkMessage {
   const t = (): number => (rng.next() - 0.5) * 1e13;
   switch (rng.int(4)) {
     case 0:
-      return { kind: 'hello', id: rng.range(0, 63) };
+      return { kind: 'hello', id: rng.range(0, MAX_MIRROR_ID) };
     case 1:
       return { kind: 'crimp', bytes: rng.bytes(rng.range(0, 1100)) };
     case 2:

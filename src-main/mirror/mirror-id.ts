@@ -1,8 +1,12 @@
-// A mirror's small id within its group (0..63), and the group's size bound. Knows nothing of links or payloads.
+// A mirror's small id within its group (0..15), and the group's size bound. Knows nothing of links or payloads.
 
-/** Ids fit in 6 bits on the wire. */
-export const MIRROR_ID_BITS = 6;
+/**
+ * Ids fit in 4 bits: on the wire, and in the low bits of every object id a mirror allocates (command.ts), so two
+ * mirrors never create the same id. Sixteen mirrors is far past what a session spreads over (one per site).
+ */
+export const MIRROR_ID_BITS = 4;
 export const MAX_MIRRORS = 2 ** MIRROR_ID_BITS;
+export const MAX_MIRROR_ID = MAX_MIRRORS - 1;
 
 /** A mirror's id, unique within its group. */
 export type MirrorId = number;
