@@ -231,7 +231,7 @@ export function simulate(config: SimConfig): SimResult {
 }
 
 /** An object's fields as a create or restore gives them. */
-function newFields(o: BoardObject): NewObject {
+export function newFields(o: BoardObject): NewObject {
   const { kind, x, y, w, h, rotation, stroke, fill, strokeWidth, text, points, blob } = o;
   return { kind, x, y, w, h, rotation, stroke, fill, strokeWidth, text, points, blob };
 }
@@ -265,9 +265,9 @@ function anyObject(rng: Rng, board: Readonly<BoardState>): BoardObject | undefin
 }
 
 /** A client's next command on what its mirror shows (its leading state), or undefined for nothing to do. */
-function pickOp(
+export function pickOp(
   rng: Rng,
-  m: SimMirror,
+  m: { readonly tss: TrailingStateSync },
   client: PeerId,
   deleted: Map<ObjectId, BoardObject>,
   newId: () => ObjectId | undefined,
