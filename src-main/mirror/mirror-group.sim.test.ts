@@ -15,15 +15,24 @@ import { DEFAULT_GROUP, runGroup } from './testing/mirror-group';
 
 const SEEDS = Number(process.env.GB_MIRROR_SEEDS ?? 20);
 
-/** Whether each command succeeds when the group's order executes them all (chat: undefined). */
-function orderedOutcomes(commands: readonly MirrorCommand[]): Map<string, boolean> {
+/**
+ * Whether each command succeeds when the group's order executes them all (chat: undefined), and for each grab who
+ * held the object just before it ran.
+ */
+function inGroupOrder(commands: readonly MirrorCommand[]): {
+  done: Map<string, boolean>;
+  heldBefore: Map<string, number | null>;
+} {
   const state = emptyBoard();
   const done = new Map<string, boolean>();
+  const heldBefore = new Map<string, number | null>();
   for (const c of [...commands].sort(compareCommands)) {
+    if (c.op.type === 'grab')
+      heldBefore.set(commandName(c), state.objects.get(c.op.id)?.lockedBy ?? null);
     const o = execute(state, c);
     if (o !== undefined) done.set(commandName(c), o.ok);
   }
-  return done;
+  return { done, heldBefore };
 }
 
 /** What a mirror last told the client of each of its commands: refused (false) or, with no word or a grant, done. */
@@ -33,6 +42,10 @@ function toldOf(m: GroupMirror, c: MirrorCommand): boolean {
     if ((o.type === 'refused' || o.type === 'granted') && o.seq === c.seq && o.client === c.client)
       told = o.type === 'granted';
   return told;
+}
+
+function assertNever(): never {
+  throw new Error('no such mirror');
 }
 
 function replicaHash(replica: Map<ObjectId, BoardObject>): string {
@@ -64,8 +77,8 @@ describe('a mirror group over lossy links', () => {
       }
       commands += run.commands.length;
       // Every client was last told what the group's order made of its command; in a race the later grab lost
-      // whenever the earlier one won.
-      const outcomes = orderedOutcomes(run.commands);
+      // whenever the earlier one held the object then.
+      const { done: outcomes, heldBefore } = inGroupOrder(run.commands);
       for (const c of run.commands) {
         const ok = outcomes.get(commandName(c));
         const m = run.mirrors[c.origin];
@@ -74,8 +87,10 @@ describe('a mirror group over lossy links', () => {
       }
       for (const [a, b] of run.races) {
         const [first, second] = compareCommands(a, b) < 0 ? [a, b] : [b, a];
-        if (outcomes.get(commandName(first)) === true) {
-          expect(outcomes.get(commandName(second)), msg).toBe(false);
+        // The earlier grab won and still held the object when the later one came (not yet dropped): it lost.
+        if (heldBefore.get(commandName(second)) === first.client) {
+          expect(outcomes.get(commandName(second)), `${msg}, ${commandName(second)}`).toBe(false);
+          expect(toldOf(run.mirrors[second.origin] ?? assertNever(), second), msg).toBe(false);
           races++;
         }
       }
