@@ -71,10 +71,13 @@ export function readRateField(r: BitReader): RatePolicy {
 }
 
 const EPSILON = 1e-9;
+/** Credit saved while the rate is shaped to the path: this many seconds' worth. */
+const SHAPED_BURST_SECONDS = 0.1;
 
 /**
  * A byte bucket earning rate x size per second (IP/UDP overhead included, so small packets aren't free), capped
- * at one second's worth (TNL's fixed policy: idle time earns up to a second of credit for a burst). A packet may
+ * at one second's worth (TNL's fixed policy: idle time earns up to a second of credit for a burst), a tenth of
+ * that while the adaptive rate shapes it (see cap). A packet may
  * start while the balance is non-negative; its actual size is charged afterwards, so a full packet may overdraw
  * and the next one waits. The packet rate itself paces the scheduler's ticks; urgent packets between ticks
  * spend only bytes, so a pointer doesn't wait for a tick while the byte rate is respected.
@@ -99,10 +102,20 @@ export class SendCredit {
     return this.rate;
   }
 
-  /** Bytes earned per second (and the cap). */
+  /** Bytes earned per second. */
   get perSecond(): number {
     const full = this.rate.packetsPerSecond * (this.rate.packetBytes + UDP_IPV4_OVERHEAD);
     return Math.min(full, this.rate.bytesPerSecond ?? Infinity);
+  }
+
+  /**
+   * Most bytes saved up: a second's worth under the fixed policy; a fraction of a second's once the rate is
+   * shaped to the path (bytesPerSecond set: the adaptive rate found a bottleneck), since whatever leaves in a
+   * burst waits in that bottleneck's queue: a second saved on a 16 kbit/s link is a second of queue ahead of
+   * the next chat line.
+   */
+  private get cap(): number {
+    return this.perSecond * (this.rate.bytesPerSecond === undefined ? 1 : SHAPED_BURST_SECONDS);
   }
 
   /** Changes the rate from now on; earned credit is kept, within the new cap. */
@@ -136,7 +149,7 @@ export class SendCredit {
   private accrue(now: number): void {
     const dt = Math.max(0, now - this.at) / 1000;
     this.at = Math.max(this.at, now);
-    this.bytes = Math.min(this.perSecond, this.bytes + dt * this.perSecond);
+    this.bytes = Math.min(this.cap, this.bytes + dt * this.perSecond);
     const pps = this.rate.packetsPerSecond;
     this.packets = Math.min(pps, this.packets + dt * pps);
   }

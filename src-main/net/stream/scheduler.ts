@@ -20,6 +20,7 @@ import {
 import type { PacketTracker } from './tracker';
 import type { RoundFigures, RttView } from './congestion';
 import { RateController } from './congestion';
+import { ForwardQueue, readDelayField, writeDelayField } from './one-way-delay';
 
 /** The part of a Connection the scheduler drives (a Connection<PacketRecord> is one). */
 export interface SchedulerConnection {
@@ -116,6 +117,13 @@ const BACKLOG_PACE = 3;
 /** Smallest packet the adaptive rate shapes to: every event the event manager accepts still fits. */
 const MIN_SHAPED_PACKET_BYTES = 200;
 
+/**
+ * The adaptive rate never goes below this (bytes/s on the wire, 6.4 kbit/s): ten small packets a second keep a
+ * pointer alive and chat moving. It must sit under the slowest link the app serves, or the rate can never come
+ * down to it and the bottleneck's queue stays full (the modem preset's 2,280 B/s is above a 16 kbit/s link).
+ */
+export const ADAPTIVE_FLOOR_BYTES_PER_SECOND = 800;
+
 /** Bytes/s on the wire a policy allows. */
 export function policyBytesPerSecond(p: RatePolicy): number {
   return p.packetsPerSecond * (p.packetBytes + UDP_IPV4_OVERHEAD);
@@ -178,6 +186,8 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private readonly sentBy: RateMeter[] = [];
   private readonly receivedBy: RateMeter[] = [];
   private readonly controller: RateController | undefined;
+  /** The queue on the peer's packets to us, measured from their stamps and reported back in ours. */
+  private readonly forwardQueue = new ForwardQueue();
   private ceiling = Infinity;
   /** effectiveRate, worked out again whenever one of its inputs changes (rateChanged). */
   private effective: RatePolicy;
@@ -202,7 +212,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     if ((options.adaptive ?? true) && conn.rtt !== undefined) {
       // Start at what we accept ourselves: the peer's (conservative until heard) policy caps it anyway.
       this.controller = new RateController({
-        floorBytesPerSecond: policyBytesPerSecond(RATE_PRESETS.modem),
+        floorBytesPerSecond: ADAPTIVE_FLOOR_BYTES_PER_SECOND,
         initialBytesPerSecond: policyBytesPerSecond(this.sendCap),
       });
     }
@@ -345,6 +355,9 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
       this.peerRate = readRateField(r);
       this.rateChanged(now);
     }
+    const delay = readDelayField(r);
+    this.forwardQueue.onStamp(now, delay.stamp);
+    if (delay.reportMs !== undefined) this.controller?.onQueueReport(delay.reportMs);
     const managers = this.managers;
     const own = this.receivedBy[managers.length] as RateMeter;
     for (let i = 0; i < managers.length; i++) {
@@ -456,11 +469,16 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     return false;
   }
 
-  /** Rate field (1 bit, then 18 while undelivered), then per manager a presence bit and its section. */
+  /**
+   * Rate field (1 bit, then 18 while undelivered), the delay field (the send-time stamp, 11 bits, and the queue
+   * seen on the peer's packets since our last packet, 1 bit then 7 when there is one), then per manager a
+   * presence bit and its section.
+   */
   private fill(now: number, w: BitWriter, budgetBits: number): PacketRecord {
     const rateVersion = this.ratePending ? this.rateVersion : undefined;
     w.writeBool(rateVersion !== undefined);
     if (rateVersion !== undefined) writeRateField(w, this.localRate);
+    writeDelayField(w, now, this.forwardQueue.takeReport());
     let overhead = w.bitLength;
     const sections: unknown[] = [];
     const managers = this.managers;
