@@ -21,8 +21,9 @@ function defs() {
 }
 // Three classes: ids take 2 bits. Window 8: ordered sequences take 4 bits. String table of 8: ids take 3 bits.
 
-/** The delay field: any stamp, no queue report (every value of it is valid). */
+/** The delay field: a stamp, no queue report (every value of it is valid). */
 function delayField(w: BitWriter): void {
+  w.writeBool(true);
   w.writeUint(1234, 11);
   w.writeBool(false);
 }

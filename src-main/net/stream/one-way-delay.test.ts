@@ -57,11 +57,13 @@ describe('one-way delay', () => {
     writeDelayField(w, 5000.6, undefined);
     writeDelayField(w, 77, 30);
     writeDelayField(w, 1, 10_000);
+    writeDelayField(w, undefined, undefined);
     const r = new BitReader(w.finish());
     expect(readDelayField(r)).toEqual({ stamp: stampOf(5000.6), reportMs: undefined });
     expect(readDelayField(r)).toEqual({ stamp: 77, reportMs: 32 });
     expect(readDelayField(r)).toEqual({ stamp: 1, reportMs: 127 * REPORT_STEP_MS });
-    // Any 19 bits decode to something (a hostile peer can only lie about its own queue).
+    expect(readDelayField(r)).toEqual({ stamp: undefined, reportMs: undefined });
+    // Any 20 bits decode to something (a hostile peer can only lie about its own queue).
     const all = new BitReader(new Uint8Array([0xff, 0xff, 0xff]));
     expect(readDelayField(all)).toEqual({ stamp: 2047, reportMs: 127 * REPORT_STEP_MS });
   });

@@ -21,17 +21,29 @@ export function stampOf(now: number): number {
   return ((Math.floor(now) % STAMP_MOD) + STAMP_MOD) % STAMP_MOD;
 }
 
-/** Stamp, then a presence bit and the report (the queue this side sees on the peer's packets). */
-export function writeDelayField(w: BitWriter, now: number, reportMs: number | undefined): void {
-  w.writeUint(stampOf(now), STAMP_BITS);
+/**
+ * A presence bit and the send-time stamp (packets of a sender whose rate is shaped to the path carry it, others
+ * now and then, so the receiver keeps the path's floor), then a presence bit and the report (the queue this side
+ * sees on the peer's stamped packets since its last report).
+ */
+export function writeDelayField(
+  w: BitWriter,
+  stampAt: number | undefined,
+  reportMs: number | undefined,
+): void {
+  w.writeBool(stampAt !== undefined);
+  if (stampAt !== undefined) w.writeUint(stampOf(stampAt), STAMP_BITS);
   w.writeBool(reportMs !== undefined);
   if (reportMs !== undefined)
     w.writeUint(Math.min(REPORT_MAX, Math.round(reportMs / REPORT_STEP_MS)), REPORT_BITS);
 }
 
 /** Every value of either field is valid: a hostile peer can only lie about its own queue. */
-export function readDelayField(r: BitReader): { stamp: number; reportMs: number | undefined } {
-  const stamp = r.readUint(STAMP_BITS);
+export function readDelayField(r: BitReader): {
+  stamp: number | undefined;
+  reportMs: number | undefined;
+} {
+  const stamp = r.readBool() ? r.readUint(STAMP_BITS) : undefined;
   const reportMs = r.readBool() ? r.readUint(REPORT_BITS) * REPORT_STEP_MS : undefined;
   return { stamp, reportMs };
 }

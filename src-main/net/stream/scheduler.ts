@@ -114,6 +114,9 @@ const BACKLOG_FULL = 0.9;
  */
 const BACKLOG_PACE = 3;
 
+/** Packets of a sender whose rate is not shaped carry a send-time stamp one in this many (see fill). */
+const UNSHAPED_STAMP_EVERY = 8;
+
 /** Smallest packet the adaptive rate shapes to: every event the event manager accepts still fits. */
 const MIN_SHAPED_PACKET_BYTES = 200;
 
@@ -356,7 +359,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
       this.rateChanged(now);
     }
     const delay = readDelayField(r);
-    this.forwardQueue.onStamp(now, delay.stamp);
+    if (delay.stamp !== undefined) this.forwardQueue.onStamp(now, delay.stamp);
     if (delay.reportMs !== undefined) this.controller?.onQueueReport(delay.reportMs);
     const managers = this.managers;
     const own = this.receivedBy[managers.length] as RateMeter;
@@ -470,15 +473,21 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   }
 
   /**
-   * Rate field (1 bit, then 18 while undelivered), the delay field (the send-time stamp, 11 bits, and the queue
-   * seen on the peer's packets since our last packet, 1 bit then 7 when there is one), then per manager a
+   * Rate field (1 bit, then 18 while undelivered), the delay field (1 bit, then the 11-bit send-time stamp when
+   * stamped; 1 bit, then 7 when there is a report of the queue seen on the peer's packets), then per manager a
    * presence bit and its section.
    */
   private fill(now: number, w: BitWriter, budgetBits: number): PacketRecord {
     const rateVersion = this.ratePending ? this.rateVersion : undefined;
     w.writeBool(rateVersion !== undefined);
     if (rateVersion !== undefined) writeRateField(w, this.localRate);
-    writeDelayField(w, now, this.forwardQueue.takeReport());
+    // Stamped while the rate is shaped (the path, not the policy, holds us back: the queue matters), and every
+    // UNSHAPED_STAMP_EVERY-th packet otherwise, so the peer knows the path's floor before a queue forms.
+    const stamp =
+      this.controller !== undefined &&
+      (this.effective.bytesPerSecond !== undefined ||
+        this.packetsBuilt % UNSHAPED_STAMP_EVERY === 0);
+    writeDelayField(w, stamp ? now : undefined, this.forwardQueue.takeReport());
     let overhead = w.bitLength;
     const sections: unknown[] = [];
     const managers = this.managers;
