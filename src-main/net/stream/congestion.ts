@@ -200,8 +200,11 @@ export class RateController {
     const delayed = queueDelay > target;
     const congested = lossBurst || delayed;
     const before = this.rate;
-    // A cut shows in the RTT one (queue-inflated) RTT later: until then the queue seen is the old one.
-    if (congested && now - this.lastDecreaseAt >= Math.max(lengthMs, rttMs)) {
+    // A cut shows in the RTT one (queue-inflated) RTT later: until then the queue seen is the old one. But a
+    // deep queue while the rate is still over twice what the path takes (a first cut only halved it) is cut at
+    // once: each RTT of waiting there is another RTT of a full queue.
+    const deepAboveTaken = delayed && queueDelay > DEEP_QUEUE * target && this.rate > 2 * sent;
+    if (congested && (now - this.lastDecreaseAt >= Math.max(lengthMs, rttMs) || deepAboveTaken)) {
       // The deeper the queue (against the path's floor), the deeper the cut: just over the target takes a little
       // off (a packet or two of jitter), a deep one drains fast. A standing queue keeps cutting once an RTT.
       const factor = Math.max(
