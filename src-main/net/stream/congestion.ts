@@ -103,6 +103,8 @@ export class RateController {
   private congestedAt: number | undefined;
   /** Some round saw congestion: the path has a bottleneck, and growth past it is gentle. */
   private everCongested = false;
+  /** The previous round saw a deep queue. */
+  private wasDeep = false;
   /** The previous round saw congestion: a cut now belongs to the same episode. */
   private wasCongested = false;
   /** Lowest RTT sample this round: a queue that stays the whole round is a standing queue, not a burst. */
@@ -200,10 +202,14 @@ export class RateController {
     const delayed = queueDelay > target;
     const congested = lossBurst || delayed;
     const before = this.rate;
+    // A deep queue two rounds running is a standing one; one round's is as likely a process that stalled.
+    const deepNow = delayed && queueDelay > DEEP_QUEUE * target;
+    const deep = deepNow && this.wasDeep;
+    this.wasDeep = deepNow;
     // A cut shows in the RTT one (queue-inflated) RTT later: until then the queue seen is the old one. But a
     // deep queue while the rate is still over twice what the path takes (a first cut only halved it) is cut at
     // once: each RTT of waiting there is another RTT of a full queue.
-    const deepAboveTaken = delayed && queueDelay > DEEP_QUEUE * target && this.rate > 2 * sent;
+    const deepAboveTaken = deep && this.rate > 2 * sent;
     if (congested && (now - this.lastDecreaseAt >= Math.max(lengthMs, rttMs) || deepAboveTaken)) {
       // The deeper the queue (against the path's floor), the deeper the cut: just over the target takes a little
       // off (a packet or two of jitter), a deep one drains fast. A standing queue keeps cutting once an RTT.
@@ -218,7 +224,6 @@ export class RateController {
       // a busy machine once fell to the floor and took seconds to climb back). A deep queue (a standing 500 ms
       // ahead of a chat line is the failure to avoid) takes the rate down to what was taken at once.
       const taken = Math.min(this.rate, sent);
-      const deep = queueDelay > DEEP_QUEUE * target;
       const from = deep ? taken : Math.max(taken, Math.min(this.rate / 2, 2 * sent));
       // What the path took when it began to queue (the rate holding the sender back, or a deep queue): about
       // its capacity. Later cuts of the same episode see the rate already cut; a loss burst with no queue
