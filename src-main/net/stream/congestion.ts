@@ -292,15 +292,20 @@ export class RateController {
       this.baseRtts.push({ at: now, rtt: this.roundMinRtt });
       while ((this.baseRtts[0]?.at ?? now) < now - BASE_RTT_WINDOW_MS) this.baseRtts.shift();
     }
-    if (this.reports > 0) {
-      if (this.reports < MIN_QUEUE_SAMPLES) return undefined;
+    if (this.reports >= MIN_QUEUE_SAMPLES) {
       const q = this.minReport;
       this.reports = 0;
       this.minReport = Infinity;
       return q;
     }
-    if (this.reported || this.roundRtts < MIN_QUEUE_SAMPLES) return undefined;
-    return Math.max(0, this.roundMinRtt - this.baseRtt());
+    if (this.roundRtts < MIN_QUEUE_SAMPLES) return undefined;
+    // Too few reports: from a peer that reports, the RTT's rise (which carries the other direction's queue too)
+    // counts only until the first congestion, past the target: a queue forming at the start, while the rate is
+    // not yet shaped and only one packet in eight is stamped.
+    const rttQueue = Math.max(0, this.roundMinRtt - this.baseRtt());
+    const target = Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
+    if (this.reported && (this.everCongested || rttQueue <= target)) return undefined;
+    return rttQueue;
   }
 
   private baseRtt(): number {
