@@ -62,10 +62,10 @@ describe('RateController', () => {
     // The receiver's process stalls on: its acks trickle in 200 ms late (12,000 B/s).
     for (let i = 0; i < 20 && c.bytesPerSecond >= 100_000; i++)
       c.onNotify((now += 25), 300, true, rtt(240));
-    // From what the last rounds delivered together (the allowed 100,000 was never used; 50,000 B/s until the
-    // stall), cut for the 200 ms queue (by 1 - 180 / 480): more than the trickle alone would leave.
+    // One round of a deep queue may be a stall: the rate at most halves (to 50,000 B/s, what the last rounds
+    // took until the stall), cut for the 200 ms queue (by 1 - 180 / 480): more than the trickle would leave.
     const factor = 1 - 180 / 480;
-    expect(c.bytesPerSecond).toBeLessThan(50_000 * factor);
+    expect(c.bytesPerSecond).toBeLessThanOrEqual(50_000 * factor);
     expect(c.bytesPerSecond).toBeGreaterThan(12_000 * factor);
     // Once an RTT: the next acks of the stall cut no further.
     const after = c.bytesPerSecond;

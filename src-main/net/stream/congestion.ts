@@ -218,13 +218,14 @@ export class RateController {
         Math.min(DECREASE_MIN, 1 - (queueDelay - target / 2) / (2 * (this.baseRtt() + queueDelay))),
       );
       // From what the path took in the last rounds (delivered, over several rounds) when that is below the
-      // rate: the rate of a sender that did not use it says nothing of the path. While the queue is not deep,
-      // at most halving the rate (or to twice what was taken, if that is lower still): a receiver whose process
-      // stalled acks a round's packets late, all at once, and its trickle is no measure of the path (a paste on
-      // a busy machine once fell to the floor and took seconds to climb back). A deep queue (a standing 500 ms
-      // ahead of a chat line is the failure to avoid) takes the rate down to what was taken at once.
+      // rate: the rate of a sender that did not use it says nothing of the path. Unless the queue is deep two
+      // rounds running, at most halving the rate: a receiver whose process stalled acks a round's packets late,
+      // all at once, and its trickle is no measure of the path (a paste on a busy machine once fell to the
+      // floor and took seconds to climb back; a lossy, jittery link once fell to the floor on a few such
+      // rounds). A standing deep queue (500 ms ahead of a chat line is the failure to avoid) takes the rate
+      // down to what was taken at once.
       const taken = Math.min(this.rate, sent);
-      const from = deep ? taken : Math.max(taken, Math.min(this.rate / 2, 2 * sent));
+      const from = deep ? taken : Math.max(taken, this.rate / 2);
       // What the path took when it began to queue (the rate holding the sender back, or a deep queue): about
       // its capacity. Later cuts of the same episode see the rate already cut; a loss burst with no queue
       // says nothing of it.
