@@ -1,6 +1,7 @@
 // Compare benchmark: the same 4-user whiteboard workload over Ghostboard, Yjs (y-websocket awareness) and
 // socket.io (Excalidraw's relay), each user in its own network namespace behind the TUN impairment router,
-// at 0/2/5/10 % loss with 40 ms one way and under a 64 kbit/s cap. Writes bench/results/compare.md and plots.
+// at 0/2/5/10 % loss with 40 ms one way, under a 64 kbit/s cap, and on a starved link (badnet: 16 kbit/s, 10 %
+// loss, 40 ± 5 ms, a chat line every 0.5 s). Writes bench/results/compare.md and plots.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { dirname, join } from 'node:path';
@@ -12,7 +13,7 @@ import { Testbed } from './router/testbed';
 import type { RunResult } from './compare/figures';
 import { percentile, round1, runFigures } from './compare/figures';
 import { JsonProc } from './router/json-proc';
-import { compareCharts, compareTables } from './compare/report';
+import { compareCharts, compareTables, compareTargets } from './compare/report';
 import type { StackName } from './compare/stacks';
 import { STACKS, startStack } from './compare/stacks';
 import { runWorkload } from './compare/workload';
@@ -25,6 +26,8 @@ const ONE_WAY_MS = 40;
 export interface Condition {
   readonly name: string;
   readonly impairment: Impairment;
+  /** Each user's chat interval, ms, when not the workload's default. */
+  readonly chatEveryMs?: number;
 }
 
 const lossy = (loss: number): Condition => ({
@@ -36,12 +39,29 @@ const CAP: Condition = {
   name: 'cap64',
   impairment: { ...NO_IMPAIRMENT, delayMs: ONE_WAY_MS, bandwidthBps: 64_000, maxQueueMs: 500 },
 };
+/**
+ * Issue 23's starved link: 16 kbit/s each way per client, 10 % loss, 40 ± 5 ms one way (35 ms plus 0-10 ms
+ * of jitter), the same 500 ms tail-drop queue, and every user chatting every 0.5 s while pointers move at 60 Hz.
+ */
+export const BADNET: Condition = {
+  name: 'badnet',
+  impairment: {
+    ...NO_IMPAIRMENT,
+    loss: 0.1,
+    delayMs: ONE_WAY_MS - 5,
+    jitterMs: 10,
+    bandwidthBps: 16_000,
+    maxQueueMs: 500,
+  },
+  chatEveryMs: 500,
+};
 export const CONDITIONS: readonly Condition[] = [
   lossy(0),
   lossy(0.02),
   lossy(0.05),
   lossy(0.1),
   CAP,
+  BADNET,
 ];
 
 const envList = (v: string | undefined): string[] | undefined =>
@@ -67,7 +87,12 @@ async function runOne(stack: StackName, c: Condition, seed: number): Promise<Run
       started.users,
       started.objectIds,
       started.origins,
-      { warmupMs: 3000, windowMs, settleMs: 3000 },
+      {
+        warmupMs: 3000,
+        windowMs,
+        settleMs: 3000,
+        ...(c.chatEveryMs === undefined ? {} : { chatEveryMs: c.chatEveryMs }),
+      },
       {
         windowOpened: async () => {
           open = await bed.snapshot();
@@ -171,5 +196,6 @@ export async function run(): Promise<Record<string, unknown>> {
     },
     plots,
     runs: results,
+    targets: compareTargets(results),
   };
 }

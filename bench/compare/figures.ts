@@ -1,6 +1,7 @@
 // Turns one run's samples and router counters into the reported figures: per client and pooled. Pure; knows
 // nothing of processes, namespaces or stacks.
 import type { RouterStats } from '../router/testbed';
+import { QUEUE_BUCKET_MS } from '../router/testbed';
 import type { Samples } from './workload';
 import { expectedFinal } from './workload';
 
@@ -41,7 +42,20 @@ export interface RunSummary {
   pointer: Latency;
   pointerExcess: Latency;
   maxGapMs: number;
+  /**
+   * Each receiver's best-served remote pointer (updates/s), the lowest over receivers: with presence ranked by
+   * distance, the nearest pointer is the one that keeps its rate when the link is short.
+   */
+  nearestPointerHz: number;
+  chatP50: number;
   chatP95: number;
+  /** Chat lines sent in the window that some other user never saw (of sent x (users - 1)). */
+  chatMissing: number;
+  /**
+   * How long datagrams waited in the bottleneck's queue, p50 / p95 ms (to the bucket's upper edge), pooled over
+   * clients; undefined without a bandwidth cap.
+   */
+  queueWait?: { up: { p50: number; p95: number }; down: { p50: number; p95: number } };
   dropsSeenPct: number;
   dropSeenP95: number;
   finalCorrect: string;
@@ -104,6 +118,31 @@ function maxGap(arrivals: readonly number[]): number {
   return g;
 }
 
+/** Pooled queue-wait percentiles between two snapshots, from router.py's histogram; undefined without one. */
+function queueWait(
+  a: RouterStats,
+  b: RouterStats,
+  dir: 'up' | 'down',
+): { p50: number; p95: number } | undefined {
+  const hist: number[] = [];
+  b.clients.forEach((c, i) => {
+    const after = c[dir].queueWaitMs;
+    const before = a.clients[i]?.[dir].queueWaitMs;
+    after?.forEach((n, k) => (hist[k] = (hist[k] ?? 0) + n - (before?.[k] ?? 0)));
+  });
+  const total = hist.reduce((x, y) => x + y, 0);
+  if (total === 0) return undefined;
+  const at = (p: number): number => {
+    let seen = 0;
+    for (let k = 0; k < hist.length; k++) {
+      seen += hist[k] ?? 0;
+      if (seen >= (p / 100) * total) return (k + 1) * QUEUE_BUCKET_MS;
+    }
+    return hist.length * QUEUE_BUCKET_MS;
+  };
+  return { p50: at(50), p95: at(95) };
+}
+
 /** kbit/s between two router snapshots, per client, up (client → server) and down. */
 function kbps(
   a: RouterStats,
@@ -138,6 +177,7 @@ export function runFigures(
   let seen = 0;
   let owed = 0;
   let correct = 0;
+  let nearestHz = Infinity;
   const clients = Array.from({ length: n }, (_, r): ClientFigures => {
     const lat = (s.pointerLatency[r] ?? []).flat();
     allLat.push(...lat);
@@ -146,6 +186,7 @@ export function runFigures(
     const counts = (s.pointerArrivals[r] ?? [])
       .filter((_, from) => from !== r)
       .map((a) => a.length);
+    nearestHz = Math.min(nearestHz, Math.max(0, ...counts) / windowS);
     const chat = s.chatLatency[r] ?? [];
     allChat.push(...chat);
     const others = s.drops.filter((d) => d.owner !== r);
@@ -188,6 +229,8 @@ export function runFigures(
       finalCorrect: finalOk,
     };
   });
+  const up = queueWait(open, close, 'up');
+  const down = queueWait(open, close, 'down');
   const mean = (f: (c: ClientFigures) => number): number =>
     round1(clients.reduce((a, c) => a + f(c), 0) / Math.max(1, clients.length));
   return {
@@ -202,6 +245,15 @@ export function runFigures(
       pointer: latency(allLat),
       pointerExcess: latency(allLat, pathDelayMs),
       maxGapMs: Math.max(...clients.map((c) => c.maxGapMs)),
+      nearestPointerHz: round1(Number.isFinite(nearestHz) ? nearestHz : 0),
+      chatP50: round1(
+        percentile(
+          [...allChat].sort((a, b) => a - b),
+          50,
+        ),
+      ),
+      chatMissing: s.chatsSent * Math.max(0, n - 1) - allChat.length,
+      ...(up && down ? { queueWait: { up, down } } : {}),
       chatP95: round1(
         percentile(
           allChat.sort((a, b) => a - b),

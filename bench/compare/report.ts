@@ -58,6 +58,49 @@ function targets(rs: readonly RunResult[]): string[] {
   return out;
 }
 
+/** Issue 23's badnet goals for Ghostboard (default rate): chat p95 ≤ 1 s, no chat lost, the nearest pointer ≥ 10 Hz, drags land. */
+export const BADNET_LIMITS = { chatP95Ms: 1000, chatMissing: 0, nearestPointerHz: 10 } as const;
+
+export interface Target {
+  readonly limit: number | string;
+  readonly value: number | string;
+  readonly met: boolean;
+}
+
+/** The targets the returned JSON carries (only for conditions that ran). */
+export function compareTargets(rs: readonly RunResult[]): Record<string, Target> {
+  const out: Record<string, Target> = {};
+  const gb = find(rs, 'ghostboard', 'badnet')?.summary;
+  if (gb) {
+    out.badnetChatP95Ms = {
+      limit: BADNET_LIMITS.chatP95Ms,
+      value: gb.chatP95,
+      met: gb.chatP95 <= BADNET_LIMITS.chatP95Ms,
+    };
+    out.badnetChatMissing = {
+      limit: BADNET_LIMITS.chatMissing,
+      value: gb.chatMissing,
+      met: gb.chatMissing <= BADNET_LIMITS.chatMissing,
+    };
+    out.badnetNearestPointerHz = {
+      limit: BADNET_LIMITS.nearestPointerHz,
+      value: gb.nearestPointerHz,
+      met: gb.nearestPointerHz >= BADNET_LIMITS.nearestPointerHz,
+    };
+    out.badnetFinalPositions = {
+      limit: 'all',
+      value: gb.finalCorrect,
+      met: gb.finalCorrect.split('/')[0] === gb.finalCorrect.split('/')[1],
+    };
+  }
+  return out;
+}
+
+const queueCell = (s: RunResult['summary']): string =>
+  s.queueWait
+    ? `${s.queueWait.up.p50} / ${s.queueWait.up.p95} · ${s.queueWait.down.p50} / ${s.queueWait.down.p95}`
+    : '–';
+
 export function compareTables(rs: readonly RunResult[]): string {
   const lines: string[] = [
     '### Summary (per client means; latencies pooled over all receivers)',
@@ -98,7 +141,45 @@ export function compareTables(rs: readonly RunResult[]): string {
       ]),
     );
   }
-  lines.push('', '### Targets', '', ...targets(rs), '', '### Per client', '');
+  const starved = rs.filter((r) => r.summary.queueWait !== undefined);
+  if (starved.length > 0) {
+    lines.push(
+      '',
+      '### Capped links: chat, the nearest pointer and the bottleneck queue',
+      '',
+      "Chat one way, sender to every other user; the nearest pointer is each receiver's best-served remote",
+      "pointer (the lowest over receivers); queue wait is how long datagrams waited in the router's bottleneck",
+      'queue (5 ms buckets, up = user → server).',
+      '',
+      head([
+        'condition',
+        'stack',
+        'chat p50 / p95 ms',
+        'chat lines missing',
+        'nearest pointer Hz',
+        'queue wait up p50 / p95 · down p50 / p95 ms',
+        'final positions',
+      ]),
+    );
+    for (const r of starved) {
+      const s = r.summary;
+      lines.push(
+        row([
+          r.condition,
+          stackLabel(r.stack),
+          `${s.chatP50} / ${s.chatP95}`,
+          s.chatMissing,
+          s.nearestPointerHz,
+          queueCell(s),
+          s.finalCorrect,
+        ]),
+      );
+    }
+  }
+  const goals = Object.entries(compareTargets(rs)).map(
+    ([k, t]) => `- ${k}: ${t.value} (limit ${t.limit}: ${t.met ? '**met**' : '**missed**'})`,
+  );
+  lines.push('', '### Targets', '', ...targets(rs), ...goals, '', '### Per client', '');
   lines.push(
     head([
       'condition',

@@ -10,7 +10,8 @@ import { machineClockMs } from '../../src-main/cli/script';
 export const POINTER_HZ = 60;
 const DRAG_EVERY_MS = 2000;
 const DRAG_MS = 500;
-const CHAT_EVERY_MS = 5000;
+/** A user's chat lines, every this many ms unless the condition says otherwise (badnet: every 0.5 s). */
+export const CHAT_EVERY_MS = 5000;
 const TICK_MS = 2;
 /** The pointer's x carries its send time in 0.1 ms since the run's epoch; y carries sender and sequence. */
 const X_UNITS_PER_MS = 10;
@@ -71,7 +72,7 @@ export async function runWorkload(
   users: readonly JsonProc[],
   objectIds: readonly number[],
   origins: readonly { x: number; y: number }[],
-  o: { warmupMs: number; windowMs: number; settleMs: number },
+  o: { warmupMs: number; windowMs: number; settleMs: number; chatEveryMs?: number },
   hooks: WorkloadHooks,
   relay?: JsonProc,
 ): Promise<Samples> {
@@ -155,7 +156,8 @@ export async function runWorkload(
   const dragCount = new Array<number>(n).fill(0);
   const dragging = new Array<{ from: { x: number; y: number }; k: number } | undefined>(n);
   const nextDrag = users.map((_, i) => epoch + 250 + (i * DRAG_EVERY_MS) / n);
-  const nextChat = users.map((_, i) => epoch + 1000 + (i * CHAT_EVERY_MS) / n);
+  const chatEvery = o.chatEveryMs ?? CHAT_EVERY_MS;
+  const nextChat = users.map((_, i) => epoch + 1000 + (i * chatEvery) / n);
   const position = origins.map((p) => ({ ...p }));
   let opened = false;
   let closed = false;
@@ -217,7 +219,7 @@ export async function runWorkload(
         u.send({ cmd: 'grab', id });
       }
       if (sending && now >= (nextChat[i] ?? Infinity)) {
-        nextChat[i] = (nextChat[i] ?? now) + CHAT_EVERY_MS;
+        nextChat[i] = (nextChat[i] ?? now) + chatEvery;
         u.send({ cmd: 'chat', text: `chat ${i} ${(now - epoch).toFixed(2)} hello from the bench` });
         if (inWindow(now)) s.chatsSent++;
       }

@@ -27,6 +27,7 @@ TUNSETIFF = 0x400454CA
 IFF_TUN = 0x0001
 IFF_NO_PI = 0x1000
 M32 = 0xFFFFFFFF
+QUEUE_BUCKET_MS = 5
 
 
 def splitmix32(z):
@@ -77,6 +78,10 @@ class Bottleneck:
         self.max_queue = float(c.get("maxQueueMs", 200))
         self.busy_until = 0.0
         self.counts = {"packets": 0, "bytes": 0, "lost": 0, "queueDrops": 0, "delivered": 0}
+        # How long each datagram the bottleneck took waited in its queue: counts per QUEUE_BUCKET_MS bucket
+        # (the last one open-ended), so a window's percentiles come from two snapshots' difference.
+        if self.bps > 0:
+            self.counts["queueWaitMs"] = [0] * (int(self.max_queue // QUEUE_BUCKET_MS) + 2)
 
     def shape(self, rng, now, size):
         """shapeDatagram: None when dropped, else the due times (ms) of each copy."""
@@ -87,6 +92,8 @@ class Bottleneck:
                 self.counts["queueDrops"] += 1
                 return None
             depart = start + size * 8 * 1000 / self.bps
+            waits = self.counts["queueWaitMs"]
+            waits[min(len(waits) - 1, int((start - now) // QUEUE_BUCKET_MS))] += 1
             self.busy_until = depart
         if rng.bool(self.loss):
             self.counts["lost"] += 1

@@ -26,7 +26,12 @@ export interface DirectionCounts {
   lost: number;
   queueDrops: number;
   delivered: number;
+  /** With a bandwidth cap: datagrams by how long they waited in the bottleneck's queue, QUEUE_BUCKET_MS buckets. */
+  queueWaitMs?: number[];
 }
+
+/** router.py's queue-wait bucket width, ms. */
+export const QUEUE_BUCKET_MS = 5;
 
 export interface RouterStats {
   atMs: number;

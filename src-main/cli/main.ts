@@ -77,7 +77,7 @@ function rateOf(v: Values): SessionRate | undefined {
   return (
     parseSessionRate(r) ??
     fail(
-      `--rate ${r}: a preset, or packets/s ${MIN_PACKET_RATE}..${MAX_PACKET_RATE} (TO_HOST[:TO_PEERS])`,
+      `--rate ${r}: a preset, or packets/s ${MIN_PACKET_RATE}..120, or 135..${MAX_PACKET_RATE} in steps of 15 (TO_HOST[:TO_PEERS])`,
     )
   );
 }

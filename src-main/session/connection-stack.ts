@@ -7,7 +7,7 @@ import type { GhostScopeFn } from '../net/ghost/ghost-sender';
 import { GhostManager } from '../net/ghost/ghost-manager';
 import type { GhostDomain } from '../net/ghost/ghost-source';
 import type { RatePolicy } from '../net/stream/rate';
-import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
+import { isPacketRate } from '../net/stream/rate';
 import type { PacketRecord } from '../net/stream/scheduler';
 import type { EventStack } from '../net/stream/stack';
 import { createEventStack } from '../net/stream/stack';
@@ -58,8 +58,7 @@ export function parseSessionRate(s: string): SessionRate | undefined {
   if (Object.hasOwn(SESSION_RATES, s)) return SESSION_RATES[s as keyof typeof SESSION_RATES];
   if (!/^\d{1,3}(:\d{1,3})?$/.test(s)) return undefined;
   const [toHost = NaN, toPeers = toHost] = s.split(':').map(Number);
-  const ok = (n: number): boolean => n >= MIN_PACKET_RATE && n <= MAX_PACKET_RATE;
-  return ok(toHost) && ok(toPeers) ? sessionRate(toHost, toPeers) : undefined;
+  return isPacketRate(toHost) && isPacketRate(toPeers) ? sessionRate(toHost, toPeers) : undefined;
 }
 
 /**

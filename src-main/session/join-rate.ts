@@ -1,20 +1,17 @@
 // The packet rate a joiner accepts while the board comes down: two and a half times its usual rate, up to the most
-// the rate field can say (85 packets/s of broadband becomes 213). TRIBES lets the receiver
+// the rate field can say (85 packets/s of broadband becomes 210). TRIBES lets the receiver
 // set the rate: the host allows every peer this much, and a peer asks for it only from its welcome to a board
 // until the board is whole, so pointers and edits go at the usual rate before and after. Pure; knows nothing of
 // connections.
 import type { RatePolicy } from '../net/stream/rate';
-import { MAX_PACKET_RATE } from '../net/stream/rate';
+import { packetRateAtMost } from '../net/stream/rate';
 
 /** How much faster than usual a board comes down (the adaptive rate still holds it to what the path carries). */
 export const DOWNLOAD_RATE_FACTOR = 2.5;
 
 export function boardDownloadRate(usual: RatePolicy): RatePolicy {
   return {
-    packetsPerSecond: Math.min(
-      MAX_PACKET_RATE,
-      Math.ceil(usual.packetsPerSecond * DOWNLOAD_RATE_FACTOR),
-    ),
+    packetsPerSecond: packetRateAtMost(usual.packetsPerSecond * DOWNLOAD_RATE_FACTOR),
     packetBytes: usual.packetBytes,
   };
 }

@@ -28,38 +28,94 @@ export interface RoundFigures {
   readonly limited: boolean;
 }
 
-const DECREASE = 0.85;
+/** A cut takes at least 5 % off, and at most half (a deep queue against a short path). */
+const DECREASE_MIN = 0.95;
+const DECREASE_MAX = 0.5;
+/** A round lasts an RTT, at most this many times the path's lowest RTT. */
+const ROUND_MAX_OF_MIN = 2;
+/** Growth per round well below the rate the path last congested at, and near it (a plateau). */
 const INCREASE = 1.08;
+const INCREASE_NEAR = 1.02;
+/** A queue this many times the target is deep: the rate may drop to what was sent, not only halve. */
+const DEEP_QUEUE = 4;
+/**
+ * The rate grows only while under this many times what the path took from us: a sender held back by something
+ * else (a packet-rate cap, its own pace) while data waits would otherwise grow a rate it never uses, and then
+ * need many rounds of cuts once the rate matters.
+ */
+const USED_FOR_GROWTH = 2;
+/** Growth per round while no bottleneck is known. */
+const PROBE = 1.5;
+/** The plateau around the rate of the last congestion: [PLATEAU_LOW, PLATEAU_HIGH] x that rate. */
+const PLATEAU_LOW = 0.9;
+const PLATEAU_HIGH = 1.1;
+/** Below this fraction of the rate the path last congested at (after an outage), the rate doubles back to it. */
+const RECOVER_BELOW = 0.6;
+/** Weight of a round's figure in the smoothed delivery rate (the bandwidth estimate shown in the stats). */
+const SMOOTHING = 0.5;
+/** What the path took is measured over the last this many rounds: acks bunched into one round don't swing it. */
+const SENT_ROUNDS = 4;
 const MIN_ROUND_MS = 50;
 const BASE_RTT_WINDOW_MS = 10_000;
-/** Queueing delay that counts as congestion: the larger of this and a quarter of the path's base RTT. */
-const QUEUE_DELAY_MS = 25;
+/**
+ * Queueing delay that counts as congestion: the larger of this and a quarter of the path's base RTT. Not much
+ * less: on a 16 kbit/s link a 100-byte packet takes 30 ms longer to serialize than a 40-byte one, which a
+ * lower target reads as a queue (and the rate never grows to the link).
+ */
+const QUEUE_DELAY_MS = 40;
 /** Drops in a round count as a loss burst only this many standard deviations above the path's usual loss. */
 const LOSS_SIGMAS = 3;
 /** Fewer notified packets than this in a round say nothing about a loss burst. */
 const MIN_LOSS_SAMPLE = 8;
+/** Fewer queue samples than this in a round say nothing about a standing queue (one reordered packet is not). */
+const MIN_QUEUE_SAMPLES = 3;
 
 /**
- * A delay-first AIMD controller measured in rounds of about one RTT:
- * - congestion is queueing delay (RTT above the path's floor) or a loss burst well above the path's usual loss,
- *   so random wireless loss alone does not throttle the app;
- * - on congestion the rate drops to 85 % of what the path actually delivered in the round (below the
- *   bottleneck, so its queue drains), at most once per round and never below 85 % of half the rate;
- * - otherwise, when the sender was held back by the rate (not merely idle), the rate doubles per round up to the
- *   bandwidth the path delivered before (fast recovery after an outage), and grows 8 % per round beyond it;
- * - the bandwidth estimate is the highest delivery rate seen in rounds where the sender was rate-limited.
+ * A delay-first controller measured in rounds of about one RTT, which keeps the bottleneck's queue short:
+ * - congestion is queueing delay or a loss burst well above the path's usual loss, so random loss alone (10 %
+ *   on a bad wireless link) never throttles the app: a bottleneck shows as delay before it drops anything;
+ * - the queueing delay is the one-way queue the peer measures on our packets and reports (one-way-delay.ts),
+ *   else the round's lowest RTT above the path's floor; it counts as congestion past a quarter of the base
+ *   RTT, at least 40 ms;
+ * - on congestion the rate is cut once per (queue-inflated) RTT, from what the path took from us in the last
+ *   rounds when that is lower than the rate (an app-limited sender's allowed rate says nothing of the path),
+ *   by 5 % just over the target and up to half for a deep queue, so the queue drains within a round or two;
+ * - otherwise, while the rate holds the sender back and the queue is under half the target, the rate grows 8 %
+ *   a round below what the path carried when it last began to queue, 2 % a round near it (a plateau, so it
+ *   dwells just under the bottleneck rather than overfilling its queue every few rounds), and doubles back
+ *   after an outage left it far below;
+ * - what was sent counts everything notified (delivered or dropped), the most of the last rounds, so neither
+ *   random loss nor acks bunched into one round (a receiver that stalled) swing the rate.
  */
 export class RateController {
   private rate: number;
   private estimate: number | undefined;
   private roundStart = -Infinity;
   private roundDelivered = 0;
+  private roundBytes = 0;
   private roundDropped = 0;
   private roundNotified = 0;
   private roundLimited = false;
   private usualLoss = 0;
+  /** Bytes delivered and length (ms) of each of the last rounds. */
+  private readonly sentRounds: { bytes: number; ms: number }[] = [];
+  /** The rate when congestion was last seen: the path's capacity as last found. */
+  private congestedAt: number | undefined;
+  /** Some round saw congestion: the path has a bottleneck, and growth past it is gentle. */
+  private everCongested = false;
+  /** The previous round saw a deep queue. */
+  private wasDeep = false;
+  /** The previous round saw congestion: a cut now belongs to the same episode. */
+  private wasCongested = false;
   /** Lowest RTT sample this round: a queue that stays the whole round is a standing queue, not a burst. */
   private roundMinRtt = Infinity;
+  /** Lowest one-way queue the peer reported since the last measure taken, and how many reports. */
+  private minReport = Infinity;
+  private reports = 0;
+  /** The peer reports the one-way queue: its RTT is no longer the measure. */
+  private reported = false;
+  /** RTT samples this round: the lowest of one or two is jitter, not a standing queue. */
+  private roundRtts = 0;
   /** Round minimums over the last BASE_RTT_WINDOW_MS: the path's floor, which may change with the route or rate. */
   private readonly baseRtts: { at: number; rtt: number }[] = [];
   private lastDecreaseAt = -Infinity;
@@ -74,7 +130,7 @@ export class RateController {
     return this.rate;
   }
 
-  /** The estimated available bandwidth (bytes/s), once a rate-limited round has measured it. */
+  /** The estimated available bandwidth (bytes/s delivered), once a rate-limited round has measured it. */
   get estimatedBytesPerSecond(): number | undefined {
     return this.estimate;
   }
@@ -89,47 +145,120 @@ export class RateController {
     this.roundLimited = true;
   }
 
+  /**
+   * What the peer measured of the queue on our packets to it (one-way, from their send stamps): when reports
+   * come, they are the round's queueing delay instead of the RTT's rise, which carries the other direction's
+   * queue too (a starved link's two directions would each back off for the other's queue).
+   */
+  onQueueReport(queueMs: number): void {
+    this.minReport = Math.min(this.minReport, queueMs);
+    this.reports++;
+    this.reported = true;
+  }
+
   /** One packet's fate. `bytes` is its size on the wire. Returns true when the rate changed. */
   onNotify(now: number, bytes: number, delivered: boolean, rtt: RttView): boolean {
     if (this.roundStart === -Infinity) this.roundStart = now;
     this.roundNotified++;
+    this.roundBytes += bytes;
     if (delivered) this.roundDelivered += bytes;
     else this.roundDropped++;
-    if (rtt.hasSample) this.roundMinRtt = Math.min(this.roundMinRtt, rtt.latestMs);
-    const length = Math.max(MIN_ROUND_MS, rtt.hasSample ? rtt.smoothed : 0);
+    if (rtt.hasSample) {
+      this.roundMinRtt = Math.min(this.roundMinRtt, rtt.latestMs);
+      this.roundRtts++;
+    }
+    // A round is an RTT, but no longer than twice the path's floor: a queue inflates the smoothed RTT, and a
+    // controller that measures in inflated rounds finds the queue it should prevent a round too late.
+    const length = Math.max(
+      MIN_ROUND_MS,
+      rtt.hasSample ? Math.min(rtt.smoothed, ROUND_MAX_OF_MIN * rtt.min) : 0,
+    );
     if (now - this.roundStart < length) return false;
-    return this.endRound(now, now - this.roundStart);
+    return this.endRound(now, now - this.roundStart, rtt.hasSample ? rtt.smoothed : length);
   }
 
-  private endRound(now: number, lengthMs: number): boolean {
+  private endRound(now: number, lengthMs: number, rttMs: number): boolean {
     const delivered = (this.roundDelivered * 1000) / lengthMs;
+    // What the bottleneck took from us over the last rounds: what was delivered, and the path's usual random
+    // loss on top (dropped packets count only that much: a burst of tail drops notified at once never passed).
+    this.sentRounds.push({ bytes: this.roundDelivered, ms: lengthMs });
+    if (this.sentRounds.length > SENT_ROUNDS) this.sentRounds.shift();
+    let bytes = 0;
+    let ms = 0;
+    for (const r of this.sentRounds) {
+      bytes += r.bytes;
+      ms += r.ms;
+    }
+    const sent = (bytes * 1000) / ms / (1 - Math.min(0.5, this.usualLoss));
     const loss = this.roundNotified > 0 ? this.roundDropped / this.roundNotified : 0;
-    const queueDelay = this.queueDelay(now);
+    const measured = this.queueDelay(now);
+    const queueDelay = measured ?? 0;
     // Binomial test against the usual loss, so a few random drops in a short round are not a burst.
     const expected = this.usualLoss * this.roundNotified;
     const lossBurst =
       this.roundNotified >= MIN_LOSS_SAMPLE &&
       this.roundDropped > expected + LOSS_SIGMAS * Math.sqrt(expected) + 2;
-    const delayed = queueDelay > Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
+    const target = Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
+    const delayed = queueDelay > target;
     const congested = lossBurst || delayed;
     const before = this.rate;
-    if (congested && now - this.lastDecreaseAt >= lengthMs) {
-      // To what the round delivered, but never below half the rate in one round: a receiver whose process
-      // stalled acks a round's packets late, all at once, and that round's trickle and high RTT are no measure
-      // of the path (a paste on a busy machine fell to the floor and took seconds to climb back). A standing
-      // queue keeps cutting once a round, so a real bottleneck is still reached within a few rounds.
-      this.rate = Math.max(
-        this.options.floorBytesPerSecond,
-        Math.max(Math.min(this.rate, delivered), this.rate / 2) * DECREASE,
+    // A deep queue two rounds running is a standing one; one round's is as likely a process that stalled.
+    const deepNow = delayed && queueDelay > DEEP_QUEUE * target;
+    const deep = deepNow && this.wasDeep;
+    this.wasDeep = deepNow;
+    // A cut shows in the RTT one (queue-inflated) RTT later: until then the queue seen is the old one. But a
+    // deep queue while the rate is still over twice what the path takes (a first cut only halved it) is cut at
+    // once: each RTT of waiting there is another RTT of a full queue.
+    const deepAboveTaken = deep && this.rate > 2 * sent;
+    if (congested && (now - this.lastDecreaseAt >= Math.max(lengthMs, rttMs) || deepAboveTaken)) {
+      // The deeper the queue (against the path's floor), the deeper the cut: just over the target takes a little
+      // off (a packet or two of jitter), a deep one drains fast. A standing queue keeps cutting once an RTT.
+      const factor = Math.max(
+        DECREASE_MAX,
+        Math.min(DECREASE_MIN, 1 - (queueDelay - target / 2) / (2 * (this.baseRtt() + queueDelay))),
       );
+      // From what the path took in the last rounds (delivered, over several rounds) when that is below the
+      // rate: the rate of a sender that did not use it says nothing of the path. Unless the queue is deep two
+      // rounds running, at most halving the rate: a receiver whose process stalled acks a round's packets late,
+      // all at once, and its trickle is no measure of the path (a paste on a busy machine once fell to the
+      // floor and took seconds to climb back; a lossy, jittery link once fell to the floor on a few such
+      // rounds). A standing deep queue (500 ms ahead of a chat line is the failure to avoid) takes the rate
+      // down to what was taken at once.
+      const taken = Math.min(this.rate, sent);
+      const from = deep ? taken : Math.max(taken, this.rate / 2);
+      // What the path took when it began to queue (the rate holding the sender back, or a deep queue): about
+      // its capacity. Later cuts of the same episode see the rate already cut; a loss burst with no queue
+      // says nothing of it.
+      if (!this.wasCongested)
+        this.congestedAt = delayed && (this.roundLimited || deep) ? taken : undefined;
+      this.everCongested = true;
+      this.rate = Math.max(this.options.floorBytesPerSecond, from * factor);
       this.lastDecreaseAt = now;
-    } else if (!congested && this.roundLimited) {
-      // Below a rate the path delivered before (e.g. after an outage): recover fast, then probe gently.
-      const known = this.estimate ?? 0;
-      this.rate = this.rate < known ? Math.min(known, this.rate * 2) : this.rate * INCREASE;
+    } else if (
+      !congested &&
+      this.roundLimited &&
+      measured !== undefined &&
+      this.rate < USED_FOR_GROWTH * sent
+    ) {
+      // Growth slows as the queue nears the target (LEDBAT's proportional gain): a few packets' worth of jitter
+      // or of serialization (a 100-byte packet spends 50 ms on a 16 kbit/s link) is no reason to stop.
+      const room = 1 - queueDelay / target;
+      const known = this.congestedAt;
+      if (known === undefined) {
+        // No bottleneck found yet: probe fast; past one found before, the path has more room: grow.
+        this.rate *= 1 + ((this.everCongested ? INCREASE : PROBE) - 1) * room;
+      } else if (this.rate < known * RECOVER_BELOW) {
+        // Far below where the path last congested (after an outage): recover fast.
+        this.rate = Math.min(known * PLATEAU_LOW, this.rate * 2);
+      } else if (this.rate < known * PLATEAU_LOW || this.rate > known * PLATEAU_HIGH) {
+        this.rate *= 1 + (INCREASE - 1) * room;
+        // Well past it without congestion: the path has more room now.
+        if (this.rate > known * PLATEAU_HIGH) this.congestedAt = undefined;
+      } else {
+        this.rate *= 1 + (INCREASE_NEAR - 1) * room;
+      }
     }
-    if (this.roundLimited)
-      this.estimate = Math.max(delivered, congested ? 0 : (this.estimate ?? 0));
+    if (this.roundLimited) this.estimate = smooth(this.estimate, delivered);
     if (!lossBurst) this.usualLoss = 0.9 * this.usualLoss + 0.1 * loss;
     this.recent.push({
       at: now,
@@ -141,21 +270,43 @@ export class RateController {
       limited: this.roundLimited,
     });
     if (this.recent.length > 64) this.recent.shift();
+    this.wasCongested = congested;
     this.roundStart = now;
     this.roundDelivered = 0;
+    this.roundBytes = 0;
     this.roundDropped = 0;
     this.roundNotified = 0;
     this.roundLimited = false;
     this.roundMinRtt = Infinity;
+    this.roundRtts = 0;
     return this.rate !== before;
   }
 
-  /** This round's standing queue: its lowest RTT above the path's recent floor. */
-  private queueDelay(now: number): number {
-    if (!Number.isFinite(this.roundMinRtt)) return 0;
-    this.baseRtts.push({ at: now, rtt: this.roundMinRtt });
-    while ((this.baseRtts[0]?.at ?? now) < now - BASE_RTT_WINDOW_MS) this.baseRtts.shift();
-    return Math.max(0, this.roundMinRtt - this.baseRtt());
+  /**
+   * This round's standing queue: the lowest one-way queue the peer reported (over this round, or the last ones
+   * until MIN_QUEUE_SAMPLES reports came: a peer that sends less often than we do reports seldom), else, from a
+   * peer that never reported, the round's lowest RTT above the path's recent floor. Undefined when too few
+   * samples say anything.
+   */
+  private queueDelay(now: number): number | undefined {
+    if (Number.isFinite(this.roundMinRtt)) {
+      this.baseRtts.push({ at: now, rtt: this.roundMinRtt });
+      while ((this.baseRtts[0]?.at ?? now) < now - BASE_RTT_WINDOW_MS) this.baseRtts.shift();
+    }
+    if (this.reports >= MIN_QUEUE_SAMPLES) {
+      const q = this.minReport;
+      this.reports = 0;
+      this.minReport = Infinity;
+      return q;
+    }
+    if (this.roundRtts < MIN_QUEUE_SAMPLES) return undefined;
+    // Too few reports: from a peer that reports, the RTT's rise (which carries the other direction's queue too)
+    // counts only until the first congestion, past the target: a queue forming at the start, while the rate is
+    // not yet shaped and only one packet in eight is stamped.
+    const rttQueue = Math.max(0, this.roundMinRtt - this.baseRtt());
+    const target = Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
+    if (this.reported && (this.everCongested || rttQueue <= target)) return undefined;
+    return rttQueue;
   }
 
   private baseRtt(): number {
@@ -180,6 +331,10 @@ export class RateController {
       Math.min(this.rate, ceilingBytesPerSecond),
     );
   }
+}
+
+function smooth(prev: number | undefined, x: number): number {
+  return prev === undefined ? x : prev + SMOOTHING * (x - prev);
 }
 
 /**

@@ -21,9 +21,17 @@ function defs() {
 }
 // Three classes: ids take 2 bits. Window 8: ordered sequences take 4 bits. String table of 8: ids take 3 bits.
 
-/** Rate field absent, then the event section's presence bit. */
+/** The delay field: a stamp, no queue report (every value of it is valid). */
+function delayField(w: BitWriter): void {
+  w.writeBool(true);
+  w.writeUint(1234, 11);
+  w.writeBool(false);
+}
+
+/** Rate field absent, the delay field, then the event section's presence bit. */
 function eventSection(w: BitWriter): void {
   w.writeBool(false);
+  delayField(w);
   w.writeBool(true);
 }
 
@@ -89,8 +97,10 @@ const CASES: { name: string; detail: RegExp; write: (w: BitWriter) => void }[] =
     detail: /ranged value/,
     write: (w) => {
       w.writeBool(true);
-      w.writeUint(127, 7);
-      w.writeUint(0, 11);
+      // Every 7-bit packet-rate code says a rate; a datagram size past 1472 B does not exist.
+      w.writeUint(0, 7);
+      w.writeUint(2047, 11);
+      delayField(w);
       w.writeBool(false);
     },
   },
@@ -99,6 +109,7 @@ const CASES: { name: string; detail: RegExp; write: (w: BitWriter) => void }[] =
     detail: /bits after the last section/,
     write: (w) => {
       w.writeBool(false);
+      delayField(w);
       w.writeBool(false);
       w.writeUint(0xffff, 16);
     },

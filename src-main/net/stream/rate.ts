@@ -16,8 +16,9 @@ export interface RatePolicy {
 
 export const MIN_PACKET_RATE = 1;
 /**
- * Up to 240 packets/s: the presets stay at or below 120, but a joiner asks for up to twice its usual rate while a
- * board comes down (session/join-rate.ts), the adaptive rate still bounding it by what the path carries.
+ * Up to 240 packets/s: the presets stay at or below 120, but a joiner asks for more while a board comes down
+ * (session/join-rate.ts), the adaptive rate still bounding it by what the path carries. Above 120 only in steps of
+ * 15 (isPacketRate), so the field keeps its 7 bits.
  */
 export const MAX_PACKET_RATE = 240;
 /** The modem preset's size: every event the event manager accepts fits one packet of this size. */
@@ -45,10 +46,8 @@ export const PACKET_OVERHEAD_BYTES = SEAL_OVERHEAD + 4;
 
 export function assertRatePolicy(p: RatePolicy): void {
   const ok =
-    Number.isInteger(p.packetsPerSecond) &&
+    isPacketRate(p.packetsPerSecond) &&
     Number.isInteger(p.packetBytes) &&
-    p.packetsPerSecond >= MIN_PACKET_RATE &&
-    p.packetsPerSecond <= MAX_PACKET_RATE &&
     p.packetBytes >= MIN_PACKET_BYTES &&
     p.packetBytes <= MAX_PACKET_BYTES;
   if (!ok) throw new RangeError(`bad rate policy ${p.packetsPerSecond}/s x ${p.packetBytes} B`);
@@ -61,24 +60,61 @@ export function minRate(a: RatePolicy, b: RatePolicy): RatePolicy {
   };
 }
 
-/** Rate field: packets/s ranged(1, 240) in 8 bits, then datagram bytes ranged(200, 1472) in 11 bits. */
+/** Packets/s up to this are said exactly; above it in steps of FAST_RATE_STEP up to MAX_PACKET_RATE. */
+const EXACT_PACKET_RATE = 120;
+const FAST_RATE_STEP = 15;
+const RATE_CODES = EXACT_PACKET_RATE + (MAX_PACKET_RATE - EXACT_PACKET_RATE) / FAST_RATE_STEP;
+
+/** Whether the rate field can say this packet rate: 1..120, or 135, 150, … 240. */
+export function isPacketRate(n: number): boolean {
+  return (
+    Number.isInteger(n) &&
+    n >= MIN_PACKET_RATE &&
+    n <= MAX_PACKET_RATE &&
+    (n <= EXACT_PACKET_RATE || (n - EXACT_PACKET_RATE) % FAST_RATE_STEP === 0)
+  );
+}
+
+/** The highest packet rate the field can say at or below `n` (n ≥ 1). */
+export function packetRateAtMost(n: number): number {
+  const m = Math.min(MAX_PACKET_RATE, Math.max(MIN_PACKET_RATE, Math.floor(n)));
+  if (m <= EXACT_PACKET_RATE) return m;
+  return m - ((m - EXACT_PACKET_RATE) % FAST_RATE_STEP);
+}
+
+/**
+ * Rate field: packets/s in 7 bits (codes 0..119 say 1..120 exactly, 120..127 say 135..240 in steps of 15: a
+ * board's download asks for more than the presets, and needs no finer steps), then datagram bytes ranged(200,
+ * 1472) in 11 bits.
+ */
 export function writeRateField(w: BitWriter, p: RatePolicy): void {
-  w.writeRanged(p.packetsPerSecond, MIN_PACKET_RATE, MAX_PACKET_RATE);
+  const n = p.packetsPerSecond;
+  const code =
+    n <= EXACT_PACKET_RATE
+      ? n - MIN_PACKET_RATE
+      : EXACT_PACKET_RATE - MIN_PACKET_RATE + (n - EXACT_PACKET_RATE) / FAST_RATE_STEP;
+  w.writeRanged(code, 0, RATE_CODES - 1);
   w.writeRanged(p.packetBytes, MIN_PACKET_BYTES, MAX_PACKET_BYTES);
 }
 
 /** Out-of-range values throw DecodeError('range'): only a hostile peer sends them. */
 export function readRateField(r: BitReader): RatePolicy {
-  const packetsPerSecond = r.readRanged(MIN_PACKET_RATE, MAX_PACKET_RATE);
+  const code = r.readRanged(0, RATE_CODES - 1);
+  const exact = EXACT_PACKET_RATE - MIN_PACKET_RATE;
+  const packetsPerSecond =
+    code <= exact ? code + MIN_PACKET_RATE : EXACT_PACKET_RATE + (code - exact) * FAST_RATE_STEP;
   const packetBytes = r.readRanged(MIN_PACKET_BYTES, MAX_PACKET_BYTES);
   return { packetsPerSecond, packetBytes };
 }
 
 const EPSILON = 1e-9;
+/** Credit saved while the rate is shaped to the path: this many seconds' worth. */
+const SHAPED_BURST_SECONDS = 0.1;
 
 /**
  * A byte bucket earning rate x size per second (IP/UDP overhead included, so small packets aren't free), capped
- * at one second's worth (TNL's fixed policy: idle time earns up to a second of credit for a burst). A packet may
+ * at one second's worth (TNL's fixed policy: idle time earns up to a second of credit for a burst), a tenth of
+ * that while the adaptive rate shapes it (see cap). A packet may
  * start while the balance is non-negative; its actual size is charged afterwards, so a full packet may overdraw
  * and the next one waits. The packet rate itself paces the scheduler's ticks; urgent packets between ticks
  * spend only bytes, so a pointer doesn't wait for a tick while the byte rate is respected.
@@ -103,10 +139,20 @@ export class SendCredit {
     return this.rate;
   }
 
-  /** Bytes earned per second (and the cap). */
+  /** Bytes earned per second. */
   get perSecond(): number {
     const full = this.rate.packetsPerSecond * (this.rate.packetBytes + UDP_IPV4_OVERHEAD);
     return Math.min(full, this.rate.bytesPerSecond ?? Infinity);
+  }
+
+  /**
+   * Most bytes saved up: a second's worth under the fixed policy; a fraction of a second's once the rate is
+   * shaped to the path (bytesPerSecond set: the adaptive rate found a bottleneck), since whatever leaves in a
+   * burst waits in that bottleneck's queue: a second saved on a 16 kbit/s link is a second of queue ahead of
+   * the next chat line.
+   */
+  private get cap(): number {
+    return this.perSecond * (this.rate.bytesPerSecond === undefined ? 1 : SHAPED_BURST_SECONDS);
   }
 
   /** Changes the rate from now on; earned credit is kept, within the new cap. */
@@ -140,7 +186,7 @@ export class SendCredit {
   private accrue(now: number): void {
     const dt = Math.max(0, now - this.at) / 1000;
     this.at = Math.max(this.at, now);
-    this.bytes = Math.min(this.perSecond, this.bytes + dt * this.perSecond);
+    this.bytes = Math.min(this.cap, this.bytes + dt * this.perSecond);
     const pps = this.rate.packetsPerSecond;
     this.packets = Math.min(pps, this.packets + dt * pps);
   }

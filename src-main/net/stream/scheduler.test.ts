@@ -80,7 +80,9 @@ describe('packet scheduler', () => {
     expect(a.fates).toEqual([]);
     const st = s.stats(60);
     expect(st.sent.b?.bits).toBe(4 + 24);
-    expect(st.sent.scheduler?.bits).toBe(1 + 19 + 2);
+    // The rate field, the delay field (no stamp: this side has no adaptive rate; no queue report: nothing came
+    // from the peer yet), presence bits.
+    expect(st.sent.scheduler?.bits).toBe(1 + 18 + 2 + 2);
   });
 
   it('sends nothing without demand, ticks at the rate, and never leaves the timer due after a send', () => {

@@ -20,6 +20,7 @@ import {
 import type { PacketTracker } from './tracker';
 import type { RoundFigures, RttView } from './congestion';
 import { RateController } from './congestion';
+import { ForwardQueue, readDelayField, writeDelayField } from './one-way-delay';
 
 /** The part of a Connection the scheduler drives (a Connection<PacketRecord> is one). */
 export interface SchedulerConnection {
@@ -113,8 +114,18 @@ const BACKLOG_FULL = 0.9;
  */
 const BACKLOG_PACE = 3;
 
+/** Packets of a sender whose rate is not shaped carry a send-time stamp one in this many (see fill). */
+const UNSHAPED_STAMP_EVERY = 8;
+
 /** Smallest packet the adaptive rate shapes to: every event the event manager accepts still fits. */
 const MIN_SHAPED_PACKET_BYTES = 200;
+
+/**
+ * The adaptive rate never goes below this (bytes/s on the wire, 6.4 kbit/s): ten small packets a second keep a
+ * pointer alive and chat moving. It must sit under the slowest link the app serves, or the rate can never come
+ * down to it and the bottleneck's queue stays full (the modem preset's 2,280 B/s is above a 16 kbit/s link).
+ */
+export const ADAPTIVE_FLOOR_BYTES_PER_SECOND = 800;
 
 /** Bytes/s on the wire a policy allows. */
 export function policyBytesPerSecond(p: RatePolicy): number {
@@ -178,6 +189,8 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private readonly sentBy: RateMeter[] = [];
   private readonly receivedBy: RateMeter[] = [];
   private readonly controller: RateController | undefined;
+  /** The queue on the peer's packets to us, measured from their stamps and reported back in ours. */
+  private readonly forwardQueue = new ForwardQueue();
   private ceiling = Infinity;
   /** The fixed policy's bytes/s when the rate last changed (rateChanged), to tell a raised policy. */
   private fixedBytes: number;
@@ -204,7 +217,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     if ((options.adaptive ?? true) && conn.rtt !== undefined) {
       // Start at what we accept ourselves: the peer's (conservative until heard) policy caps it anyway.
       this.controller = new RateController({
-        floorBytesPerSecond: policyBytesPerSecond(RATE_PRESETS.modem),
+        floorBytesPerSecond: ADAPTIVE_FLOOR_BYTES_PER_SECOND,
         initialBytesPerSecond: policyBytesPerSecond(this.sendCap),
       });
     }
@@ -353,6 +366,9 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
       this.peerRate = readRateField(r);
       this.rateChanged(now);
     }
+    const delay = readDelayField(r);
+    if (delay.stamp !== undefined) this.forwardQueue.onStamp(now, delay.stamp);
+    if (delay.reportMs !== undefined) this.controller?.onQueueReport(delay.reportMs);
     const managers = this.managers;
     const own = this.receivedBy[managers.length] as RateMeter;
     for (let i = 0; i < managers.length; i++) {
@@ -464,11 +480,22 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     return false;
   }
 
-  /** Rate field (1 bit, then 18 while undelivered), then per manager a presence bit and its section. */
+  /**
+   * Rate field (1 bit, then 18 while undelivered), the delay field (1 bit, then the 11-bit send-time stamp when
+   * stamped; 1 bit, then 7 when there is a report of the queue seen on the peer's packets), then per manager a
+   * presence bit and its section.
+   */
   private fill(now: number, w: BitWriter, budgetBits: number): PacketRecord {
     const rateVersion = this.ratePending ? this.rateVersion : undefined;
     w.writeBool(rateVersion !== undefined);
     if (rateVersion !== undefined) writeRateField(w, this.localRate);
+    // Stamped while the rate is shaped (the path, not the policy, holds us back: the queue matters), and every
+    // UNSHAPED_STAMP_EVERY-th packet otherwise, so the peer knows the path's floor before a queue forms.
+    const stamp =
+      this.controller !== undefined &&
+      (this.effective.bytesPerSecond !== undefined ||
+        this.packetsBuilt % UNSHAPED_STAMP_EVERY === 0);
+    writeDelayField(w, stamp ? now : undefined, this.forwardQueue.takeReport());
     let overhead = w.bitLength;
     const sections: unknown[] = [];
     const managers = this.managers;
