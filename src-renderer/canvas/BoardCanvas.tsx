@@ -1,5 +1,6 @@
-// The Konva stage: applies the camera, reports the viewport, and hosts the board and live layers; its input
-// goes to the tool machines (tools/) through use-stage-input. Store in; tools and controller out.
+// The Konva stage: reports the viewport, and hosts the board and live layers, each of which carries the camera
+// (the board layer through its snapshot, which lags it while a large board pans); its input goes to the tool
+// machines (tools/) through use-stage-input. Store in; tools and controller out.
 import { type ReactElement, useEffect, useMemo } from 'react';
 import { Stage } from 'react-konva';
 import type { Tool } from '../../shared/api';
@@ -9,6 +10,7 @@ import { LiveLayer } from './LiveLayer';
 import { PositionMirror } from './position-mirror';
 import { SelectionMirror } from './SelectionMirror';
 import { StaticLayer } from './StaticLayer';
+import { wheelWithoutPicking } from './stage-wheel';
 import { useStageInput } from './use-stage-input';
 
 function cursorFor(tool: Tool, panning: boolean): string {
@@ -22,7 +24,7 @@ export function BoardCanvas({ size, spaceHeld }: { size: Size; spaceHeld: boolea
   const camera = useAppState((s) => s.camera);
   const tool = useAppState((s) => s.tool);
   const tools = useTools();
-  const input = useStageInput(tools, spaceHeld);
+  const input = useStageInput(tools, spaceHeld, controller.store);
   const mirror = useMemo(() => new PositionMirror(controller), [controller]);
   useEffect(() => controller.onLocal(mirror.local), [controller, mirror]);
 
@@ -33,12 +35,11 @@ export function BoardCanvas({ size, spaceHeld }: { size: Size; spaceHeld: boolea
   return (
     <>
       <Stage
+        ref={(stage) => {
+          if (stage) wheelWithoutPicking(stage);
+        }}
         width={size.width}
         height={size.height}
-        x={camera.x}
-        y={camera.y}
-        scaleX={camera.scale}
-        scaleY={camera.scale}
         style={{ cursor: cursorFor(tool, spaceHeld) }}
         onPointerDown={input.onPointerDown}
         onPointerMove={input.onPointerMove}

@@ -53,8 +53,11 @@ function transformHandleOf(node: Konva.Node): TransformHandle {
   };
 }
 
-/** Konva fires no stage pointer events while a node is dragged or transformed: read the pointer here. */
-const pointerOf = (node: Konva.Node) => node.getStage()?.getRelativePointerPosition() ?? null;
+/**
+ * Konva fires no stage pointer events while a node is dragged or transformed: read the pointer here, in world
+ * units (the node's layer carries the camera).
+ */
+const pointerOf = (node: Konva.Node) => node.getLayer()?.getRelativePointerPosition() ?? null;
 
 function dragInfo(id: number, node: Konva.Node): DragInfo {
   return { id, at: node.position(), pointer: pointerOf(node), node: handleOf(node) };

@@ -6,6 +6,7 @@
 // nothing of Konva beyond mounting the canvas.
 import { type ReactElement, useEffect, useRef, useState } from 'react';
 import type { Size } from '../board/camera';
+import { GRID_PX, gridAlpha } from '../board/detail';
 import { BoardCanvas } from '../canvas/BoardCanvas';
 import { useClipboard } from '../clipboard/use-clipboard';
 import { TextEditor } from '../canvas/TextEditor';
@@ -78,7 +79,9 @@ export function BoardScreen(): ReactElement {
     fitBoard(controller.store, size);
   }, [controller, size]);
 
-  const grid = 24 * camera.scale;
+  const grid = GRID_PX * camera.scale;
+  // Zoomed far out the dots fade away rather than crowd into a moiré.
+  const alpha = gridAlpha(camera.scale);
   return (
     <div className="board-screen">
       <div className="board-main">
@@ -87,9 +90,12 @@ export function BoardScreen(): ReactElement {
             ref={stageRef}
             className="board-canvas"
             data-testid="board-stage"
+            data-grid-alpha={alpha.toFixed(2)}
             style={{
+              backgroundImage: alpha > 0 ? undefined : 'none',
               backgroundSize: `${grid}px ${grid}px`,
               backgroundPosition: `${camera.x}px ${camera.y}px`,
+              ['--grid-alpha' as string]: alpha,
             }}
           >
             {size.width > 0 && <BoardCanvas size={size} spaceHeld={space} />}
