@@ -36,6 +36,21 @@ interface LayerInternals {
 
 const idOf = (node: Konva.Node): number => Number(node.id().slice(4));
 
+/** Where the layer's Transformers are and what they hold (their anchors take pointers). */
+function handlesKey(layer: Konva.Layer): string {
+  return layer
+    .find<Konva.Transformer>('Transformer')
+    .map((t) =>
+      t.isVisible() && t.nodes().length > 0
+        ? `${t
+            .nodes()
+            .map((n) => n.id())
+            .join()}@${t.x()},${t.y()},${t.width()},${t.height()},${t.rotation()}`
+        : '',
+    )
+    .join('|');
+}
+
 export class SnapshotLayer {
   private layer: Konva.Layer | null = null;
   private restore: (() => void) | null = null;
@@ -49,6 +64,7 @@ export class SnapshotLayer {
   private given = new Set<number>();
   private gesture = new Set<number>();
   private liveKey = '';
+  private handles = '';
   /** How long the last whole draw (or snapshot) took, ms. */
   lastDrawMs = 0;
   /** The camera now (the Stage's other layers show this). */
@@ -108,6 +124,7 @@ export class SnapshotLayer {
   /** The objects drawn changed, or the camera settled: the next frame draws the snapshot afresh. */
   invalidate(): void {
     this.dirty = true;
+    this.hitDirty = true;
     this.layer?.batchDraw();
   }
 
@@ -142,8 +159,8 @@ export class SnapshotLayer {
     internals.drawScene = (can, top) => {
       // Drawing elsewhere (an export, a cache): the real thing.
       if (can !== undefined || top !== undefined) return drawScene(can, top);
-      this.hitDirty = true;
       if (!this.composing) {
+        this.hitDirty = true;
         const t0 = performance.now();
         drawScene();
         this.lastDrawMs = performance.now() - t0;
@@ -153,7 +170,16 @@ export class SnapshotLayer {
         }
         return layer;
       }
-      if (this.dirty || this.shot === null || this.stale(layer)) this.takeShot(layer, drawScene);
+      if (this.dirty || this.shot === null || this.stale(layer)) {
+        this.takeShot(layer, drawScene);
+        this.hitDirty = true;
+      }
+      // The handles are the one live thing that takes pointers: their hit graph follows them.
+      const handles = handlesKey(layer);
+      if (handles !== this.handles) {
+        this.handles = handles;
+        this.hitDirty = true;
+      }
       this.compose(layer);
       return layer;
     };
@@ -247,6 +273,12 @@ export class SnapshotLayer {
     native.setTransform(k, 0, 0, k, (v.x - shot.x * k) * ratio, (v.y - shot.y * k) * ratio);
     native.drawImage(shot.canvas._canvas, 0, 0);
     native.restore();
+    // What is live is drawn by the layer's transform: moved along as the snapshot is while the layer lags the
+    // camera (a shape drawn through an opacity buffer keeps the layer's place until it settles).
+    const j = v.scale / layer.scaleX();
+    native.save();
+    native.transform(j, 0, 0, j, v.x - layer.x() * j, v.y - layer.y() * j);
     for (const n of layer.getChildren()) if (!this.inShot(n)) n.drawScene(canvas);
+    native.restore();
   }
 }

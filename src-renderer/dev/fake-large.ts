@@ -65,8 +65,8 @@ function scribble(r: () => number): { points: number[]; w: number; h: number } {
   const points = raw.map((v, i) => Math.round(v - (i % 2 === 0 ? minX : minY)));
   return {
     points,
-    w: Math.max(1, Math.max(...xs) - minX),
-    h: Math.max(1, Math.max(...ys) - minY),
+    w: Math.max(1, Math.round(Math.max(...xs) - minX)),
+    h: Math.max(1, Math.round(Math.max(...ys) - minY)),
   };
 }
 
