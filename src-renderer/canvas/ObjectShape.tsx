@@ -22,7 +22,7 @@ export interface ObjectHandlers {
   readonly onTransformEnd?: (id: number, node: Konva.Node) => void;
 }
 
-interface Props {
+export interface ObjectShapeProps {
   readonly o: BoardObject;
   readonly draggable?: boolean;
   readonly listening?: boolean;
@@ -48,7 +48,7 @@ function on<T>(
     : undefined;
 }
 
-export const ObjectShape = memo(function ObjectShape(p: Props): ReactElement {
+export const ObjectShape = memo(function ObjectShape(p: ObjectShapeProps): ReactElement {
   const { o, handlers: h } = p;
   const node = (e: Konva.KonvaEventObject<Event>): Konva.Node => e.currentTarget;
   const events = {

@@ -26,7 +26,7 @@ import { useAppState, useController, useTools } from '../view/context';
 import { imageCache } from './image-cache';
 import { LockedOutline } from './LockBadge';
 import { MarqueeRect } from './MarqueeRect';
-import { ObjectShape } from './ObjectShape';
+import { ObjectShape, type ObjectShapeProps } from './ObjectShape';
 import { SelectionTransformer } from './SelectionTransformer';
 import { SnapshotLayer } from './snapshot-layer';
 import { useObjectHandlers } from './use-object-handlers';
@@ -56,11 +56,38 @@ const asObject = (o: NewObject, id: number): BoardObject => ({
   pinned: 0,
 });
 
+/**
+ * One board object as this user sees it (their move or resize shown over the board's): each reads its own from
+ * the store, so a drag re-renders the objects dragged, not the list of thousands.
+ */
+function useShown(o: BoardObject): BoardObject {
+  const { store } = useController();
+  const seen = useRef<{
+    moves: unknown;
+    edits: unknown;
+    o: BoardObject;
+    shown: BoardObject;
+  } | null>(null);
+  const read = (): BoardObject => {
+    const s = store.getState();
+    const c = seen.current;
+    if (c !== null && c.moves === s.moves && c.edits === s.edits && c.o === o) return c.shown;
+    const shown = shownObject(s, o);
+    seen.current = { moves: s.moves, edits: s.edits, o, shown };
+    return shown;
+  };
+  return useSyncExternalStore(store.subscribe, read);
+}
+
+const BoardObjectShape = memo(function BoardObjectShape(p: ObjectShapeProps): ReactElement {
+  return <ObjectShape {...p} o={useShown(p.o)} />;
+});
+
 /** Whether `b` draws what `a` drew, live objects aside (those are drawn over the snapshot anyway). */
 function sameAtRest(
   a: readonly BoardObject[],
   b: readonly BoardObject[],
-  live: ReadonlySet<number>,
+  live: { has(id: number): boolean },
 ): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
@@ -103,7 +130,8 @@ export const StaticLayer = memo(function StaticLayer({ size }: { size: Size }): 
   const camera = useSettledCamera(store, size, snapshot, CULL_MARGIN_PX);
   const detail = detailScale(camera.scale);
 
-  // Culled where the board says objects are; this user's moves and edits shown on those (a drag stays in view).
+  // Culled where the board says objects are; this user's moves and edits shown on those (a drag stays in view)
+  // by each object itself, and here only for the locked outlines.
   const culled = useMemo(
     () => cullToView(board.values(), visibleWorld(camera, size), CULL_MARGIN_PX / camera.scale),
     [board, camera, size],
@@ -124,7 +152,7 @@ export const StaticLayer = memo(function StaticLayer({ size }: { size: Size }): 
   // After each commit: anything drawn at rest that changed means the snapshot is drawn afresh.
   const drawn = useRef<{ list: readonly BoardObject[]; deps: readonly unknown[] } | null>(null);
   useLayoutEffect(() => {
-    const deps = [ghosted, editing, tool, editable, detail, images, imagesReady];
+    const deps = [camera, ghosted, editing, tool, editable, detail, images, imagesReady];
     const was = drawn.current;
     drawn.current = { list: visible, deps };
     if (
@@ -150,8 +178,8 @@ export const StaticLayer = memo(function StaticLayer({ size }: { size: Size }): 
   );
   return (
     <Layer ref={attach}>
-      {visible.map((o) => (
-        <ObjectShape
+      {culled.map((o) => (
+        <BoardObjectShape
           key={o.id}
           o={o}
           draggable={selecting && editable && o.pinned !== 1}
@@ -173,7 +201,7 @@ export const StaticLayer = memo(function StaticLayer({ size }: { size: Size }): 
         />
       ))}
       {preview && <ObjectShape name="draft" o={asObject(preview, 0)} listening={false} />}
-      <SelectionTransformer layerRef={layerRef} ids={transformable} version={visible} />
+      <SelectionTransformer layerRef={layerRef} ids={transformable} version={culled} />
       {lockedSelected.map((o) => (
         <LockedOutline key={`locked-${o.id}`} o={o} scale={camera.scale} />
       ))}

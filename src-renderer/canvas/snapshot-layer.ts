@@ -9,12 +9,15 @@
 // walk every node; a press on the board catches it up at once. The hit graph is drawn lazily: only when a
 // pointer asks what is under it, not on every draw. Knows Konva and nothing of React, the store or the tools.
 import type Konva from 'konva';
-import { type Canvas, SceneCanvas } from 'konva/lib/Canvas';
+import { type Canvas, HitCanvas, SceneCanvas } from 'konva/lib/Canvas';
+import { DD } from 'konva/lib/DragAndDrop';
 import type { Camera } from '../board/camera';
 
 /** A whole draw dearer than this switches to the snapshot; cheaper than CHEAP_MS (twice in a row) switches back. */
 const DEAR_MS = 8;
 const CHEAP_MS = 4;
+/** How long a dear layer is still before its hit graph is drawn ahead of any press. */
+const HIT_AHEAD_MS = 300;
 /** The children drawn into the snapshot: board objects (ObjectShape), id `obj-<id>`. */
 const OBJECT_NAME = 'object';
 
@@ -36,10 +39,21 @@ interface LayerInternals {
 
 const idOf = (node: Konva.Node): number => Number(node.id().slice(4));
 
+/** The layer's Transformers: among its last children, after every board object. */
+function transformers(layer: Konva.Layer): Konva.Transformer[] {
+  const out: Konva.Transformer[] = [];
+  const children = layer.getChildren();
+  for (let i = children.length - 1; i >= 0; i--) {
+    const n = children[i];
+    if (n === undefined || n.name() === OBJECT_NAME) break;
+    if (n.getClassName() === 'Transformer') out.push(n as Konva.Transformer);
+  }
+  return out;
+}
+
 /** Where the layer's Transformers are and what they hold (their anchors take pointers). */
 function handlesKey(layer: Konva.Layer): string {
-  return layer
-    .find<Konva.Transformer>('Transformer')
+  return transformers(layer)
     .map((t) =>
       t.isVisible() && t.nodes().length > 0
         ? `${t
@@ -69,6 +83,13 @@ export class SnapshotLayer {
   lastDrawMs = 0;
   /** The camera now (the Stage's other layers show this). */
   private view: Camera = { x: 0, y: 0, scale: 1 };
+  /** The hit graph drawn ahead, once the layer has been still a moment (a dear one takes a while to draw). */
+  private hitTimer: ReturnType<typeof setTimeout> | undefined;
+  private drawHitNow: (() => void) | null = null;
+  /** The board objects' hit graph at rest, kept like the snapshot: a new selection redraws only the handles'. */
+  private hitShot: HitCanvas | null = null;
+  private hitShotKey = '';
+  private shotGen = 0;
   /** Called when a press on the board caught the layer up with the camera (the caller re-culls). */
   onCatchUp: (() => void) | null = null;
 
@@ -93,11 +114,20 @@ export class SnapshotLayer {
     this.layer?.batchDraw();
   }
 
-  /** The camera settled (or moved too far): the layer is drawn afresh for it. */
-  settle(c: Camera): void {
+  /**
+   * The camera settled (or moved too far): the layer takes it, and is drawn afresh for it when `redraw` (the
+   * snapshot was taken at another scale, or lacks board now in view); a pan over what it holds needs none.
+   */
+  settle(c: Camera, redraw = true): void {
     this.view = c;
     this.place(c);
-    this.invalidate();
+    if (redraw || !this.composing) this.invalidate();
+    else this.layer?.batchDraw();
+  }
+
+  /** The camera the snapshot was taken at, while frames show one. */
+  get shotCamera(): Camera | null {
+    return this.composing && this.shot ? this.shot : null;
   }
 
   private place(c: Camera): void {
@@ -112,7 +142,6 @@ export class SnapshotLayer {
     const l = this.layer;
     if (!l || (l.x() === this.view.x && l.y() === this.view.y && l.scaleX() === this.view.scale))
       return;
-    this.settle(this.view);
     this.onCatchUp?.();
   };
 
@@ -135,20 +164,25 @@ export class SnapshotLayer {
   }
 
   private liveChanged(): void {
-    const key = [...this.given, ...this.gesture].sort((a, b) => a - b).join(',');
+    const key = [...new Set([...this.given, ...this.gesture])].sort((a, b) => a - b).join(',');
     if (key === this.liveKey) return;
     this.liveKey = key;
     this.invalidate();
   }
 
-  private isLive(node: Konva.Node): boolean {
+  /** Whether the object is drawn live now (given, or in a Konva gesture). */
+  isLive(id: number): boolean {
+    return this.given.has(id) || this.gesture.has(id);
+  }
+
+  private isLiveNode(node: Konva.Node): boolean {
     const id = idOf(node);
     return this.given.has(id) || this.gesture.has(id);
   }
 
   private inShot(node: Konva.Node): boolean {
     if (node.name() !== OBJECT_NAME) return false;
-    return this.given.size + this.gesture.size === 0 || !this.isLive(node);
+    return this.given.size + this.gesture.size === 0 || !this.isLiveNode(node);
   }
 
   private patch(layer: Konva.Layer): () => void {
@@ -181,6 +215,7 @@ export class SnapshotLayer {
         this.hitDirty = true;
       }
       this.compose(layer);
+      if (this.hitDirty) this.hitAhead();
       return layer;
     };
     internals.drawHit = (can, top) => {
@@ -188,18 +223,21 @@ export class SnapshotLayer {
       this.hitDirty = true;
       return layer;
     };
+    this.drawHitNow = () => {
+      this.hitDirty = false;
+      if (this.composing) this.composeHit(layer, drawHit);
+      else drawHit();
+    };
     internals._getIntersection = (pos) => {
-      if (this.hitDirty) {
-        this.hitDirty = false;
-        drawHit();
-      }
+      // Mid-gesture (a drag or a resize) the hit graph waits, as Konva's own does: the pointer is taken.
+      if (this.hitDirty && this.gesture.size === 0 && !DD.isDragging) this.drawHitNow?.();
       return intersect(pos);
     };
     const gestureOf = (e: Konva.KonvaEventObject<Event>): number[] => {
       const ids = new Set<number>();
       const group = e.target.findAncestors(`.${OBJECT_NAME}`, true)[0];
       if (group) ids.add(idOf(group));
-      for (const tr of layer.find<Konva.Transformer>('Transformer'))
+      for (const tr of transformers(layer))
         if (group === undefined || tr.nodes().includes(group))
           for (const n of tr.nodes()) ids.add(idOf(n));
       return [...ids];
@@ -217,12 +255,55 @@ export class SnapshotLayer {
     const container = layer.getStage().container();
     container.addEventListener('pointerdown', this.catchUp, true);
     return () => {
+      clearTimeout(this.hitTimer);
+      this.drawHitNow = null;
       container.removeEventListener('pointerdown', this.catchUp, true);
       internals.drawScene = drawScene;
       internals.drawHit = drawHit;
       internals._getIntersection = intersect;
       layer.off('.snapshot');
     };
+  }
+
+  /** The hit graph: the objects' (drawn afresh only when they or the camera changed), then what is live. */
+  private composeHit(layer: Konva.Layer, drawHit: DrawHit): void {
+    const hc = layer.hitCanvas;
+    (layer as unknown as { _syncHitCanvasSize(): void })._syncHitCanvasSize();
+    if (!hc.width || !hc.height) return;
+    const key = `${this.shotGen}|${layer.x()},${layer.y()},${layer.scaleX()}|${hc.width}x${hc.height}`;
+    if (this.hitShot === null || key !== this.hitShotKey) {
+      const c = this.hitShot ?? new HitCanvas({ pixelRatio: hc.getPixelRatio() });
+      c.setPixelRatio(hc.getPixelRatio());
+      c.setSize(hc.getWidth(), hc.getHeight());
+      c.getContext().clear();
+      const hidden = layer.getChildren((n) => n.visible() && !this.inShot(n));
+      for (const n of hidden) n.visible(false);
+      try {
+        drawHit(c);
+      } finally {
+        for (const n of hidden) n.visible(true);
+      }
+      this.hitShot = c;
+      this.hitShotKey = key;
+    }
+    const ctx = hc.getContext();
+    ctx.clear();
+    const native = ctx._context;
+    native.save();
+    native.setTransform(1, 0, 0, 1, 0, 0);
+    native.drawImage(this.hitShot._canvas, 0, 0);
+    native.restore();
+    for (const n of layer.getChildren()) if (!this.inShot(n)) n.drawHit(hc);
+  }
+
+  /** Draws the hit graph when the page is idle, HIT_AHEAD_MS after the last frame that left it stale. */
+  private hitAhead(): void {
+    clearTimeout(this.hitTimer);
+    this.hitTimer = setTimeout(() => {
+      requestIdleCallback(() => {
+        if (this.hitDirty && this.gesture.size === 0 && !DD.isDragging) this.drawHitNow?.();
+      });
+    }, HIT_AHEAD_MS);
   }
 
   /** The canvas was resized (or moved to a screen of another pixel ratio) since the snapshot. */
@@ -246,6 +327,7 @@ export class SnapshotLayer {
       for (const n of hidden) n.visible(true);
     }
     this.shot = { canvas, x: layer.x(), y: layer.y(), scale: layer.scaleX() };
+    this.shotGen++;
     this.dirty = false;
     this.lastDrawMs = performance.now() - t0;
     if (this.lastDrawMs < CHEAP_MS) this.cheapRuns++;

@@ -7,13 +7,14 @@ import { useEffect, useRef, useState } from 'react';
 import type { BoardObject, ObjectId } from '../../shared/board';
 import { boardBounds } from '../board/bounds';
 import { type Camera, type Rect, type Size, visibleWorld } from '../board/camera';
+import { detailScale } from '../board/detail';
 import type { Store } from '../store/store';
 import type { SnapshotLayer } from './snapshot-layer';
 
 /** How long the camera is still before the layer is drawn afresh for it. */
 export const SETTLE_MS = 150;
-/** Zooming past this factor either way draws afresh at once (the snapshot would blur, or culling miss). */
-const ZOOM_SLACK = 1.5;
+/** Zooming in past this factor draws afresh at once (the snapshot would blur); zooming out is counted by area. */
+const ZOOM_SLACK = 2.5;
 /** Share of the view that may show board the snapshot lacks before it is drawn afresh mid-gesture. */
 const UNCOVERED_SLACK = 0.15;
 
@@ -36,7 +37,7 @@ const area = (r: Rect | null): number => (r === null ? 0 : r.w * r.h);
 
 /**
  * Whether the layer drawn for `settled` (culled to its view grown by `marginPx`) falls short for `now`: the
- * share of the view showing board outside it beyond `slack`, or zoomed past ZOOM_SLACK.
+ * share of the view showing board outside it beyond `slack`, or zoomed in past ZOOM_SLACK.
  */
 export function fallsShort(
   settled: Camera,
@@ -46,8 +47,7 @@ export function fallsShort(
   marginPx: number,
   slack: number,
 ): boolean {
-  const k = now.scale / settled.scale;
-  if (k > ZOOM_SLACK || k < 1 / ZOOM_SLACK) return true;
+  if (now.scale / settled.scale > ZOOM_SLACK) return true;
   if (board === null) return false;
   const view = visibleWorld(now, size);
   const m = marginPx / settled.scale;
@@ -68,12 +68,27 @@ export function useSettledCamera(
   const current = useRef(settled);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // The layer takes the camera; React re-culls only when the culled objects or their detail may differ, and
+    // the snapshot is drawn afresh only when it is at another scale or lacks board now in view.
     const publish = (c: Camera): void => {
       clearTimeout(timer);
-      if (c === current.current) return;
-      current.current = c;
-      setSettled(c);
-      snapshot.settle(c);
+      const was = current.current;
+      const board = boundsOf(store.getState().board);
+      const shot = snapshot.shotCamera;
+      const recull =
+        c !== was &&
+        (detailScale(c.scale) !== detailScale(was.scale) ||
+          fallsShort(was, c, size, board, cullMarginPx, 0));
+      // Re-culled, the layer is drawn afresh once React has committed the objects (StaticLayer says so).
+      snapshot.settle(
+        c,
+        !recull &&
+          (shot === null || shot.scale !== c.scale || fallsShort(shot, c, size, board, 0, 0)),
+      );
+      if (recull) {
+        current.current = c;
+        setSettled(c);
+      }
     };
     let last: Camera | null = null;
     const follow = (): void => {
@@ -83,10 +98,14 @@ export function useSettledCamera(
       last = c;
       clearTimeout(timer);
       snapshot.follow(c);
-      // Drawing whole each frame (cheap): re-cull once past the margin; showing a snapshot: once it lacks much.
-      const short = snapshot.snapshotting
-        ? fallsShort(current.current, c, size, boundsOf(s.board), 0, UNCOVERED_SLACK)
-        : fallsShort(current.current, c, size, boundsOf(s.board), cullMarginPx, 0);
+      // Showing a snapshot: draw afresh once it lacks much of the view; drawing whole each frame (cheap):
+      // re-cull once past the margin.
+      const board = boundsOf(s.board);
+      const shot = snapshot.shotCamera;
+      const short =
+        shot !== null
+          ? fallsShort(shot, c, size, board, 0, UNCOVERED_SLACK)
+          : fallsShort(current.current, c, size, board, cullMarginPx, 0);
       if (short) publish(c);
       else
         timer = setTimeout(() => {
