@@ -41,7 +41,11 @@ const SCENARIO_MS = Number(process.env.GB_RENDER_MS ?? 3000);
 const ORIGIN = 'http://ghostboard.bench';
 
 type Scenario = 'pan' | 'zoom' | 'drag' | 'pointers';
-const SCENARIOS: readonly Scenario[] = ['pan', 'zoom', 'drag', 'pointers'];
+const ALL: readonly Scenario[] = ['pan', 'zoom', 'drag', 'pointers'];
+/** GB_RENDER_SCENARIOS=zoom,drag for a quick look; the targets need all four. */
+const SCENARIOS: readonly Scenario[] = (process.env.GB_RENDER_SCENARIOS ?? ALL.join(','))
+  .split(',')
+  .filter((s): s is Scenario => (ALL as readonly string[]).includes(s));
 
 /** One app under test: how to open a board of `n` objects and where on screen an object to drag is. */
 interface Subject {

@@ -7,9 +7,9 @@ describe('fallsShort', () => {
   const at = { x: 0, y: 0, scale: 1 };
   const board = { x: -5000, y: -5000, w: 10_000, h: 10_000 };
 
-  it('asks for a fresh draw zoomed in past 2.5×; zoomed out, only for board it lacks', () => {
-    expect(fallsShort(at, { ...at, scale: 2.4 }, size, board, 0, 1)).toBe(false);
-    expect(fallsShort(at, { ...at, scale: 2.6 }, size, board, 0, 1)).toBe(true);
+  it('asks for a fresh draw zoomed in past 4×; zoomed out, only for board it lacks', () => {
+    expect(fallsShort(at, { ...at, scale: 3.9 }, size, board, 0, 1)).toBe(false);
+    expect(fallsShort(at, { ...at, scale: 4.1 }, size, board, 0, 1)).toBe(true);
     // Zoomed out to 0.6 about the origin: the view grows onto board the layer never drew.
     expect(fallsShort(at, { ...at, scale: 0.6 }, size, board, 0, 0.1)).toBe(true);
     const small = { x: 100, y: 100, w: 200, h: 200 };

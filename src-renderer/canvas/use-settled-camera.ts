@@ -11,10 +11,18 @@ import { detailScale } from '../board/detail';
 import type { Store } from '../store/store';
 import type { SnapshotLayer } from './snapshot-layer';
 
-/** How long the camera is still before the layer is drawn afresh for it. */
+/**
+ * How long the camera is still before the layer is drawn afresh for it: SETTLE_MS, or twice what the last whole
+ * draw took when that is longer (up to MAX_SETTLE_MS), so a gesture with pauses on a dear board is not stalled
+ * by a draw at each pause.
+ */
 export const SETTLE_MS = 150;
-/** Zooming in past this factor draws afresh at once (the snapshot would blur); zooming out is counted by area. */
-const ZOOM_SLACK = 2.5;
+const MAX_SETTLE_MS = 1000;
+/**
+ * Zooming in past this factor draws afresh at once: up to two octaves a gesture shows the snapshot magnified
+ * (soft, as a map's tiles are mid-pinch) rather than stall on a whole draw; zooming out is counted by area.
+ */
+const ZOOM_SLACK = 4;
 /** Share of the view that may show board the snapshot lacks before it is drawn afresh mid-gesture. */
 const UNCOVERED_SLACK = 0.15;
 
@@ -108,9 +116,12 @@ export function useSettledCamera(
           : fallsShort(current.current, c, size, board, cullMarginPx, 0);
       if (short) publish(c);
       else
-        timer = setTimeout(() => {
-          publish(store.getState().camera);
-        }, SETTLE_MS);
+        timer = setTimeout(
+          () => {
+            publish(store.getState().camera);
+          },
+          Math.min(MAX_SETTLE_MS, Math.max(SETTLE_MS, 2 * snapshot.lastDrawMs)),
+        );
     };
     follow();
     const off = store.subscribe(follow);
