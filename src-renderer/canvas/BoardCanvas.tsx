@@ -4,7 +4,7 @@
 import { type ReactElement, useEffect, useMemo } from 'react';
 import { Stage } from 'react-konva';
 import type { Tool } from '../../shared/api';
-import { type Size, visibleWorld } from '../board/camera';
+import { type Camera, type Size, visibleWorld } from '../board/camera';
 import { useAppState, useController, useTools } from '../view/context';
 import { LiveLayer } from './LiveLayer';
 import { PositionMirror } from './position-mirror';
@@ -21,16 +21,24 @@ function cursorFor(tool: Tool, panning: boolean): string {
 
 export function BoardCanvas({ size, spaceHeld }: { size: Size; spaceHeld: boolean }): ReactElement {
   const controller = useController();
-  const camera = useAppState((s) => s.camera);
   const tool = useAppState((s) => s.tool);
   const tools = useTools();
   const input = useStageInput(tools, spaceHeld, controller.store);
   const mirror = useMemo(() => new PositionMirror(controller), [controller]);
   useEffect(() => controller.onLocal(mirror.local), [controller, mirror]);
 
+  // The viewport reported as the camera moves, without re-rendering the stage for it.
   useEffect(() => {
-    if (size.width > 0) controller.viewport(visibleWorld(camera, size));
-  }, [controller, camera, size]);
+    let last: Camera | null = null;
+    const report = (): void => {
+      const c = controller.store.getState().camera;
+      if (c === last || size.width <= 0) return;
+      last = c;
+      controller.viewport(visibleWorld(c, size));
+    };
+    report();
+    return controller.store.subscribe(report);
+  }, [controller, size]);
 
   return (
     <>

@@ -6,7 +6,6 @@
 // nothing of Konva beyond mounting the canvas.
 import { type ReactElement, useEffect, useRef, useState } from 'react';
 import type { Size } from '../board/camera';
-import { GRID_PX, gridAlpha } from '../board/detail';
 import { BoardCanvas } from '../canvas/BoardCanvas';
 import { useClipboard } from '../clipboard/use-clipboard';
 import { TextEditor } from '../canvas/TextEditor';
@@ -23,6 +22,7 @@ import { useImageInput } from '../ui/use-image-input';
 import { ImageUploads } from '../ui/ImageUploads';
 import { fitBoard } from '../ui/ZoomControls';
 import { ZoomControls } from '../ui/ZoomControls';
+import { useGrid } from './use-grid';
 
 function useSize(ref: React.RefObject<HTMLDivElement | null>): Size {
   const [size, setSize] = useState<Size>({ width: 0, height: 0 });
@@ -69,7 +69,6 @@ export function BoardScreen(): ReactElement {
   const clipboard = useClipboard(controller, size);
   const space = useShortcuts(controller, size, clipboard);
   useImageInput(controller, stageRef, size);
-  const camera = useAppState((s) => s.camera);
   const panels = useAppState((s) => s.panels);
   const fitted = useRef(false);
 
@@ -79,25 +78,12 @@ export function BoardScreen(): ReactElement {
     fitBoard(controller.store, size);
   }, [controller, size]);
 
-  const grid = GRID_PX * camera.scale;
-  // Zoomed far out the dots fade away rather than crowd into a moiré.
-  const alpha = gridAlpha(camera.scale);
+  useGrid(stageRef, controller.store);
   return (
     <div className="board-screen">
       <div className="board-main">
         <div className="board-area">
-          <div
-            ref={stageRef}
-            className="board-canvas"
-            data-testid="board-stage"
-            data-grid-alpha={alpha.toFixed(2)}
-            style={{
-              backgroundImage: alpha > 0 ? undefined : 'none',
-              backgroundSize: `${grid}px ${grid}px`,
-              backgroundPosition: `${camera.x}px ${camera.y}px`,
-              ['--grid-alpha' as string]: alpha,
-            }}
-          >
+          <div ref={stageRef} className="board-canvas" data-testid="board-stage">
             {size.width > 0 && <BoardCanvas size={size} spaceHeld={space} />}
             <TextEditor />
           </div>
