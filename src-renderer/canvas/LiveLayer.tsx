@@ -97,7 +97,8 @@ export function LiveLayer({ mirror }: { mirror: PositionMirror }): ReactElement 
   const controller = useController();
   const participants = useAppState((s) => s.participants);
   const board = useAppState((s) => s.board);
-  const scale = useAppState((s) => s.camera.scale);
+  const camera = useAppState((s) => s.camera);
+  const scale = camera.scale;
   const layerRef = useRef<Konva.Layer>(null);
   const shown = useLiveFrames(layerRef, mirror);
 
@@ -108,7 +109,7 @@ export function LiveLayer({ mirror }: { mirror: PositionMirror }): ReactElement 
   const dragging = new Set(shown.drags.filter((d) => !d.dropped).map((d) => d.peer));
 
   return (
-    <Layer ref={layerRef}>
+    <Layer ref={layerRef} x={camera.x} y={camera.y} scaleX={scale} scaleY={scale}>
       {shown.drags.map(({ peer, id, shaped }, i) => {
         const o = board.get(id);
         if (!o) return null;

@@ -22,13 +22,17 @@ export interface ObjectHandlers {
   readonly onTransformEnd?: (id: number, node: Konva.Node) => void;
 }
 
-interface Props {
+export interface ObjectShapeProps {
   readonly o: BoardObject;
   readonly draggable?: boolean;
   readonly listening?: boolean;
   readonly opacity?: number;
   /** Hide the text: the HTML editor is over it. */
   readonly editing?: boolean;
+  /** The level of detail's scale (board/detail.ts); 1 (the default) draws everything. */
+  readonly detail?: number;
+  /** Konva name: board objects are `object` (picked, and drawn into the layer's snapshot); drafts another. */
+  readonly name?: string;
   readonly handlers?: ObjectHandlers;
 }
 
@@ -44,7 +48,7 @@ function on<T>(
     : undefined;
 }
 
-export const ObjectShape = memo(function ObjectShape(p: Props): ReactElement {
+export const ObjectShape = memo(function ObjectShape(p: ObjectShapeProps): ReactElement {
   const { o, handlers: h } = p;
   const node = (e: Konva.KonvaEventObject<Event>): Konva.Node => e.currentTarget;
   const events = {
@@ -69,7 +73,7 @@ export const ObjectShape = memo(function ObjectShape(p: Props): ReactElement {
   return (
     <Group
       id={`obj-${o.id}`}
-      name="object"
+      name={p.name ?? 'object'}
       x={o.x}
       y={o.y}
       rotation={o.rotation / 10}
@@ -78,7 +82,7 @@ export const ObjectShape = memo(function ObjectShape(p: Props): ReactElement {
       opacity={p.opacity ?? 1}
       {...defined}
     >
-      <ShapeBody o={o} editing={p.editing ?? false} />
+      <ShapeBody o={o} editing={p.editing ?? false} scale={p.detail ?? 1} />
       {o.pinned === 1 && <LockBadge o={o} />}
     </Group>
   );

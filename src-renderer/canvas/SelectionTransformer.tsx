@@ -18,7 +18,9 @@ export function SelectionTransformer({ layerRef, ids, version }: Props): ReactEl
     const tr = trRef.current;
     const layer = layerRef.current;
     if (!tr || !layer) return;
-    tr.nodes(ids.flatMap((id) => layer.findOne(`#obj-${id}`) ?? []));
+    // The layer's own children, not a search of every node under it (a large board has tens of thousands).
+    const wanted = new Set(ids.map((id) => `obj-${id}`));
+    tr.nodes(wanted.size === 0 ? [] : layer.getChildren((n) => wanted.has(n.id())));
     layer.batchDraw();
   }, [layerRef, ids, version]);
   return (

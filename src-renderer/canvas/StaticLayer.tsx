@@ -1,21 +1,36 @@
 // The board's own content: objects culled to the view (bottom to top), drafts awaiting their id, the shape
-// being drawn, the selection's Transformer (one box around all of it) and the marquee. Renders the store;
-// draws only (node events go to tools/).
+// being drawn, the selection's Transformer (one box around all of it) and the marquee. Culled and detailed for
+// the settled camera (use-settled-camera), not every camera step, and drawn through a snapshot when the board is
+// dear to draw (snapshot-layer): told here when the objects drawn changed and which are live. Renders the
+// store; draws only (node events go to tools/).
 import type Konva from 'konva';
-import { type ReactElement, useMemo, useRef } from 'react';
+import {
+  memo,
+  type ReactElement,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useSyncExternalStore,
+} from 'react';
 import { Layer } from 'react-konva';
 import type { BoardObject, NewObject } from '../../shared/board';
 import { draftObject, provisionalId } from '../store/drafts';
 import type { Draft } from '../store/state';
 import { cullToView } from '../board/bounds';
 import { type Size, visibleWorld } from '../board/camera';
+import { detailScale } from '../board/detail';
 import { canEdit, shownObject } from '../store/selectors';
-import { useAppState, useTools } from '../view/context';
+import { useAppState, useController, useTools } from '../view/context';
+import { imageCache } from './image-cache';
 import { LockedOutline } from './LockBadge';
 import { MarqueeRect } from './MarqueeRect';
-import { ObjectShape } from './ObjectShape';
+import { ObjectShape, type ObjectShapeProps } from './ObjectShape';
 import { SelectionTransformer } from './SelectionTransformer';
+import { SnapshotLayer } from './snapshot-layer';
 import { useObjectHandlers } from './use-object-handlers';
+import { useSettledCamera } from './use-settled-camera';
 
 /** Screen px beyond the view edge still drawn, so panning doesn't reveal pop-in. */
 const CULL_MARGIN_PX = 200;
@@ -41,11 +56,59 @@ const asObject = (o: NewObject, id: number): BoardObject => ({
   pinned: 0,
 });
 
-export function StaticLayer({ size }: { size: Size }): ReactElement {
+/**
+ * One board object as this user sees it (their move or resize shown over the board's): each reads its own from
+ * the store, so a drag re-renders the objects dragged, not the list of thousands.
+ */
+function useShown(o: BoardObject): BoardObject {
+  const { store } = useController();
+  const seen = useRef<{
+    moves: unknown;
+    edits: unknown;
+    o: BoardObject;
+    shown: BoardObject;
+  } | null>(null);
+  const read = (): BoardObject => {
+    const s = store.getState();
+    const c = seen.current;
+    if (c !== null && c.moves === s.moves && c.edits === s.edits && c.o === o) return c.shown;
+    const shown = shownObject(s, o);
+    seen.current = { moves: s.moves, edits: s.edits, o, shown };
+    return shown;
+  };
+  return useSyncExternalStore(store.subscribe, read);
+}
+
+const BoardObjectShape = memo(function BoardObjectShape(p: ObjectShapeProps): ReactElement {
+  return <ObjectShape {...p} o={useShown(p.o)} />;
+});
+
+/** Whether `b` draws what `a` drew, live objects aside (those are drawn over the snapshot anyway). */
+function sameAtRest(
+  a: readonly BoardObject[],
+  b: readonly BoardObject[],
+  live: { has(id: number): boolean },
+): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x !== y && !(x !== undefined && y !== undefined && x.id === y.id && live.has(x.id)))
+      return false;
+  }
+  return true;
+}
+
+export const StaticLayer = memo(function StaticLayer({ size }: { size: Size }): ReactElement {
+  const { store } = useController();
   const board = useAppState((s) => s.board);
   const moves = useAppState((s) => s.moves);
   const edits = useAppState((s) => s.edits);
-  const camera = useAppState((s) => s.camera);
+  const images = useAppState((s) => s.images);
+  const imagesReady = useSyncExternalStore(
+    useCallback((l: () => void) => imageCache.subscribe(l), []),
+    () => imageCache.version,
+  );
   const tool = useAppState((s) => s.tool);
   const selection = useAppState((s) => s.selection);
   const editing = useAppState((s) => s.editing);
@@ -56,11 +119,49 @@ export function StaticLayer({ size }: { size: Size }): ReactElement {
   const tools = useTools();
   const handlers = useObjectHandlers(tools);
   const layerRef = useRef<Konva.Layer>(null);
+  const snapshot = useMemo(() => new SnapshotLayer(), []);
+  const attach = useCallback(
+    (layer: Konva.Layer | null) => {
+      layerRef.current = layer;
+      snapshot.attach(layer);
+    },
+    [snapshot],
+  );
+  const camera = useSettledCamera(store, size, snapshot, CULL_MARGIN_PX);
+  const detail = detailScale(camera.scale);
 
-  const visible = useMemo(() => {
-    const shown = [...board.values()].map((o) => shownObject({ moves, edits }, o));
-    return cullToView(shown, visibleWorld(camera, size), CULL_MARGIN_PX / camera.scale);
-  }, [board, moves, edits, camera, size]);
+  // Culled where the board says objects are; this user's moves and edits shown on those (a drag stays in view)
+  // by each object itself, and here only for the locked outlines.
+  const culled = useMemo(
+    () => cullToView(board.values(), visibleWorld(camera, size), CULL_MARGIN_PX / camera.scale),
+    [board, camera, size],
+  );
+  const visible = useMemo(
+    () => culled.map((o) => shownObject({ moves, edits }, o)),
+    [culled, moves, edits],
+  );
+
+  const live = useMemo(() => {
+    const ids = new Set<number>([...moves.keys(), ...edits.keys()]);
+    if (editing !== null) ids.add(editing);
+    return ids;
+  }, [moves, edits, editing]);
+  useEffect(() => {
+    snapshot.setLive(live);
+  }, [snapshot, live]);
+  // After each commit: anything drawn at rest that changed means the snapshot is drawn afresh.
+  const drawn = useRef<{ list: readonly BoardObject[]; deps: readonly unknown[] } | null>(null);
+  useLayoutEffect(() => {
+    const deps = [camera, ghosted, editing, tool, editable, detail, images, imagesReady];
+    const was = drawn.current;
+    drawn.current = { list: visible, deps };
+    if (
+      was === null ||
+      !sameAtRest(was.list, visible, live) ||
+      deps.some((d, i) => d !== was.deps[i])
+    )
+      snapshot.invalidate();
+  });
 
   const selecting = tool === 'select';
   // What is locked in place is neither resized nor dragged: outside the Transformer, outlined instead.
@@ -76,9 +177,9 @@ export function StaticLayer({ size }: { size: Size }): ReactElement {
     [visible, selection],
   );
   return (
-    <Layer ref={layerRef}>
-      {visible.map((o) => (
-        <ObjectShape
+    <Layer ref={attach}>
+      {culled.map((o) => (
+        <BoardObjectShape
           key={o.id}
           o={o}
           draggable={selecting && editable && o.pinned !== 1}
@@ -86,23 +187,25 @@ export function StaticLayer({ size }: { size: Size }): ReactElement {
           opacity={ghosted.has(o.id) ? 0.25 : 1}
           editing={editing === o.id}
           handlers={handlers}
+          detail={detail}
         />
       ))}
       {drafts.map((d) => (
         <ObjectShape
           key={`draft-${d.key}`}
+          name="draft"
           o={drawnDraft(d)}
           listening={false}
           opacity={0.7}
           editing={editing !== null && (editing === provisionalId(d.key) || editing === d.id)}
         />
       ))}
-      {preview && <ObjectShape o={asObject(preview, 0)} listening={false} />}
-      <SelectionTransformer layerRef={layerRef} ids={transformable} version={visible} />
+      {preview && <ObjectShape name="draft" o={asObject(preview, 0)} listening={false} />}
+      <SelectionTransformer layerRef={layerRef} ids={transformable} version={culled} />
       {lockedSelected.map((o) => (
         <LockedOutline key={`locked-${o.id}`} o={o} scale={camera.scale} />
       ))}
       <MarqueeRect />
     </Layer>
   );
-}
+});

@@ -28,14 +28,20 @@ function transformOf(node: Konva.Node): TransformResult {
   };
 }
 
+/** The Transformers on the node's layer: among the layer's own children (not a search of every node). */
+function transformersOf(node: Konva.Node): Konva.Transformer[] {
+  return (node.getLayer()?.getChildren((n) => n.getClassName() === 'Transformer') ??
+    []) as Konva.Transformer[];
+}
+
 /** Whether the selection's handles are in a gesture now. */
 function isTransforming(node: Konva.Node): boolean {
-  return node.getLayer()?.findOne<Konva.Transformer>('Transformer')?.isTransforming() ?? false;
+  return transformersOf(node)[0]?.isTransforming() ?? false;
 }
 
 /** Whether `node` is the last of the selection Transformer's nodes (whose ends are reported in order). */
 function isLastNode(node: Konva.Node): boolean {
-  const tr = node.getLayer()?.findOne<Konva.Transformer>('Transformer');
+  const tr = transformersOf(node)[0];
   return tr === undefined || tr.nodes().at(-1) === node;
 }
 
@@ -43,8 +49,7 @@ function transformHandleOf(node: Konva.Node): TransformHandle {
   return {
     stop: () => {
       // Every Transformer on the layer (there is one: the selection's); each reports its nodes' transformEnd.
-      for (const tr of node.getLayer()?.find<Konva.Transformer>('Transformer') ?? [])
-        tr.stopTransform();
+      for (const tr of transformersOf(node)) tr.stopTransform();
     },
     put: (o) => {
       node.setAttrs({ x: o.x, y: o.y, rotation: o.rotation / 10, scaleX: 1, scaleY: 1 });
@@ -53,8 +58,11 @@ function transformHandleOf(node: Konva.Node): TransformHandle {
   };
 }
 
-/** Konva fires no stage pointer events while a node is dragged or transformed: read the pointer here. */
-const pointerOf = (node: Konva.Node) => node.getStage()?.getRelativePointerPosition() ?? null;
+/**
+ * Konva fires no stage pointer events while a node is dragged or transformed: read the pointer here, in world
+ * units (the node's layer carries the camera).
+ */
+const pointerOf = (node: Konva.Node) => node.getLayer()?.getRelativePointerPosition() ?? null;
 
 function dragInfo(id: number, node: Konva.Node): DragInfo {
   return { id, at: node.position(), pointer: pointerOf(node), node: handleOf(node) };

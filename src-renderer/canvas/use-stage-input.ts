@@ -2,6 +2,8 @@
 // buttons, Shift and Space, and what was pressed. Decides nothing and draws nothing.
 import type Konva from 'konva';
 import { useMemo } from 'react';
+import { toWorld } from '../board/camera';
+import type { Store } from '../store/store';
 import type { PointerInfo, Target } from '../tools/events';
 import type { Tools } from '../tools/Tools';
 
@@ -20,15 +22,18 @@ function targetOf(e: KEvent<PointerEvent>, stage: Konva.Stage): Target {
 class StageInput {
   spaceHeld = false;
 
-  constructor(private readonly tools: Tools) {}
+  constructor(
+    private readonly tools: Tools,
+    private readonly store: Store,
+  ) {}
 
   private info(e: KEvent<PointerEvent>): PointerInfo | null {
     const stage = e.target.getStage();
     const screen = stage?.getPointerPosition();
-    const world = stage?.getRelativePointerPosition();
-    if (!stage || !screen || !world) return null;
+    if (!stage || !screen) return null;
+    // The stage itself is not transformed: its layers carry the camera.
     return {
-      world,
+      world: toWorld(this.store.getState().camera, screen.x, screen.y),
       screen,
       button: e.evt.button,
       shift: e.evt.shiftKey,
@@ -67,8 +72,8 @@ class StageInput {
   };
 }
 
-export function useStageInput(tools: Tools, spaceHeld: boolean): StageInput {
-  const input = useMemo(() => new StageInput(tools), [tools]);
+export function useStageInput(tools: Tools, spaceHeld: boolean, store: Store): StageInput {
+  const input = useMemo(() => new StageInput(tools, store), [tools, store]);
   input.spaceHeld = spaceHeld;
   return input;
 }

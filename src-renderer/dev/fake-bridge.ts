@@ -1,5 +1,7 @@
 // Dev only (?fake=1): a simulated core — hosting or joining, a board, two remote participants, chat and stats —
-// for visual checks without the app. Never used by the real app path (see bridge/select-bridge.ts).
+// for visual checks without the app. With &objects=N (and &seed=S, &pointers=P) it joins at once a large board
+// made from the seed, with P remote pointers wandering over it at 60 Hz (the renderer benchmark's page; see
+// fake-large.ts). Never used by the real app path (see bridge/select-bridge.ts).
 import type {
   ApiCommand,
   ApiEvent,
@@ -13,10 +15,30 @@ import type {
 import type { BoardObject, ObjectId } from '../../shared/board';
 import { applySplice, diffSplice } from '../board/text-splice';
 import { fakePointers, fakeStats, linusDropped } from './fake-peers';
+import { largeBoard, wanderingPointers } from './fake-large';
 import { fakeHosting, fakeJoinPlan, fakeLanSessions } from './fake-reach';
 import { ADA, fakeParticipants, LINUS, materialize, seedObjects, SELF } from './fake-seed';
 
+/** ?objects=N&seed=S&pointers=P: a large seeded board, joined at once, and P pointers at 60 Hz; null: the demo. */
+interface LargeBoard {
+  readonly objects: number;
+  readonly seed: number;
+  readonly pointers: number;
+}
+
+function largeFromUrl(): LargeBoard | null {
+  const q = new URLSearchParams(location.search);
+  const int = (name: string, fallback: number, max: number): number => {
+    const v = Number(q.get(name) ?? fallback);
+    return Number.isInteger(v) && v >= 0 ? Math.min(v, max) : fallback;
+  };
+  const objects = int('objects', 0, 100_000);
+  if (objects === 0) return null;
+  return { objects, seed: int('seed', 1, 2 ** 31), pointers: int('pointers', 0, 8) };
+}
+
 class FakeCore {
+  private readonly large = largeFromUrl();
   private readonly listeners = new Set<(e: ApiEvent) => void>();
   private board = new Map<ObjectId, BoardObject>();
   private nextId = 1;
@@ -68,6 +90,7 @@ class FakeCore {
         this.emitLan();
         this.emit({ type: 'settings', settings: this.settings });
         this.emitOpenLink();
+        if (this.large) this.start(true, 'bench.example.org', 'direct');
         return { ok: true };
       case 'settings':
         this.settings = c.settings;
@@ -248,7 +271,10 @@ class FakeCore {
   private start(joined: boolean, address = '', path: PathKind = 'direct'): void {
     this.stop();
     this.joined = joined;
-    this.board = new Map(seedObjects().map((o, i) => [i + 1, materialize(o, i + 1, i + 1)]));
+    const objects = this.large
+      ? largeBoard(this.large.objects, this.large.seed)
+      : seedObjects().map((o, i) => materialize(o, i + 1, i + 1));
+    this.board = new Map(objects.map((o) => [o.id, o]));
     this.nextId = this.board.size + 1;
     const status: ApiEvent = joined
       ? {
@@ -277,6 +303,20 @@ class FakeCore {
       );
     this.emit({ type: 'board', objects: [...this.board.values()] });
     this.emit({ type: 'participants', list: fakeParticipants(this.name, joined) });
+    if (this.large) {
+      const { objects, pointers } = this.large;
+      if (pointers > 0)
+        this.timers.push(
+          setInterval(() => {
+            this.emit({
+              type: 'pointers',
+              pointers: wanderingPointers(this.t(), pointers, objects),
+              gone: [],
+            });
+          }, 1000 / 60),
+        );
+      return;
+    }
     this.chat(ADA, 'Ada', 0xe8590c, 'Hi! I moved the plan to the right.');
     this.chat(LINUS, 'Linus', 0x2f9e44, 'Looks good. Testing drags on a lossy link.');
     this.timers.push(

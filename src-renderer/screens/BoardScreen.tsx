@@ -25,6 +25,7 @@ import { BoardProgress } from '../ui/BoardProgress';
 import { fitBoard } from '../ui/ZoomControls';
 import { firstInviteOf } from '../store/invite-once';
 import { ZoomControls } from '../ui/ZoomControls';
+import { useGrid } from './use-grid';
 
 function useSize(ref: React.RefObject<HTMLDivElement | null>): Size {
   const [size, setSize] = useState<Size>({ width: 0, height: 0 });
@@ -49,7 +50,6 @@ export function BoardScreen(): ReactElement {
   const clipboard = useClipboard(controller, size);
   const space = useShortcuts(controller, size, clipboard);
   useImageInput(controller, stageRef, size);
-  const camera = useAppState((s) => s.camera);
   const panels = useAppState((s) => s.panels);
   const status = useAppState((s) => s.status);
   const fitted = useRef(false);
@@ -65,20 +65,12 @@ export function BoardScreen(): ReactElement {
     fitBoard(controller.store, size);
   }, [controller, size]);
 
-  const grid = 24 * camera.scale;
+  useGrid(stageRef, controller.store);
   return (
     <div className="board-screen">
       <div className="board-main">
         <div className="board-area">
-          <div
-            ref={stageRef}
-            className="board-canvas"
-            data-testid="board-stage"
-            style={{
-              backgroundSize: `${grid}px ${grid}px`,
-              backgroundPosition: `${camera.x}px ${camera.y}px`,
-            }}
-          >
+          <div ref={stageRef} className="board-canvas" data-testid="board-stage">
             {size.width > 0 && <BoardCanvas size={size} spaceHeld={space} />}
             <TextEditor />
           </div>
