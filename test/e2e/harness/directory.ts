@@ -46,7 +46,7 @@ export async function startDirectory(): Promise<RunningDirectory> {
 }
 
 /** The port of the first `{"ev":"ready",…}` line. */
-function readyPort(
+export function readyPort(
   child: ChildProcess,
   stdout: () => string,
   stderr: () => string,
@@ -70,18 +70,20 @@ function readyPort(
       }
     };
     const timer = setTimeout(() => {
-      reject(new Error(`directory printed no ready event in ${START_TIMEOUT_MS} ms:\n${stderr()}`));
+      reject(
+        new Error(`the process printed no ready event in ${START_TIMEOUT_MS} ms:\n${stderr()}`),
+      );
     }, START_TIMEOUT_MS);
     child.stdout?.on('data', check);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`directory exited (${String(code)}) before it was ready:\n${stderr()}`));
+      reject(new Error(`the process exited (${String(code)}) before it was ready:\n${stderr()}`));
     });
     check();
   });
 }
 
-async function stop(child: ChildProcess): Promise<void> {
+export async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise<void>((r) => {
     if (child.exitCode !== null || child.signalCode !== null) r();
     else child.once('exit', () => r());
