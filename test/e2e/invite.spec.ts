@@ -92,6 +92,8 @@ test('join by invite link through a directory: pasted, opened by the OS, again f
       await expectPeople(b, ['Alice', 'Bob'], info, '3-b-people');
       await expect(b.getByTestId('path-badge')).toHaveText(/^(Direct|Same network|Relayed)$/);
       await b.getByTestId('bandwidth-toggle').click();
+      // The per-connection cards are the panel's engineering details, one click away.
+      await b.getByTestId('bandwidth-details').click();
       await expect(b.getByTestId('peer-path')).toHaveText(/^(Direct|LAN|Relayed)$/);
       await shoot(b, info, '3-b-joined');
       await shoot(a, info, '3-a-joined');
