@@ -17,24 +17,9 @@ import {
 import { Board } from '../session/board';
 import { SimSessions } from './testing/sim-sessions';
 import type { TestCore } from './testing/test-core';
-import { testCores } from './testing/test-core';
+import { boardOf, testCores } from './testing/test-core';
 
 const core = testCores('ghostboard-files-');
-
-/** The board as the renderer has it from the events so far. */
-function boardOf(c: TestCore): Map<number, BoardObject> {
-  const m = new Map<number, BoardObject>();
-  for (const e of c.events) {
-    if (e.type === 'board') {
-      m.clear();
-      for (const o of e.objects) m.set(o.id, o);
-    } else if (e.type === 'objects') {
-      for (const o of e.upserts) m.set(o.id, o);
-      for (const id of e.deletes) m.delete(id);
-    }
-  }
-  return m;
-}
 
 function lastFile(c: TestCore): Extract<ApiEvent, { type: 'file' }> | undefined {
   const e = c.events.findLast((x) => x.type === 'file');

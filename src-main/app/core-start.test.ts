@@ -6,34 +6,18 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent, StartBoard } from '../../shared/api';
-import type { BoardObject } from '../../shared/board';
 import { newRect } from '../../shared/testing/rect';
 import { decodeBoardFile } from '../files/board-codec';
 import { Board } from '../session/board';
 import { SimSessions } from './testing/sim-sessions';
 import type { TestCore } from './testing/test-core';
-import { testCores } from './testing/test-core';
+import { boardOf, testCores } from './testing/test-core';
 import { LEGACY_BOARD, UNSAVED_DIR } from './unsaved-boards';
 
 const core = testCores('ghostboard-start-');
 const rect = newRect({ x: 10, y: 20, h: 50, stroke: 0 });
 const fixture = (name: string): string =>
   new URL(`../files/fixtures/${name}`, import.meta.url).pathname;
-
-/** The board as the renderer has it from the events so far. */
-function boardOf(c: TestCore): Map<number, BoardObject> {
-  const m = new Map<number, BoardObject>();
-  for (const e of c.events) {
-    if (e.type === 'board') {
-      m.clear();
-      for (const o of e.objects) m.set(o.id, o);
-    } else if (e.type === 'objects') {
-      for (const o of e.upserts) m.set(o.id, o);
-      for (const id of e.deletes) m.delete(id);
-    }
-  }
-  return m;
-}
 
 function lastOf<T extends ApiEvent['type']>(
   c: TestCore,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { ApiEvent } from '../../../shared/api';
+import type { BoardObject } from '../../../shared/board';
 import { createAppCore } from '../core';
 import type { AppCore } from '../core-api';
 import type { SimSessions } from './sim-sessions';
@@ -37,4 +38,19 @@ export function testCores(prefix: string): (world: SimSessions, dir?: string) =>
     c.subscribe((e) => events.push(e));
     return { core: c, events, dir };
   };
+}
+
+/** The board as the renderer has it from a test core's events so far. */
+export function boardOf(c: TestCore): Map<number, BoardObject> {
+  const m = new Map<number, BoardObject>();
+  for (const e of c.events) {
+    if (e.type === 'board') {
+      m.clear();
+      for (const o of e.objects) m.set(o.id, o);
+    } else if (e.type === 'objects') {
+      for (const o of e.upserts) m.set(o.id, o);
+      for (const id of e.deletes) m.delete(id);
+    }
+  }
+  return m;
 }
