@@ -1,37 +1,7 @@
 // End-to-end tests (test/e2e/*.spec.ts) in Debian's Chromium against the web host, and in Electron where a
 // binary exists. Each test starts its own hosts on free ports; nothing here serves the app.
-import { existsSync } from 'node:fs';
-import { chromium, defineConfig } from '@playwright/test';
-
-/**
- * The Chromium the tests drive: GB_CHROMIUM, else the system's (Debian's first), else Playwright's own where
- * `npx playwright install chromium` could download it. None: one line saying what to do, not a stack trace per
- * test.
- */
-function findChromium(): string {
-  const asked = process.env.GB_CHROMIUM;
-  if (asked !== undefined) {
-    if (existsSync(asked)) return asked;
-    fail(`GB_CHROMIUM=${asked} does not exist.`);
-  }
-  const found = [
-    '/usr/bin/chromium',
-    '/usr/bin/chromium-browser',
-    '/usr/bin/google-chrome',
-    '/usr/bin/google-chrome-stable',
-    chromium.executablePath(),
-  ].find((p) => p !== '' && existsSync(p));
-  if (found === undefined)
-    fail(
-      "no Chromium found. Install Debian's (`sudo apt-get install chromium`), or Playwright's own where it can be downloaded (`npx playwright install chromium`), or set GB_CHROMIUM=/path/to/chrome.",
-    );
-  return found;
-}
-
-function fail(why: string): never {
-  console.error(`The browser tests need a Chromium: ${why}`);
-  process.exit(1);
-}
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './test/e2e/harness/chromium';
 
 const CHROMIUM = findChromium();
 
@@ -62,16 +32,7 @@ export default defineConfig({
     // Playwright gives every launch a fresh temporary profile (user-data dir) of its own.
     launchOptions: {
       executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: CHROMIUM_ARGS,
     },
   },
 });

@@ -17,6 +17,7 @@ import { chromium } from 'playwright-core';
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import { bigBoard } from '../src-main/session/testing/big-board';
 import { makeSimSession } from '../src-main/session/testing/sim-session';
+import { CHROMIUM_ARGS, findChromium } from '../test/e2e/harness/chromium';
 import type { JoinWatch } from '../test/e2e/harness/join-watch';
 import { watchJoinScript } from '../test/e2e/harness/join-watch';
 import { ROOT, startWebHost } from '../test/e2e/harness/web-host';
@@ -28,7 +29,6 @@ const DELAY_MS = 40;
 const TARGET_MS = 3000;
 /** A join that has not completed by then is reported as not arrived (Infinity). */
 const GIVE_UP_MS = 120_000;
-const CHROMIUM = process.env.GB_CHROMIUM ?? '/usr/bin/chromium';
 
 interface SimJoin {
   readonly objects: number;
@@ -150,12 +150,9 @@ export async function run(): Promise<Record<string, unknown>> {
       stdio: 'inherit',
     });
     const browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: findChromium(),
       headless: true,
-      args: [
-        ...['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
-        ...['--disable-background-networking', '--disable-component-update', '--disable-sync'],
-      ],
+      args: CHROMIUM_ARGS,
     });
     try {
       for (const [k, n] of SIZES.entries()) {

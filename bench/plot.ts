@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from '../test/e2e/harness/chromium';
 
 export interface BarChart {
   readonly file: string;
@@ -110,13 +111,10 @@ export async function renderCharts(dir: string, charts: readonly BarChart[]): Pr
   mkdirSync(dir, { recursive: true });
   const profile = mkdtempSync(join(tmpdir(), 'gb-plot-'));
   const browser = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.GB_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: findChromium(),
     headless: true,
     viewport: { width: W, height: H },
-    args: [
-      ...['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
-      ...['--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    ],
+    args: CHROMIUM_ARGS,
   });
   const written: string[] = [];
   try {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { boardBounds } from '../src-renderer/board/bounds';
 import { fitCamera, toScreen } from '../src-renderer/board/camera';
 import { largeBoard } from '../src-renderer/dev/fake-large';
+import { CHROMIUM_ARGS, findChromium } from '../test/e2e/harness/chromium';
 import { prepareExcalidraw, type ExcalidrawPage } from './render/excalidraw';
 import {
   FRAME_RECORDER,
@@ -22,18 +23,7 @@ import {
 } from './render/measure';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = process.env.GB_CHROMIUM ?? '/usr/bin/chromium';
-/** The flags of playwright.config.ts (the e2e runs); Playwright gives each launch a fresh profile directory. */
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROMIUM = findChromium();
 const VIEWPORT = { width: 1280, height: 800 };
 const SEED = 20;
 const SIZES = (process.env.GB_RENDER_SIZES ?? '1000,5000,20000').split(',').map(Number);
@@ -173,7 +163,11 @@ export async function run(): Promise<Record<string, unknown>> {
     { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] },
   );
   if (built.status !== 0) throw new Error('the renderer build failed');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
   let excalidraw: ExcalidrawPage | { unavailable: string };
   try {
     const gb = await measureSubject(browser, ghostboard);
@@ -214,7 +208,7 @@ export async function run(): Promise<Record<string, unknown>> {
         scenarioMs: SCENARIO_MS,
         viewport: VIEWPORT,
         chromium: `${CHROMIUM} ${browser.version()}`,
-        flags: ARGS.join(' '),
+        flags: CHROMIUM_ARGS.join(' '),
         note: 'headless Chromium with --disable-gpu: rasterising and compositing on the CPU (2 shared cores)',
         board:
           'fake-large.ts: half strokes of 50 points, the rest rects/ellipses/texts/notes; whole board in view',
