@@ -4,14 +4,14 @@
 // every mirror's client replica (what its clients were shown, rollbacks included), is the board the commands make
 // in the group's order; and the winner of each grab race holds the same way everywhere.
 import { describe, expect, it } from 'vitest';
-import type { BoardObject, ObjectId } from '../../shared/board';
-import { emptyBoard, hashBoard } from '../board';
+import { emptyBoard } from '../board';
 import type { MirrorCommand } from './command';
 import { commandName, compareCommands } from './command';
 import { execute } from './execute';
 import { orderedHash } from './replay';
 import type { GroupMirror } from './testing/mirror-group';
 import { DEFAULT_GROUP, runGroup } from './testing/mirror-group';
+import { replicaHash } from './testing/sim';
 
 const SEEDS = Number(process.env.GB_MIRROR_SEEDS ?? 20);
 
@@ -46,12 +46,6 @@ function toldOf(m: GroupMirror, c: MirrorCommand): boolean {
 
 function assertNever(): never {
   throw new Error('no such mirror');
-}
-
-function replicaHash(replica: Map<ObjectId, BoardObject>): string {
-  const s = emptyBoard();
-  for (const [id, o] of replica) s.objects.set(id, o);
-  return hashBoard(s);
 }
 
 describe('a mirror group over lossy links', () => {
