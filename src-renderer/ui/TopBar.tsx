@@ -74,8 +74,8 @@ export function StatusPill(): ReactElement {
  */
 export function ImpairmentBadge(): ReactElement | null {
   const controller = useController();
-  const conditions = useAppState((s) => s.stats?.conditions ?? null);
-  const text = conditions === null ? null : impairmentText(conditions);
+  // A string: the badge renders again only when the conditions change, not with every stats snapshot.
+  const text = useAppState((s) => (s.stats === null ? null : impairmentText(s.stats.conditions)));
   if (text === null) return null;
   return (
     <div className="impairment-badge" data-testid="impairment-badge" role="status">
