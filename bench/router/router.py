@@ -1,9 +1,12 @@
 # Userspace L3 impairment router between benchmark namespaces over TUN devices; knows nothing of the stacks it carries.
 #
-# One TUN per client namespace plus one for the server namespace, all opened here in the root namespace and
-# then moved into their namespaces by bench/router/testbed.ts (the fds stay valid). IPv4 packets from a client
-# go to the server through that client's "up" bottleneck; packets from the server go to the client they are
-# addressed to through its "down" bottleneck. Nothing else is forwarded: no other address is ever reached.
+# One TUN per namespace, all opened here in the root namespace and then moved into their namespaces by
+# bench/router/testbed.ts or sites.ts (the fds stay valid). Two shapes of network:
+# - star (config "server", "clients"): IPv4 packets from a client go to the server through that client's "up"
+#   bottleneck; packets from the server go to the client they are addressed to through its "down" bottleneck.
+# - sites (config "sites"): every node reaches every other, through its own "up" link, the core link between
+#   the two sites when they differ, and the receiver's "down" link.
+# Nothing else is forwarded: no other address is ever reached.
 #
 # Impairment has src-main/net/sim/shaper.ts's semantics and RNG draw order (bottleneck queue with tail drop,
 # then loss, duplication, delay + jitter, reorder hold), driven by a port of src-main/net/rng.ts (sfc32 seeded
@@ -118,9 +121,8 @@ def now_ms():
     return time.monotonic() * 1000.0
 
 
-def main():
-    cfg = json.loads(sys.argv[1])
-    rng = Rng(int(cfg["seed"]))
+def star(cfg):
+    """The compare benchmark's network: clients reach the server (and only it) through their up/down bottlenecks."""
     server_addr = bytes(int(p) for p in cfg["server"]["addr"].split("."))
     server_fd = open_tun(cfg["server"]["dev"])
     clients = []  # (fd, addr bytes, up, down)
@@ -129,6 +131,81 @@ def main():
         clients.append((open_tun(c["dev"]), addr, Bottleneck(c["up"]), Bottleneck(c["down"])))
     by_fd = {fd: i for i, (fd, _, _, _) in enumerate(clients)}
     by_addr = {addr: i for i, (_, addr, _, _) in enumerate(clients)}
+
+    def route(fd, dst):
+        if fd == server_fd:
+            i = by_addr.get(dst)
+            return None if i is None else ([clients[i][3]], clients[i][0])
+        if dst != server_addr:
+            return None
+        return [clients[by_fd[fd]][2]], server_fd
+
+    def counts():
+        out = []
+        for _, addr, up, down in clients:
+            out.append({"addr": ".".join(map(str, addr)), "up": up.counts, "down": down.counts})
+        return {"clients": out}
+
+    return [server_fd] + [c[0] for c in clients], route, counts
+
+
+def sites(cfg):
+    """
+    Sites joined by a core: every node reaches every other; a datagram crosses the sender's "up" link, the core
+    link from its site to the receiver's when the two sites differ (one bottleneck per ordered pair of sites), then
+    the receiver's "down" link.
+    """
+    nodes = []  # (fd, addr bytes, site, up, down)
+    for n in cfg["sites"]["nodes"]:
+        addr = bytes(int(p) for p in n["addr"].split("."))
+        nodes.append((open_tun(n["dev"]), addr, str(n["site"]), Bottleneck(n["up"]), Bottleneck(n["down"])))
+    by_fd = {n[0]: n for n in nodes}
+    by_addr = {n[1]: n for n in nodes}
+    core = {}
+    for a in sorted({n[2] for n in nodes}):
+        for b in sorted({n[2] for n in nodes}):
+            if a != b:
+                core[(a, b)] = Bottleneck(cfg["sites"]["core"])
+
+    def route(fd, dst):
+        src, to = by_fd[fd], by_addr.get(dst)
+        if to is None or to is src:
+            return None
+        links = [src[3]] + ([core[(src[2], to[2])]] if src[2] != to[2] else []) + [to[4]]
+        return links, to[0]
+
+    def counts():
+        return {
+            "nodes": [
+                {"addr": ".".join(map(str, n[1])), "site": n[2], "up": n[3].counts, "down": n[4].counts}
+                for n in nodes
+            ],
+            "core": [{"from": a, "to": b, "counts": l.counts} for (a, b), l in sorted(core.items())],
+        }
+
+    return [n[0] for n in nodes], route, counts
+
+
+def through(links, rng, now, size):
+    """A datagram across links in turn (each its own queue, loss and delay): the due times of what arrives."""
+    due = [now]
+    for link in links:
+        link.counts["packets"] += len(due)
+        link.counts["bytes"] += size * len(due)
+        after = []
+        for at in due:
+            out = link.shape(rng, at, size)
+            if out is not None:
+                link.counts["delivered"] += 1
+                after.extend(out)
+        due = after
+    return due
+
+
+def main():
+    cfg = json.loads(sys.argv[1])
+    rng = Rng(int(cfg["seed"]))
+    ports, route, counts = sites(cfg) if "sites" in cfg else star(cfg)
     parent = os.getppid()
     deadline = time.monotonic() + float(cfg.get("maxSeconds", 900))
     pending = []  # heap of (due ms, order, fd, packet)
@@ -137,9 +214,7 @@ def main():
     stray = {"notIpv4": 0, "unroutable": 0, "writeErrors": 0}
 
     def snapshot():
-        out = {"ev": "stats", "atMs": now_ms(), "stray": stray, "clients": []}
-        for _, addr, up, down in clients:
-            out["clients"].append({"addr": ".".join(map(str, addr)), "up": up.counts, "down": down.counts})
+        out = {"ev": "stats", "atMs": now_ms(), "stray": stray, **counts()}
         sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
 
@@ -154,7 +229,7 @@ def main():
     sys.stdout.write('{"ev":"ready"}\n')
     sys.stdout.flush()
 
-    fds = [wake_r, server_fd] + [c[0] for c in clients]
+    fds = [wake_r] + ports
     while not flags["stop"] and time.monotonic() < deadline and os.getppid() == parent:
         if flags["snapshot"]:
             flags["snapshot"] = False
@@ -188,25 +263,12 @@ def main():
                 if len(pkt) < 20 or pkt[0] >> 4 != 4:
                     stray["notIpv4"] += 1  # IPv6 neighbour discovery and the like: never forwarded
                     continue
-                dst = pkt[16:20]
-                if fd == server_fd:
-                    i = by_addr.get(dst)
-                    if i is None:
-                        stray["unroutable"] += 1
-                        continue
-                    link, out_fd = clients[i][3], clients[i][0]
-                else:
-                    if dst != server_addr:
-                        stray["unroutable"] += 1
-                        continue
-                    link, out_fd = clients[by_fd[fd]][2], server_fd
-                link.counts["packets"] += 1
-                link.counts["bytes"] += len(pkt)
-                due = link.shape(rng, now_ms(), len(pkt))
-                if due is None:
+                r = route(fd, pkt[16:20])
+                if r is None:
+                    stray["unroutable"] += 1
                     continue
-                link.counts["delivered"] += 1
-                for at in due:
+                links, out_fd = r
+                for at in through(links, rng, now_ms(), len(pkt)):
                     order += 1
                     heapq.heappush(pending, (at, order, out_fd, pkt))
     snapshot()

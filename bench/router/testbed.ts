@@ -1,15 +1,15 @@
 // Builds and tears down a benchmark network: one server namespace and N client namespaces joined by the TUN
 // router (router.py), unique per run. Knows nothing of what runs inside the namespaces.
-import { execFileSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Impairment } from '../../src-main/net/impairment';
 import { JsonProc } from './json-proc';
+import { attachTun, deleteNamespace, hookExit, trackProcess, untrackProcess } from './netns';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const SERVER_ADDR = '10.77.0.1';
 const clientAddr = (i: number): string => `10.77.0.${10 + i}`;
+const SUBNET = '10.77.0.0/24';
 
 export interface TestbedOptions {
   readonly clients: number;
@@ -40,57 +40,6 @@ export interface RouterStats {
 }
 
 let runCounter = 0;
-/** Every namespace any live testbed created, so an exit or a signal can still delete them. */
-const liveNamespaces = new Set<string>();
-const liveProcs = new Set<ChildProcess>();
-
-function ip(...args: string[]): void {
-  execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-/** Last-resort synchronous cleanup (process exit, Ctrl-C): kills what we started, deletes what we made. */
-function cleanupSync(): void {
-  for (const p of liveProcs) if (p.exitCode === null) p.kill('SIGKILL');
-  for (const ns of liveNamespaces) {
-    killNamespacePids(ns);
-    try {
-      ip('netns', 'del', ns);
-    } catch {
-      // already gone
-    }
-  }
-  liveNamespaces.clear();
-}
-
-/** Processes still inside a namespace this run created are ours (started through `ip netns exec`). */
-function killNamespacePids(ns: string): void {
-  let out = '';
-  try {
-    out = execFileSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' });
-  } catch {
-    return;
-  }
-  for (const pid of out.split(/\s+/).filter((s) => /^\d+$/.test(s))) {
-    try {
-      process.kill(Number(pid), 'SIGKILL');
-    } catch {
-      // exited meanwhile
-    }
-  }
-}
-
-let hooked = false;
-function hookExit(): void {
-  if (hooked) return;
-  hooked = true;
-  process.on('exit', cleanupSync);
-  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(sig, () => {
-      cleanupSync();
-      process.exit(130);
-    });
-  }
-}
 
 export class Testbed {
   private readonly procs = new Set<JsonProc>();
@@ -119,14 +68,14 @@ export class Testbed {
       join(here, 'router.py'),
       JSON.stringify(config),
     ]);
-    liveProcs.add(router.child);
+    trackProcess(router.child);
     const serverNs = `gbb-${tag}-s`;
     const clients = clientDevs.map((_, i) => ({ ns: `gbb-${tag}-c${i}`, addr: clientAddr(i) }));
     const bed = new Testbed(serverNs, clients, router);
     try {
       await router.waitFor((e) => e.ev === 'ready', 5000);
-      bed.attach(serverNs, serverDev, SERVER_ADDR);
-      clients.forEach((c, i) => bed.attach(c.ns, clientDevs[i] ?? '', c.addr));
+      attachTun(serverNs, serverDev, SERVER_ADDR, SUBNET);
+      clients.forEach((c, i) => attachTun(c.ns, clientDevs[i] ?? '', c.addr, SUBNET));
     } catch (e) {
       await bed.close();
       throw e;
@@ -134,21 +83,10 @@ export class Testbed {
     return bed;
   }
 
-  /** Moves the router's TUN device into a fresh namespace and gives it its one address and route. */
-  private attach(ns: string, dev: string, addr: string): void {
-    liveNamespaces.add(ns);
-    ip('netns', 'add', ns);
-    ip('link', 'set', dev, 'netns', ns);
-    ip('-n', ns, 'link', 'set', 'lo', 'up');
-    ip('-n', ns, 'addr', 'add', `${addr}/32`, 'dev', dev);
-    ip('-n', ns, 'link', 'set', dev, 'up');
-    ip('-n', ns, 'route', 'add', '10.77.0.0/24', 'dev', dev);
-  }
-
   /** Starts `node args...` inside a namespace, speaking JSON lines on stdio. */
   node(ns: string, label: string, args: readonly string[]): JsonProc {
     const p = JsonProc.start(label, 'ip', ['netns', 'exec', ns, process.execPath, ...args]);
-    liveProcs.add(p.child);
+    trackProcess(p.child);
     this.procs.add(p);
     return p;
   }
@@ -165,19 +103,10 @@ export class Testbed {
     if (this.closed) return;
     this.closed = true;
     await Promise.all([...this.procs].map((p) => p.stop(1500)));
-    for (const p of this.procs) liveProcs.delete(p.child);
+    for (const p of this.procs) untrackProcess(p.child);
     await this.router.stop(1500);
-    liveProcs.delete(this.router.child);
-    for (const ns of [this.serverNs, ...this.clients.map((c) => c.ns)]) {
-      if (!liveNamespaces.has(ns)) continue;
-      killNamespacePids(ns);
-      try {
-        ip('netns', 'del', ns);
-      } catch {
-        // never created
-      }
-      liveNamespaces.delete(ns);
-    }
+    untrackProcess(this.router.child);
+    for (const ns of [this.serverNs, ...this.clients.map((c) => c.ns)]) deleteNamespace(ns);
   }
 }
 

@@ -1,0 +1,81 @@
+// The namespaces and processes a benchmark network made, and their teardown: every namespace and child is
+// registered here, so a normal close, a process exit or Ctrl-C removes them all. Also moves a router's TUN device
+// into a fresh namespace. Knows nothing of the router's topology or of what runs inside.
+import { execFileSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+
+/** Every namespace any live testbed created, so an exit or a signal can still delete them. */
+const liveNamespaces = new Set<string>();
+const liveProcs = new Set<ChildProcess>();
+
+export function ip(...args: string[]): void {
+  execFileSync('ip', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/** Last-resort synchronous cleanup (process exit, Ctrl-C): kills what we started, deletes what we made. */
+function cleanupSync(): void {
+  for (const p of liveProcs) if (p.exitCode === null) p.kill('SIGKILL');
+  for (const ns of liveNamespaces) deleteNamespace(ns);
+}
+
+/** Processes still inside a namespace this run created are ours (started through `ip netns exec`). */
+function killNamespacePids(ns: string): void {
+  let out = '';
+  try {
+    out = execFileSync('ip', ['netns', 'pids', ns], { encoding: 'utf8' });
+  } catch {
+    return;
+  }
+  for (const pid of out.split(/\s+/).filter((s) => /^\d+$/.test(s))) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // exited meanwhile
+    }
+  }
+}
+
+let hooked = false;
+/** Installs the exit and signal cleanup once per process. */
+export function hookExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', cleanupSync);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => {
+      cleanupSync();
+      process.exit(130);
+    });
+  }
+}
+
+export function trackProcess(p: ChildProcess): void {
+  liveProcs.add(p);
+}
+
+export function untrackProcess(p: ChildProcess): void {
+  liveProcs.delete(p);
+}
+
+/** Moves a router's TUN device into a fresh namespace and gives it its one address and a route to `subnet`. */
+export function attachTun(ns: string, dev: string, addr: string, subnet: string): void {
+  liveNamespaces.add(ns);
+  ip('netns', 'add', ns);
+  ip('link', 'set', dev, 'netns', ns);
+  ip('-n', ns, 'link', 'set', 'lo', 'up');
+  ip('-n', ns, 'addr', 'add', `${addr}/32`, 'dev', dev);
+  ip('-n', ns, 'link', 'set', dev, 'up');
+  ip('-n', ns, 'route', 'add', subnet, 'dev', dev);
+}
+
+/** Kills what is left inside a namespace this run made and deletes it; a namespace never made is skipped. */
+export function deleteNamespace(ns: string): void {
+  if (!liveNamespaces.has(ns)) return;
+  killNamespacePids(ns);
+  try {
+    ip('netns', 'del', ns);
+  } catch {
+    // never created
+  }
+  liveNamespaces.delete(ns);
+}

@@ -1,0 +1,175 @@
+// Builds and tears down a network of sites for mirror tests and benchmarks: named nodes (a mirror, a site's
+// users), each in its own namespace, joined by the TUN router (router.py, sites mode). A datagram crosses its
+// sender's access link, the core between the two sites when they differ, and its receiver's access link, so one
+// site's users reach their own site's mirror in one short hop and any other site through the core. Unique per
+// run; everything it made is removed on close, on exit and on Ctrl-C. Knows nothing of what runs inside.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Impairment } from '../../src-main/net/impairment';
+import { NO_IMPAIRMENT } from '../../src-main/net/impairment';
+import type { DirectionCounts } from './testbed';
+import { JsonProc } from './json-proc';
+import { attachTun, deleteNamespace, hookExit, trackProcess, untrackProcess } from './netns';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const SUBNET = '10.78.0.0/24';
+/** Nodes at most: addresses 10.78.0.10 and up within one /24. */
+export const MAX_SITE_NODES = 200;
+
+export interface SiteNodeSpec {
+  /** Unique among the nodes: how a test names it. */
+  readonly name: string;
+  readonly site: string;
+  /** From the node into its site (its access link). */
+  readonly up: Impairment;
+  /** From its site to the node. */
+  readonly down: Impairment;
+}
+
+export interface SitesOptions {
+  readonly nodes: readonly SiteNodeSpec[];
+  /** Between two different sites, each direction of each pair its own bottleneck. */
+  readonly core: Impairment;
+  readonly seed: number;
+  /** The router exits by itself after this long, whatever happens to us. */
+  readonly maxSeconds: number;
+}
+
+export interface SiteNode {
+  readonly name: string;
+  readonly site: string;
+  readonly ns: string;
+  readonly addr: string;
+}
+
+export interface SitesStats {
+  atMs: number;
+  nodes: { addr: string; site: string; up: DirectionCounts; down: DirectionCounts }[];
+  core: { from: string; to: string; counts: DirectionCounts }[];
+  stray: Record<string, number>;
+}
+
+/** One way, ms: `access` from every node to its site and back, `core` between any two sites. */
+export interface ThreeSitesOptions {
+  readonly sites?: readonly string[];
+  readonly accessMs: number;
+  readonly coreMs: number;
+  /** Extra nodes per site beside its mirror, named `${site}-${name}`. */
+  readonly perSite: readonly string[];
+}
+
+/**
+ * The mirror topology of issue 22: per site a `${site}-mirror` node at the site itself (no access delay) and the
+ * site's other nodes `accessMs` away; sites `coreMs` apart. So a user reaches its own mirror in accessMs and a
+ * mirror of another site in accessMs + coreMs; mirrors reach each other in coreMs.
+ */
+export function mirrorSites(o: ThreeSitesOptions): { nodes: SiteNodeSpec[]; core: Impairment } {
+  const access: Impairment = { ...NO_IMPAIRMENT, delayMs: o.accessMs };
+  const nodes: SiteNodeSpec[] = [];
+  for (const site of o.sites ?? ['a', 'b', 'c']) {
+    nodes.push({ name: `${site}-mirror`, site, up: NO_IMPAIRMENT, down: NO_IMPAIRMENT });
+    for (const n of o.perSite) nodes.push({ name: `${site}-${n}`, site, up: access, down: access });
+  }
+  return { nodes, core: { ...NO_IMPAIRMENT, delayMs: o.coreMs } };
+}
+
+let runCounter = 0;
+
+export class Sites {
+  private readonly procs = new Set<JsonProc>();
+  private readonly byName: ReadonlyMap<string, SiteNode>;
+  private closed = false;
+
+  private constructor(
+    readonly nodes: readonly SiteNode[],
+    private readonly router: JsonProc,
+  ) {
+    this.byName = new Map(nodes.map((n) => [n.name, n]));
+  }
+
+  static async open(o: SitesOptions): Promise<Sites> {
+    if (o.nodes.length === 0 || o.nodes.length > MAX_SITE_NODES)
+      throw new Error(`a sites network has 1..${MAX_SITE_NODES} nodes, not ${o.nodes.length}`);
+    if (new Set(o.nodes.map((n) => n.name)).size !== o.nodes.length)
+      throw new Error('node names must be unique');
+    hookExit();
+    runCounter++;
+    const tag = `${process.pid}-${runCounter}`;
+    // Interface names are at most 15 bytes: gs<pid><run>n<i>.
+    const short = `${process.pid % 100000}${String.fromCharCode(97 + (runCounter % 26))}`;
+    const placed = o.nodes.map((n, i) => ({
+      spec: n,
+      dev: `gs${short}n${i}`,
+      node: { name: n.name, site: n.site, ns: `gbs-${tag}-${i}`, addr: `10.78.0.${10 + i}` },
+    }));
+    const config = {
+      seed: o.seed,
+      maxSeconds: o.maxSeconds,
+      sites: {
+        core: o.core,
+        nodes: placed.map((p) => ({
+          dev: p.dev,
+          addr: p.node.addr,
+          site: p.spec.site,
+          up: p.spec.up,
+          down: p.spec.down,
+        })),
+      },
+    };
+    const router = JsonProc.start('router', 'python3', [
+      join(here, 'router.py'),
+      JSON.stringify(config),
+    ]);
+    trackProcess(router.child);
+    const sites = new Sites(
+      placed.map((p) => p.node),
+      router,
+    );
+    try {
+      await router.waitFor((e) => e.ev === 'ready', 5000);
+      for (const p of placed) attachTun(p.node.ns, p.dev, p.node.addr, SUBNET);
+    } catch (e) {
+      await sites.close();
+      throw e;
+    }
+    return sites;
+  }
+
+  node(name: string): SiteNode {
+    const n = this.byName.get(name);
+    if (n === undefined) throw new Error(`no node ${name}`);
+    return n;
+  }
+
+  /** Starts `node args...` inside a node's namespace, speaking JSON lines on stdio. */
+  run(name: string, label: string, args: readonly string[]): JsonProc {
+    const p = JsonProc.start(label, 'ip', [
+      'netns',
+      'exec',
+      this.node(name).ns,
+      process.execPath,
+      ...args,
+    ]);
+    trackProcess(p.child);
+    this.procs.add(p);
+    return p;
+  }
+
+  /** The router's counters now (one SIGUSR1 → one stats line). */
+  async snapshot(): Promise<SitesStats> {
+    const n = this.router.events.length;
+    this.router.child.kill('SIGUSR1');
+    const e = await this.router.waitFor((ev) => ev.ev === 'stats', 3000, n);
+    return e as unknown as SitesStats;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.procs].map((p) => p.stop(1500)));
+    for (const p of this.procs) untrackProcess(p.child);
+    await this.router.stop(1500);
+    untrackProcess(this.router.child);
+    for (const n of this.nodes) deleteNamespace(n.ns);
+  }
+}
