@@ -3,7 +3,7 @@ import type { BoardObject, ObjectId, ObjectPatch } from '../../shared/board';
 import { newRect } from '../../shared/testing/rect';
 import { apply } from './apply';
 import type { HistoryOp, Part } from './history';
-import { ABSENT, fieldsSide, History, objectSide } from './history';
+import { ABSENT, fieldsSide, History, objectSide, rebaseText } from './history';
 import { emptyBoard } from './state';
 import type { BoardState } from './types';
 
@@ -218,6 +218,33 @@ describe('per-user history', () => {
     expect(b.s.objects.get(id)).toMatchObject({ x: 999, y: 0, fill: null });
     // Redo gives back only what the undo took.
     expect(b.redo()).toEqual([{ type: 'patch', id, patch: { y: 60, fill: 0xff } }]);
+  });
+
+  it('takes back this user’s typing around what someone else typed into the same text since', () => {
+    const b = setup();
+    const id = b.create(0);
+    b.edit(id, { text: 'Hello world' });
+    b.edit(id, { text: 'Hello brave world' });
+    apply(b.s, { type: 'patch', id, patch: { text: 'Hello brave world!' }, by: OTHER });
+    expect(b.undo()).toEqual([{ type: 'patch', id, patch: { text: 'Hello world!' } }]);
+    apply(b.s, { type: 'patch', id, patch: { text: '>Hello world!' }, by: OTHER });
+    // Redo puts the words back where they were, the other's keys staying on both sides of them.
+    expect(b.redo()).toEqual([{ type: 'patch', id, patch: { text: '>Hello brave world!' } }]);
+    // Where the two changes overlap, whose keys are whose cannot be told: the text is left alone, and the undo
+    // goes on to the step before (both typing steps overlap the other's word: the create).
+    apply(b.s, { type: 'patch', id, patch: { text: '>Hello bold world!' }, by: OTHER });
+    expect(b.undo()).toEqual([{ type: 'delete', id }]);
+  });
+
+  it('rebaseText: this user’s change made on a text someone else changed elsewhere', () => {
+    expect(rebaseText('abc', 'aXbc', 'abcZ')).toBe('aXbcZ');
+    expect(rebaseText('abc', 'aXbc', 'Zabc')).toBe('ZaXbc');
+    expect(rebaseText('aXbc', 'abc', 'aXbcZ')).toBe('abcZ');
+    expect(rebaseText('aXbc', 'abc', 'aXYbc')).toBe('aYbc');
+    expect(rebaseText('aXXbc', 'abc', 'aXbc')).toBeUndefined();
+    expect(rebaseText('ab', 'ab!', 'ab')).toBe('ab!');
+    // Repeated letters: the text taken back is this user's whichever copy the others' change is read as.
+    expect(rebaseText('XabY', 'XY', 'XabbY')).toBe('XbY');
   });
 
   it('an undo never brings back what someone else deleted: the step is passed over', () => {

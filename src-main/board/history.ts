@@ -95,6 +95,39 @@ function moveRestack(
   return { op: { type: 'restack', id, front: part.restack === 'front', part: again }, part: again };
 }
 
+/** The one changed stretch between two strings: `a.slice(at, at + removed)` became `b.slice(at, at + inserted)`. */
+function changeBetween(a: string, b: string): { at: number; removed: number; inserted: number } {
+  const most = Math.min(a.length, b.length);
+  let at = 0;
+  while (at < most && a.charCodeAt(at) === b.charCodeAt(at)) at++;
+  let tail = 0;
+  while (
+    tail < most - at &&
+    a.charCodeAt(a.length - 1 - tail) === b.charCodeAt(b.length - 1 - tail)
+  )
+    tail++;
+  return { at, removed: a.length - at - tail, inserted: b.length - at - tail };
+}
+
+/**
+ * A text this user moved from `from` to `to` (an undo: back from what they typed) when someone else has typed
+ * into it since, so the board shows `now`: this user's change made on `now` instead, as long as the two changes
+ * touch different stretches of the text (the others' keys are kept, wherever they are; where the two meet, this
+ * user's go first). Undefined when they overlap: the field is then left as it is.
+ */
+export function rebaseText(from: string, to: string, now: string): string | undefined {
+  const mine = changeBetween(from, to);
+  const theirs = changeBetween(from, now);
+  const mineEnd = mine.at + mine.removed;
+  const theirsEnd = theirs.at + theirs.removed;
+  const splice = (at: number): string =>
+    now.slice(0, at) + to.slice(mine.at, mine.at + mine.inserted) + now.slice(at + mine.removed);
+  // This user's stretch lies in what `from` and `now` share (their common start, or their common end).
+  if (mineEnd <= theirs.at) return splice(mine.at);
+  if (theirsEnd <= mine.at) return splice(mine.at + theirs.inserted - theirs.removed);
+  return undefined;
+}
+
 function same(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b))
     return a.length === b.length && a.every((v, i) => v === b[i]);
@@ -111,7 +144,8 @@ function same(a: unknown, b: unknown): boolean {
  *   so a redo brings back exactly that;
  * - fields → fields (an edit): field by field, a field goes back only if it still holds either side's value
  *   (this user's value, or the old one while this user's edit is still on its way); a field someone else has
- *   since set keeps their value. An object that is gone is never brought back, one held by someone else is
+ *   since set keeps their value. A text someone else has typed into since is the exception: this user's own
+ *   keys are taken back around theirs when the two touch different stretches of it (rebaseText). An object that is gone is never brought back, one held by someone else is
  *   left alone;
  * - a restack (z → z): see moveRestack.
  */
@@ -144,9 +178,21 @@ export function movePart(
   const now = current as Readonly<Record<string, unknown>>;
   for (const [k, v] of Object.entries(to.fields)) {
     const was = (from.fields as Readonly<Record<string, unknown>>)[k];
-    if (!same(now[k], was) && !same(now[k], v)) continue;
-    keptFrom[k] = was;
-    keptTo[k] = v;
+    const cur = now[k];
+    if (same(cur, was) || same(cur, v)) {
+      keptFrom[k] = was;
+      keptTo[k] = v;
+    } else if (
+      k === 'text' &&
+      typeof was === 'string' &&
+      typeof v === 'string' &&
+      typeof cur === 'string'
+    ) {
+      const rebased = rebaseText(was, v, cur);
+      if (rebased === undefined) continue;
+      keptFrom[k] = cur;
+      keptTo[k] = rebased;
+    }
   }
   if (Object.keys(keptTo).length === 0) return undefined;
   const sides = { from: fieldsSide(keptFrom), to: fieldsSide(keptTo) };

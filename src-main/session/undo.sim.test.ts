@@ -111,6 +111,31 @@ describe('per-user undo over the session', () => {
     expect(s.host.board.get(id)).toMatchObject({ text: 'quick brown fox', h: 80 });
   });
 
+  it('a peer’s undo takes back its own typing and keeps what another user typed into the same text since', async () => {
+    const s = makeSimSession({ seed: 19_006, conditions: lossy });
+    s.addPeer('Ana');
+    s.addPeer('Ben');
+    await run(s, 2000);
+    const [, ana, ben] = users(s);
+    const [a, b] = [must(ana), must(ben)];
+    const made = a.create(s.sim.now, newRect({ kind: 'note', text: 'Plan' }));
+    await run(s, s.sim.now + 1000);
+    const id = await made;
+    if (typeof id !== 'number') throw new Error(id.refused);
+    a.text(s.sim.now, id, 4, 0, ' for Monday');
+    await run(s, s.sim.now + 1500);
+    b.text(s.sim.now, id, 0, 0, 'Our ');
+    await run(s, s.sim.now + 1500);
+    expect(s.host.board.get(id)?.text).toBe('Our Plan for Monday');
+    expect(await a.undo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    expect(s.host.board.get(id)?.text).toBe('Our Plan');
+    expect(await a.redo(s.sim.now)).toBe('done');
+    await run(s, s.sim.now + 1500);
+    expect(s.host.board.get(id)?.text).toBe('Our Plan for Monday');
+    expect(new Set(hashes(s)).size).toBe(1);
+  });
+
   it('a refused grab does not hold the drag open: the next two drags are two steps', async () => {
     const s = makeSimSession({ seed: 19_005 });
     s.addPeer('Ana');
