@@ -7,6 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { NO_IMPAIRMENT } from '../net/impairment';
 import type { GhostSendStats } from '../net/ghost/ghost-stats';
+import { writeSectionHeader } from '../net/ghost/ghost-wire';
+import { writeLinkEnd, writeLinkSectionFlag } from './link-wire';
 import { listenAddress } from './testing/mirror-mesh';
 import type { PresenceGroupConfig } from './testing/presence-group';
 import { DEFAULT_PRESENCE_GROUP, PresenceGroup, viewKey } from './testing/presence-group';
@@ -156,4 +158,87 @@ describe('participants between mirrors over lossy links', () => {
         expect(m2.told.appeared, msg).toBe(3 * config.clientsPerMirror);
       });
   });
+
+  it('close a link whose stream section does not parse, counted, and its participants go', () => {
+    const g = new PresenceGroup({
+      ...DEFAULT_PRESENCE_GROUP,
+      seed: 7,
+      mirrors: 2,
+      link: NO_IMPAIRMENT,
+    });
+    g.join();
+    g.settle(100);
+    const [m0, m1] = g.mirrors;
+    const conn = m1?.mirror.node.links.connectionTo(0);
+    // A ghost section whose ids are 16 bits wide, past the 10 a mirror's participants need.
+    conn?.send(g.sim.now, (w) => {
+      writeLinkEnd(w);
+      writeLinkSectionFlag(w);
+      writeSectionHeader(w, 16);
+      return { hello: false };
+    });
+    g.settle(1_000);
+    expect(m0?.mirror.node.links.counters.streamMalformed).toBe(1);
+    expect(m0?.mirror.node.links.linked()).toEqual([]);
+    expect(conn?.closeInfo?.reason).toBe('protocol-error');
+    expect(m0?.view.size).toBe(0);
+    expect(m0?.told.linkDown).toBe(g.config.clientsPerMirror);
+  });
+
+  it('cost a few bytes per pointer update on the link (figures printed)', () => {
+    for (const clientsPerMirror of [1, 4]) {
+      const g = new PresenceGroup({
+        ...DEFAULT_PRESENCE_GROUP,
+        seed: 11,
+        clientsPerMirror,
+        link: { ...NO_IMPAIRMENT, delayMs: 30 },
+        dragChance: 0,
+        moveMs: 10_000,
+      });
+      g.join();
+      g.settle(1_000);
+      const linkBytes = (): number =>
+        g.mirrors.reduce(
+          (n, m) =>
+            n +
+            m.mirror.node.links
+              .linked()
+              .reduce(
+                (k, id) =>
+                  k + (m.mirror.node.links.connectionTo(id)?.stats(g.sim.now).bytesSent ?? 0),
+                0,
+              ),
+          0,
+        );
+      const bytes0 = linkBytes();
+      const sent0 = sentTotals(g);
+      const bits0 = classBits(g);
+      g.move();
+      g.settle(500);
+      const moves = g.mirrors.reduce(
+        (n, m) => n + m.clients.reduce((k, c) => k + c.pointerUpdates, 0),
+        0,
+      );
+      const updates = sentTotals(g).updates - sent0.updates;
+      const perUpdate = (linkBytes() - bytes0) / updates;
+      const entryBits = (classBits(g) - bits0) / updates;
+      console.log(
+        `mirror presence, ${clientsPerMirror} client(s) per mirror at 60 Hz, no loss: ${updates} updates for ` +
+          `${moves * 2} pointer moves to send; ${perUpdate.toFixed(1)} link bytes per update (sealed datagrams, ` +
+          `probes and acks included, IP/UDP not), ${entryBits.toFixed(1)} bits per ghost entry`,
+      );
+      expectViewsExact(g, `${clientsPerMirror} per mirror`);
+      // Every move reached both other mirrors: none folded into the next at this rate.
+      expect(updates).toBeGreaterThanOrEqual(moves * 2);
+    }
+  });
 });
+
+/** Bits of participant ghost entries written on every link so far. */
+function classBits(g: PresenceGroup): number {
+  let bits = 0;
+  for (const m of g.mirrors)
+    for (const l of m.mirror.presence.stats().links)
+      bits += l.ghosts.sent?.bitsByClass['participant'] ?? 0;
+  return bits;
+}
