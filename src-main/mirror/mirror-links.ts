@@ -356,9 +356,9 @@ export class MirrorLinks {
       if ((stream.nextCheckAt?.() ?? Infinity) <= now) link.streamAt = now + this.streamIntervalMs;
       return;
     }
-    // A full window waits for acks; the interval bounds how often it is tried.
-    if (!link.conn.canSend() || !this.sendPacket(now, link, undefined, undefined))
-      link.streamAt = now + this.streamIntervalMs;
+    // Sent or not (a full window waits for acks), the next try is an interval away.
+    if (link.conn.canSend()) this.sendPacket(now, link, undefined, undefined);
+    link.streamAt = now + this.streamIntervalMs;
   }
 
   private onPayload(now: number, link: Link, r: BitReader): void {

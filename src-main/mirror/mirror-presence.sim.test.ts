@@ -185,54 +185,63 @@ describe('participants between mirrors over lossy links', () => {
     expect(m0?.told.linkDown).toBe(g.config.clientsPerMirror);
   });
 
-  it('cost a few bytes per pointer update on the link (figures printed)', () => {
-    for (const clientsPerMirror of [1, 4]) {
+  it('cost a few bytes per pointer update on the link, and resend only lost newest state (figures printed)', () => {
+    const runs = [
+      { clientsPerMirror: 1, loss: 0 },
+      { clientsPerMirror: 4, loss: 0 },
+      { clientsPerMirror: 4, loss: 0.05 },
+      { clientsPerMirror: 4, loss: 0.2 },
+    ];
+    for (const { clientsPerMirror, loss } of runs) {
+      const msg = `${clientsPerMirror} per mirror, ${loss * 100} % loss`;
       const g = new PresenceGroup({
         ...DEFAULT_PRESENCE_GROUP,
         seed: 11,
         clientsPerMirror,
-        link: { ...NO_IMPAIRMENT, delayMs: 30 },
+        link: { ...NO_IMPAIRMENT, delayMs: 30, jitterMs: loss > 0 ? 10 : 0, loss },
         dragChance: 0,
         moveMs: 10_000,
       });
       g.join();
       g.settle(1_000);
-      const linkBytes = (): number =>
-        g.mirrors.reduce(
-          (n, m) =>
-            n +
-            m.mirror.node.links
-              .linked()
-              .reduce(
-                (k, id) =>
-                  k + (m.mirror.node.links.connectionTo(id)?.stats(g.sim.now).bytesSent ?? 0),
-                0,
-              ),
-          0,
-        );
-      const bytes0 = linkBytes();
+      const bytes0 = linkBytes(g);
       const sent0 = sentTotals(g);
       const bits0 = classBits(g);
       g.move();
-      g.settle(500);
+      g.settle(2_000);
       const moves = g.mirrors.reduce(
         (n, m) => n + m.clients.reduce((k, c) => k + c.pointerUpdates, 0),
         0,
       );
-      const updates = sentTotals(g).updates - sent0.updates;
-      const perUpdate = (linkBytes() - bytes0) / updates;
+      const sent = sentTotals(g);
+      const updates = sent.updates - sent0.updates;
+      const perUpdate = (linkBytes(g) - bytes0) / updates;
       const entryBits = (classBits(g) - bits0) / updates;
       console.log(
-        `mirror presence, ${clientsPerMirror} client(s) per mirror at 60 Hz, no loss: ${updates} updates for ` +
-          `${moves * 2} pointer moves to send; ${perUpdate.toFixed(1)} link bytes per update (sealed datagrams, ` +
-          `probes and acks included, IP/UDP not), ${entryBits.toFixed(1)} bits per ghost entry`,
+        `mirror presence, ${msg}, 60 Hz: ${moves * 2} pointer moves to send, ${updates} updates sent; ` +
+          `${perUpdate.toFixed(1)} link bytes per update (sealed datagrams with probes and acks, IP/UDP not), ` +
+          `${entryBits.toFixed(1)} bits per ghost entry; lost groups resent ${sent.restoredBits - sent0.restoredBits}, ` +
+          `skipped as superseded ${sent.staleBitsSkipped - sent0.staleBitsSkipped}, ` +
+          `tail repeats ${sent.tailRepeats - sent0.tailRepeats}`,
       );
-      expectViewsExact(g, `${clientsPerMirror} per mirror`);
-      // Every move reached both other mirrors: none folded into the next at this rate.
-      expect(updates).toBeGreaterThanOrEqual(moves * 2);
+      expectViewsExact(g, msg);
+      if (loss === 0) {
+        // Every move reached both other mirrors, none folded into the next at this rate, and nothing was resent.
+        expect(updates, msg).toBeGreaterThanOrEqual(moves * 2);
+        expect(sent.restoredBits, msg).toBe(0);
+      }
     }
   });
 });
+
+/** Datagram bytes every mirror has sent on its links so far. */
+function linkBytes(g: PresenceGroup): number {
+  let n = 0;
+  for (const m of g.mirrors)
+    for (const id of m.mirror.node.links.linked())
+      n += m.mirror.node.links.connectionTo(id)?.stats(g.sim.now).bytesSent ?? 0;
+  return n;
+}
 
 /** Bits of participant ghost entries written on every link so far. */
 function classBits(g: PresenceGroup): number {

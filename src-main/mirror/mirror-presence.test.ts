@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BitReader, BitWriter } from '../net/bitstream';
+import { BitReader, BitWriter, DecodeError } from '../net/bitstream';
+import { Rng } from '../net/rng';
+import { ProtocolError } from '../net/stream/manager';
 import { writeEntryHead, writeSectionEnd, writeSectionHeader } from '../net/ghost/ghost-wire';
 import type { StreamManager } from '../net/stream/manager';
 import type { PresenceChange } from './mirror-presence';
@@ -231,5 +233,41 @@ describe('mirror presence', () => {
     p.set(1, { x: 5 });
     expect(() => p.set(1, { x: 6, name: 'n'.repeat(49) })).toThrow(RangeError);
     expect(p.local(1)).toMatchObject({ x: 5, name: '' });
+  });
+
+  it('reads hostile sections with typed errors only, and keeps its roster bounded and consistent (seeded fuzz)', () => {
+    const rng = new Rng(0xf022);
+    let errors = 0;
+    for (let round = 0; round < 200; round++) {
+      // A fresh link each round: after a typed error the link would be closed.
+      const b = new MirrorPresence(1);
+      const ba = b.open(0, 0);
+      for (let i = 0; i < 20; i++) {
+        const w = new BitWriter();
+        writeSectionHeader(w, rng.range(1, 10));
+        // Mostly well-formed heads with random state after them, so the roster code is reached.
+        for (let e = rng.range(0, 6); e > 0; e--) {
+          const id = rng.int(8);
+          const kind = rng.pick(['create', 'update', 'delete'] as const);
+          writeEntryHead(w, 3, { id, kind });
+          if (kind === 'update') w.writeUint(rng.range(1, 31), 5);
+          if (kind !== 'delete') w.writeBytes(rng.bytes(rng.range(0, 12)));
+        }
+        writeSectionEnd(w);
+        try {
+          ba.read(i, new BitReader(w.finish()));
+        } catch (e) {
+          if (!(e instanceof DecodeError) && !(e instanceof ProtocolError)) throw e;
+          errors++;
+          break;
+        }
+        for (let c = b.poll(); c !== undefined; c = b.poll())
+          if (c.type !== 'gone') expect(c.participant.origin).toBe(0);
+      }
+      const live = [...b.remote()];
+      expect(live.length).toBeLessThanOrEqual(8);
+      expect(new Set(live.map((p) => p.client)).size).toBe(live.length);
+    }
+    expect(errors).toBeGreaterThan(50);
   });
 });
