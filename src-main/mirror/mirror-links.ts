@@ -400,8 +400,12 @@ export class MirrorLinks {
     if (link.conn.state !== 'closed' && readLinkSectionFlag(r)) this.readStream(now, link, r);
   }
 
-  /** The stream's section: a link not yet named has none to read it, and one that doesn't parse ends the link. */
+  /**
+   * The stream's section. Links that carry no stream here leave it unread (it ends the packet, so nothing after it
+   * is lost); a link not yet named has no manager to read it, and a section that doesn't parse ends the link.
+   */
   private readStream(now: number, link: Link, r: BitReader): void {
+    if (this.o.streams === undefined) return;
     let detail: string;
     if (link.stream === undefined) detail = 'stream section before HELLO';
     else {

@@ -140,6 +140,45 @@ describe('mirror presence', () => {
     expect(stats?.restoredBits).toBe(1);
   });
 
+  it("gives a drag in progress, then a visible pointer, the larger share of a link's packets when they can't carry every change", () => {
+    /** Each participant's turns over 140 packets of `budget` bits while all of them keep changing. */
+    const turns = (budget: number, dragging: boolean): number[] => {
+      const { a, b, ab, ba } = pair();
+      if (dragging) a.set(1, { visible: true, dragId: 5 });
+      a.set(2, { visible: true });
+      a.set(3, { visible: false });
+      pump(0, ab, ba);
+      drain(b);
+      const n = new Map<number, number>();
+      for (let i = 1; i <= 140; i++) {
+        if (dragging) a.set(1, { x: i, dragX: i });
+        a.set(2, { x: i });
+        a.set(3, { x: i });
+        const w = new BitWriter();
+        const record = ab.write(i * 16, w, budget);
+        if (record !== undefined) {
+          ba.read(i * 16, new BitReader(w.finish()));
+          ab.notify(i * 16, record, true);
+        }
+        for (const c of drain(b))
+          if (c.type === 'changed')
+            n.set(c.participant.client, (n.get(c.participant.client) ?? 0) + 1);
+      }
+      return [1, 2, 3].map((client) => n.get(client) ?? 0);
+    };
+    // Room for a drag's update (96 bits and the section's 5) or two pointers' (40 each), not both.
+    const [drag = 0, shown = 0, hidden = 0] = turns(110, true);
+    expect(drag).toBeGreaterThan(1.5 * shown);
+    expect(shown).toBe(hidden);
+    // Room for one pointer's update.
+    const [, visible = 0, invisible = 0] = turns(60, false);
+    expect(visible).toBeGreaterThan(1.5 * invisible);
+    expect(invisible).toBeGreaterThan(0);
+    console.log(
+      `a starved link's turns: drag ${drag} against two pointers ${shown}; visible pointer ${visible} against hidden ${invisible}`,
+    );
+  });
+
   it('keeps the layout of a pointer update (golden section)', () => {
     const { a, ab, ba } = pair();
     a.set(3, { name: 'Ann', visible: true });

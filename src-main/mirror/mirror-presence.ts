@@ -1,9 +1,10 @@
 // A mirror group's participants: this mirror's own clients' live state (identity, profile, pointer, tool, drag in
 // progress) ghosted to every linked mirror with the current-state policy of net/ghost (state masks, only dirty
 // groups written, a lost group resent only if no later packet carried it), and the other mirrors' participants as
-// their ghosts arrive: the group's roster, polled as changes. Pointers and drags are current state, never rolled
-// back, so they never enter TSS (DESIGN.md §9; the paper keeps its TSS to the commands). Sans-IO; knows nothing of
-// sockets, links' packets, commands or sessions.
+// their ghosts arrive: the group's roster, polled as changes. Pointers and drags are the paper's real-time events
+// (§3.2: timely, and a lost one does no harm once a newer one comes), which its event-based protocol has the
+// ingress mirror send on to the others with no consistency check (§3.3.4): current state, never rolled back, so
+// never through TSS (DESIGN.md §9). Sans-IO; knows nothing of sockets, links' packets, commands or sessions.
 import type { PeerId } from '../../shared/board';
 import { MAX_PEER_ID } from '../../shared/board';
 import type { CloseInfo } from '../net/close-reason';
@@ -84,6 +85,15 @@ interface LinkGhosts {
 const MAX_PARTICIPANTS = MAX_PEER_ID + 1;
 
 const keyOf = (origin: MirrorId, client: PeerId): number => origin * MAX_PARTICIPANTS + client;
+
+/**
+ * A participant's share of a link's packets when they can't carry every change (TRIBES' priorities): a drag in
+ * progress is what others watch most closely, then a pointer on the board; a hidden pointer least.
+ */
+export function participantPriority(s: Readonly<ParticipantState>): number {
+  if (s.dragId !== 0) return 4;
+  return s.visible ? 2 : 1;
+}
 
 export class MirrorPresence implements LinkStreams {
   readonly counters: PresenceCounters = { forged: 0, duplicate: 0 };
@@ -196,6 +206,10 @@ export class MirrorPresence implements LinkStreams {
       name: 'participants',
       registry: PARTICIPANT_REGISTRY,
       domain: this.domain,
+      scope: (_now, scope) => {
+        for (const source of this.locals.values())
+          scope.add(source, participantPriority(source.obj));
+      },
       maxGhosts: MAX_PARTICIPANTS,
       events: {
         created: (_now, g) => {
