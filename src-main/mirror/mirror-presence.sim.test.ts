@@ -111,7 +111,7 @@ describe('participants between mirrors over lossy links', () => {
   });
 
   it('take a mirror’s participants away when its link is declared down, and bring them back with it', () => {
-    for (const seed of [1, 2, 3])
+    for (let seed = 1; seed <= Math.ceil(SEEDS / 4); seed++)
       withSeed(seed, () => {
         const msg = `seed ${seed}`;
         const config: PresenceGroupConfig = { ...DEFAULT_PRESENCE_GROUP, seed, moveMs: 1_000 };

@@ -143,6 +143,8 @@ export class PresenceGroup {
     for (const m of this.mirrors)
       for (let to = 0; to < m.id; to++) m.mirror.node.connect(0, listenAddress(to));
     this.linked = this.sim.runUntilTrue(() => this.allLinked(), 10_000);
+    // A few clock exchanges before anyone stamps a command (as mirror-group.ts waits).
+    this.sim.runUntil(this.sim.now + 2_000);
     // The views are the host's: they follow the mirrors' polls as they happen.
     this.sim.every(5, () => {
       this.drain();
