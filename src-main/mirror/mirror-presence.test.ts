@@ -95,6 +95,18 @@ describe('mirror presence', () => {
     pump(64, ab, ba);
     expect(drain(b)).toEqual([{ type: 'gone', origin: 0, client: 3, reason: 'removed' }]);
     expect([...b.remote()]).toEqual([]);
+    // A client leaves and another takes its id before the host polls: one went, another came.
+    a.set(4, { name: 'Bo' });
+    pump(80, ab, ba);
+    drain(b);
+    a.remove(4);
+    pump(96, ab, ba);
+    a.set(4, { name: 'Cy' });
+    pump(112, ab, ba);
+    expect(drain(b)).toMatchObject([
+      { type: 'gone', origin: 0, client: 4, reason: 'removed' },
+      { type: 'appeared', participant: { client: 4, name: 'Cy' } },
+    ]);
   });
 
   it('folds changes together until polled: the newest state once, nothing for a visit never polled', () => {

@@ -71,6 +71,11 @@ interface RemoteEntry {
   reason: PresenceGoneReason;
   /** Whether the host was told it appeared (and not yet that it went). */
   told: boolean;
+  /**
+   * Removed by its mirror and created again before the host heard: a new arrival under the same id (a client that
+   * left and one that took its id), told as gone then appeared. A link's return is the same participant's.
+   */
+  left: boolean;
   /** What the last change reported: the next one names the groups that differ from it. */
   readonly shown: ParticipantFields;
 }
@@ -154,14 +159,15 @@ export class MirrorPresence implements LinkStreams {
     for (const e of this.roster.values()) if (e.state !== undefined) yield e.state;
   }
 
+  /** One participant of another mirror, if here now. */
   participant(origin: MirrorId, client: PeerId): Readonly<ParticipantState> | undefined {
     return this.roster.get(keyOf(origin, client))?.state;
   }
 
   /**
    * The next change of the roster since the last poll, in the order they happened; one per participant, changes
-   * folded together (a participant that came and went unpolled is never told; one that went and came back is a
-   * change).
+   * folded together (a participant that came and went unpolled is never told; one whose link went down and came
+   * back is a change, if anything changed).
    */
   poll(): PresenceChange | undefined {
     for (const key of this.dirty) {
@@ -169,6 +175,12 @@ export class MirrorPresence implements LinkStreams {
       const e = this.roster.get(key);
       if (e === undefined) continue;
       const s = e.state;
+      if (e.left) {
+        e.left = false;
+        e.told = false;
+        this.dirty.add(key);
+        return { type: 'gone', origin: e.origin, client: e.client, reason: 'removed' };
+      }
       if (s === undefined) {
         this.roster.delete(key);
         if (!e.told) continue;
@@ -259,9 +271,13 @@ export class MirrorPresence implements LinkStreams {
         state: g,
         reason: 'removed',
         told: false,
+        left: false,
         shown: blankParticipant(g.origin, g.client),
       });
-    else e.state = g;
+    else {
+      if (e.told && e.reason === 'removed') e.left = true;
+      e.state = g;
+    }
     ghosts.set(g, key);
     this.dirty.add(key);
   }
