@@ -7,8 +7,10 @@ import {
   isLinkDecodeError,
   linkMessageBits,
   readLinkMessages,
+  readLinkSectionFlag,
   writeLinkEnd,
   writeLinkMessage,
+  writeLinkSectionFlag,
 } from './link-wire';
 
 function randomMessage(rng: Rng): LinkMessage {
@@ -57,6 +59,42 @@ describe('mirror link messages', () => {
     ).toMatchObject({ error: 'length' });
     const many = Array.from({ length: 17 }, (): LinkMessage => ({ kind: 'hello', id: 1 }));
     expect(readLinkMessages(new BitReader(encode(many)))).toMatchObject({ error: 'length' });
+  });
+
+  it('keep their layout (golden bytes)', () => {
+    const hex = (messages: readonly LinkMessage[]): string =>
+      Buffer.from(encode(messages)).toString('hex');
+    // 1 · kind 00 · id 0011 · end 0. A CRIMP datagram's length is a varuint, its bytes start on a byte boundary;
+    // clock readings are float64.
+    expect(hex([{ kind: 'hello', id: 3 }])).toBe('86');
+    expect(hex([{ kind: 'crimp', bytes: new Uint8Array([1, 2, 3]) }])).toBe('a601020300');
+    expect(hex([{ kind: 'probe', t0: 1234.5 }])).toBe('c81269400000000000');
+    expect(hex([{ kind: 'answer', t0: 1, t1: -2, t2: 0.5 }])).toBe(
+      'e7fe000000000000180000000000000007fc00000000000000',
+    );
+    expect(hex([])).toBe('00');
+  });
+
+  it('flag a stream section after the end bit, and read none from a packet without one', () => {
+    // HELLO and the end bit fill a byte exactly: no bit is left for a flag.
+    const bare = new BitReader(encode([{ kind: 'hello', id: 3 }]));
+    expect(readLinkMessages(bare)).toEqual([{ kind: 'hello', id: 3 }]);
+    expect(readLinkSectionFlag(bare)).toBe(false);
+    // A probe leaves padding: zeros, no flag.
+    const padded = new BitReader(encode([{ kind: 'probe', t0: 7 }]));
+    readLinkMessages(padded);
+    expect(readLinkSectionFlag(padded)).toBe(false);
+    const w = new BitWriter();
+    writeLinkMessage(w, { kind: 'hello', id: 3 });
+    writeLinkEnd(w);
+    writeLinkSectionFlag(w);
+    w.writeUint(0b101, 3);
+    const bytes = w.finish();
+    expect(Buffer.from(bytes).toString('hex')).toBe('86d0');
+    const r = new BitReader(bytes);
+    expect(readLinkMessages(r)).toEqual([{ kind: 'hello', id: 3 }]);
+    expect(readLinkSectionFlag(r)).toBe(true);
+    expect(r.readUint(3)).toBe(0b101);
   });
 
   it('never throw on random bytes (seeded fuzz)', () => {

@@ -1,6 +1,10 @@
 // What travels inside a mirror link's sealed packets, bit-packed: the HELLO that names the mirror, CRIMP
-// datagrams, and clock probes and answers. Reads are bounded and a bad packet is a typed error. Knows nothing of
-// connections, timers or what CRIMP carries.
+// datagrams, and clock probes and answers, then maybe a stream's section (the participants' ghosts). Reads are
+// bounded and a bad packet is a typed error. Knows nothing of connections, timers or what CRIMP and the stream carry.
+//
+// Packet layout: (1 · kind 2 · the message)* · 0 · [1 · the stream's section]. The section's flag comes after the
+// end bit and only when a section follows, so a packet without one is what it was before streams existed: its
+// padding (fewer than 8 zero bits) reads as no flag.
 import type { BitReader, BitWriter } from '../net/bitstream';
 import { DecodeError } from '../net/bitstream';
 import type { DecodeErrorCode } from '../net/bitstream';
@@ -60,6 +64,16 @@ export function writeLinkMessage(w: BitWriter, m: LinkMessage): void {
 
 export function writeLinkEnd(w: BitWriter): void {
   w.writeBool(false);
+}
+
+/** After the end bit: a stream section follows. */
+export function writeLinkSectionFlag(w: BitWriter): void {
+  w.writeBool(true);
+}
+
+/** Whether a stream section follows the end bit (the packet's padding, or its end, says none). */
+export function readLinkSectionFlag(r: BitReader): boolean {
+  return r.bitsLeft > 0 && r.readBool();
 }
 
 /** The bits a message takes, to know whether it fits a packet's budget. */

@@ -1,18 +1,21 @@
 // One mirror's links to the other mirrors of its group: sealed notify connections (net/ Endpoint) keyed by the
 // mirror secret under the mirror channel label, so only the group's mirrors get in and a peer's join code never
 // does; each link names its mirror (HELLO), carries CRIMP datagrams unreliably (with the notify protocol's
-// verdicts passed back as hints) and clock probes, and keeps an NTP-style offset to its mirror. A mirror listens on
-// one endpoint and dials on another (an Endpoint is a host or a client). Sans-IO; knows nothing of sockets, of
-// what CRIMP carries or of sessions.
+// verdicts passed back as hints) and clock probes, and keeps an NTP-style offset to its mirror. A stream manager
+// given by the owner (the participants' ghosts) rides the link's packets after the messages, and sends packets of
+// its own at most every streamIntervalMs. A mirror listens on one endpoint and dials on another (an Endpoint is a
+// host or a client). Sans-IO; knows nothing of sockets, of what CRIMP or the stream carry, or of sessions.
 import { randomBytes } from 'node:crypto';
 import type { PeerAddress } from '../net/address';
-import { BitReader } from '../net/bitstream';
+import { BitReader, DecodeError } from '../net/bitstream';
 import type { BitWriter } from '../net/bitstream';
 import type { CloseInfo } from '../net/close-reason';
 import type { Connection, ConnectionHandler } from '../net/connection';
 import { Endpoint } from '../net/endpoint';
 import type { EndpointOptions, Transmit } from '../net/endpoint-types';
 import { joinCodeStrengthBits } from '../net/join-code';
+import type { StreamManager } from '../net/stream/manager';
+import { ProtocolError } from '../net/stream/manager';
 import type { ClockEstimate } from './clock-offset';
 import { ClockOffset } from './clock-offset';
 import type { LinkMessage } from './link-wire';
@@ -20,8 +23,10 @@ import {
   isLinkDecodeError,
   linkMessageBits,
   readLinkMessages,
+  readLinkSectionFlag,
   writeLinkEnd,
   writeLinkMessage,
+  writeLinkSectionFlag,
 } from './link-wire';
 import type { MirrorId } from './mirror-id';
 import { assertMirrorId } from './mirror-id';
@@ -46,6 +51,19 @@ export interface LinkRecord {
   readonly hello: boolean;
   /** The CRIMP datagram's tag, if it carried one. */
   readonly crimpTag?: number;
+  /** What the link's stream wrote into it, if anything. */
+  readonly stream?: unknown;
+}
+
+/**
+ * A stream riding every named link's packets after its messages (the participants' ghosts, mirror-presence.ts):
+ * one manager per link, from the link's naming to its close.
+ */
+export interface LinkStreams {
+  /** The link to mirror `id` is named: the manager that writes our section and reads theirs. */
+  open(now: number, id: MirrorId): StreamManager<unknown>;
+  /** That link closed: its manager is done. */
+  close(now: number, id: MirrorId, info: CloseInfo): void;
 }
 
 export interface MirrorLinksOptions {
@@ -61,6 +79,9 @@ export interface MirrorLinksOptions {
   readonly probeMs?: number;
   readonly firstProbesMs?: number;
   readonly endpoint?: Partial<EndpointOptions>;
+  readonly streams?: LinkStreams;
+  /** A link's stream sends a packet of its own at most this often (ms); it also rides every other packet. */
+  readonly streamIntervalMs?: number;
   readonly onCrimp: (now: number, from: MirrorId, bytes: Uint8Array) => void;
   readonly onCrimpNotify?: (now: number, to: MirrorId, tag: number, delivered: boolean) => void;
   readonly onLinkUp?: (now: number, id: MirrorId) => void;
@@ -81,11 +102,15 @@ export interface MirrorLinkCounters {
   crimpUnnamed: number;
   /** Clock answers to no probe of ours. */
   strayAnswers: number;
+  /** Stream sections that did not parse, or came on a link not yet named: the link is closed. */
+  streamMalformed: number;
 }
 
 const MAX_OUTSTANDING_PROBES = 4;
 const FIRST_PROBES = 8;
 const HELLO_RETRY_MS = 200;
+/** A pointer moving at 60 Hz changes every 16.7 ms: a stream packet every 10 ms carries one change of each. */
+const STREAM_INTERVAL_MS = 10;
 
 interface Link {
   readonly conn: Connection<LinkRecord>;
@@ -99,6 +124,12 @@ interface Link {
   nextProbeAt: number;
   /** Control messages waiting for the next packet. */
   readonly control: LinkMessage[];
+  /** The stream's manager once the link is named. */
+  stream: StreamManager<unknown> | undefined;
+  /** The stream may send a packet of its own no earlier than this (one interval after it last went out). */
+  streamAt: number;
+  /** The stream's demand may be above 'none' (it woke us, or said so when last asked). */
+  streamWants: boolean;
 }
 
 export class MirrorLinks {
@@ -112,12 +143,14 @@ export class MirrorLinks {
     crimpUnsent: 0,
     crimpUnnamed: 0,
     strayAnswers: 0,
+    streamMalformed: 0,
   };
   private readonly links = new Map<Connection<LinkRecord>, Link>();
   private readonly byId = new Map<MirrorId, Link>();
   private readonly clock: (now: number) => number;
   private readonly probeMs: number;
   private readonly firstProbesMs: number;
+  private readonly streamIntervalMs: number;
 
   constructor(private readonly o: MirrorLinksOptions) {
     assertMirrorId(o.self);
@@ -129,6 +162,7 @@ export class MirrorLinks {
     this.clock = o.clock ?? ((now) => now);
     this.probeMs = o.probeMs ?? 1000;
     this.firstProbesMs = o.firstProbesMs ?? 100;
+    this.streamIntervalMs = o.streamIntervalMs ?? STREAM_INTERVAL_MS;
     const options = {
       ...o.endpoint,
       joinCode: o.secret,
@@ -195,6 +229,8 @@ export class MirrorLinks {
     for (const link of this.links.values()) {
       if (link.id !== undefined && link.nextProbeAt <= now) this.probe(now, link);
       if (!link.helloAcked && link.helloAt <= now) this.sendPacket(now, link, undefined, undefined);
+      if (link.stream !== undefined && streamDueAt(link, link.stream) <= now)
+        this.sendStream(now, link, link.stream);
     }
     this.pollEvents(now);
   }
@@ -204,6 +240,7 @@ export class MirrorLinks {
     for (const link of this.links.values()) {
       if (link.id !== undefined) t = Math.min(t, link.nextProbeAt);
       if (!link.helloAcked) t = Math.min(t, link.helloAt);
+      if (link.stream !== undefined) t = Math.min(t, streamDueAt(link, link.stream));
     }
     return t;
   }
@@ -222,6 +259,9 @@ export class MirrorLinks {
       probes: [],
       nextProbeAt: Infinity,
       control: [],
+      stream: undefined,
+      streamAt: -Infinity,
+      streamWants: false,
     };
     this.links.set(conn, link);
     return {
@@ -253,7 +293,7 @@ export class MirrorLinks {
     }
   }
 
-  /** One packet: HELLO until acked, queued control messages, and the given message if any. */
+  /** One packet: HELLO until acked, queued control messages, the given message if any, then the stream's section. */
   private sendPacket(
     now: number,
     link: Link,
@@ -261,6 +301,8 @@ export class MirrorLinks {
     crimpTag: number | undefined,
   ): boolean {
     if (!link.helloAcked) link.helloAt = now + HELLO_RETRY_MS;
+    const stream =
+      link.stream !== undefined && link.stream.demand(now) !== 'none' ? link.stream : undefined;
     return link.conn.send(now, (w: BitWriter, budgetBits: number) => {
       let used = 1 + (message === undefined ? 0 : linkMessageBits(message));
       if (message !== undefined) writeLinkMessage(w, message);
@@ -278,8 +320,45 @@ export class MirrorLinks {
         used += linkMessageBits(next);
       }
       writeLinkEnd(w);
-      return crimpTag === undefined ? { hello } : { hello, crimpTag };
+      const section =
+        stream === undefined
+          ? undefined
+          : this.writeStream(now, link, stream, w, budgetBits - used);
+      if (section === undefined) return crimpTag === undefined ? { hello } : { hello, crimpTag };
+      return crimpTag === undefined
+        ? { hello, stream: section }
+        : { hello, crimpTag, stream: section };
     });
+  }
+
+  /** The stream's section after the flag bit, or nothing (the flag taken back) if it wrote nothing. */
+  private writeStream(
+    now: number,
+    link: Link,
+    stream: StreamManager<unknown>,
+    w: BitWriter,
+    budgetBits: number,
+  ): unknown {
+    const start = w.bitLength;
+    writeLinkSectionFlag(w);
+    const record = budgetBits > 1 ? stream.write(now, w, budgetBits - 1) : undefined;
+    if (record === undefined) w.truncate(start);
+    else link.streamAt = now + this.streamIntervalMs;
+    link.streamWants = stream.demand(now) !== 'none';
+    return record;
+  }
+
+  /** A packet for the stream alone, when it has something and its interval has passed. */
+  private sendStream(now: number, link: Link, stream: StreamManager<unknown>): void {
+    if (stream.demand(now) === 'none') {
+      link.streamWants = false;
+      // A check the manager asked for that found nothing waits an interval, not a spin at this instant.
+      if ((stream.nextCheckAt?.() ?? Infinity) <= now) link.streamAt = now + this.streamIntervalMs;
+      return;
+    }
+    // Sent or not (a full window waits for acks), the next try is an interval away.
+    if (link.conn.canSend()) this.sendPacket(now, link, undefined, undefined);
+    link.streamAt = now + this.streamIntervalMs;
   }
 
   private onPayload(now: number, link: Link, r: BitReader): void {
@@ -318,6 +397,28 @@ export class MirrorLinks {
         }
       }
     }
+    if (link.conn.state !== 'closed' && readLinkSectionFlag(r)) this.readStream(now, link, r);
+  }
+
+  /**
+   * The stream's section. Links that carry no stream here leave it unread (it ends the packet, so nothing after it
+   * is lost); a link not yet named has no manager to read it, and a section that doesn't parse ends the link.
+   */
+  private readStream(now: number, link: Link, r: BitReader): void {
+    if (this.o.streams === undefined) return;
+    let detail: string;
+    if (link.stream === undefined) detail = 'stream section before HELLO';
+    else {
+      try {
+        link.stream.read(now, r);
+        return;
+      } catch (e) {
+        if (!(e instanceof DecodeError) && !(e instanceof ProtocolError)) throw e;
+        detail = e.message;
+      }
+    }
+    this.counters.streamMalformed++;
+    link.conn.close(now, 'protocol-error', `mirror link stream: ${detail}`);
   }
 
   private onHello(now: number, link: Link, id: MirrorId): void {
@@ -331,6 +432,14 @@ export class MirrorLinks {
     }
     link.id = id;
     this.byId.set(id, link);
+    if (this.o.streams !== undefined) {
+      const stream = this.o.streams.open(now, id);
+      stream.wake = () => {
+        link.streamWants = true;
+      };
+      link.stream = stream;
+      link.streamWants = true;
+    }
     link.nextProbeAt = now;
     this.o.onLinkUp?.(now, id);
     this.probe(now, link);
@@ -350,13 +459,25 @@ export class MirrorLinks {
     if (record.hello && delivered) link.helloAcked = true;
     if (record.crimpTag !== undefined && link.id !== undefined)
       this.o.onCrimpNotify?.(now, link.id, record.crimpTag, delivered);
+    if (record.stream !== undefined) link.stream?.notify(now, record.stream, delivered);
   }
 
   private onClosed(now: number, link: Link, info: CloseInfo): void {
     this.links.delete(link.conn);
     if (link.id !== undefined && this.byId.get(link.id) === link) {
       this.byId.delete(link.id);
+      if (link.stream !== undefined) {
+        link.stream.wake = undefined;
+        link.stream = undefined;
+        this.o.streams?.close(now, link.id, info);
+      }
       this.o.onLinkDown?.(now, link.id, info);
     }
   }
+}
+
+/** When a link's stream next wants the timer: its interval once it has data, or a check it asked for. */
+function streamDueAt(link: Link, stream: StreamManager<unknown>): number {
+  if (link.streamWants) return link.streamAt;
+  return Math.max(link.streamAt, stream.nextCheckAt?.() ?? Infinity);
 }

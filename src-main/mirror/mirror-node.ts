@@ -10,7 +10,7 @@ import { MirrorGroup } from './crimp';
 import type { CrimpStats, MemberOutReason } from './crimp-stats';
 import type { CrimpSeq } from './crimp-wire';
 import type { MirrorId } from './mirror-id';
-import type { MirrorLinkCounters } from './mirror-links';
+import type { LinkStreams, MirrorLinkCounters } from './mirror-links';
 import { MirrorLinks } from './mirror-links';
 
 export interface MirrorNodeOptions {
@@ -24,6 +24,9 @@ export interface MirrorNodeOptions {
   readonly clock?: (now: number) => number;
   readonly crimp?: Partial<CrimpConfig>;
   readonly endpoint?: Partial<EndpointOptions>;
+  /** A stream riding the links' packets (the participants' ghosts), and how often it may send packets of its own. */
+  readonly streams?: LinkStreams;
+  readonly streamIntervalMs?: number;
   readonly deliver: (
     origin: MirrorId,
     seq: CrimpSeq,
@@ -68,6 +71,8 @@ export class MirrorNode {
       members: o.members,
       ...(o.clock === undefined ? {} : { clock: o.clock }),
       ...(o.endpoint === undefined ? {} : { endpoint: o.endpoint }),
+      ...(o.streams === undefined ? {} : { streams: o.streams }),
+      ...(o.streamIntervalMs === undefined ? {} : { streamIntervalMs: o.streamIntervalMs }),
       onCrimp: (now, from, bytes) => this.group.receive(now, from, bytes),
       onCrimpNotify: (now, to, tag, delivered) => this.group.linkNotify(now, to, tag, delivered),
       ...(o.onLinkDown === undefined ? {} : { onLinkDown: o.onLinkDown }),

@@ -1,5 +1,6 @@
 // One mirror of a session, whole: its node (mirror links, clock offsets, CRIMP multicast) carrying its clients'
-// commands to the group, and its trailing state synchronizer executing everyone's on the mirror-group clock. A
+// commands to the group, its trailing state synchronizer executing everyone's on the mirror-group clock, and its
+// presence ghosting its clients' pointers and drags to the group beside TSS, never through it. A
 // client's command is stamped and numbered here (the ingress mirror), executed at once on the leading state and
 // multicast; a command from another mirror is executed as it arrives, in whatever order, TSS putting it in its
 // place. What the host passes on to its clients is polled: the leading state's changes (rollbacks included) and
@@ -13,6 +14,7 @@ import { decodeCommand, encodeCommand, isCommand } from './command-codec';
 import type { MirrorId } from './mirror-id';
 import type { MirrorNodeOptions } from './mirror-node';
 import { MirrorNode } from './mirror-node';
+import { MirrorPresence } from './mirror-presence';
 import type { TraceRecord } from './trace';
 import type { TssOutput } from './tss';
 import { TrailingStateSync } from './tss';
@@ -20,7 +22,7 @@ import { TrailingStateSync } from './tss';
 /** How often the trailing states move on while nothing else happens (ms): their delays' resolution. */
 export const TSS_STEP_MS = 10;
 
-export interface MirrorOptions extends Omit<MirrorNodeOptions, 'deliver'> {
+export interface MirrorOptions extends Omit<MirrorNodeOptions, 'deliver' | 'streams'> {
   /** The trailing states' delays (ms, increasing): the last must exceed every transit between mirrors. */
   readonly delays: readonly number[];
   /** The board every mirror of the group starts from (the same everywhere). */
@@ -46,6 +48,11 @@ export class Mirror {
   readonly self: MirrorId;
   readonly node: MirrorNode;
   readonly tss: TrailingStateSync;
+  /**
+   * The group's participants: set and remove this mirror's clients' live state (pointer, tool, drag, profile)
+   * and poll the other mirrors' as they appear, change and go.
+   */
+  readonly presence: MirrorPresence;
   readonly counters: MirrorCounters = { undecodable: 0, forged: 0, unsent: 0 };
   private seq = 0;
   private lastStamp = 0;
@@ -61,8 +68,10 @@ export class Mirror {
     this.now = o.now;
     this.record = o.record;
     this.tss = new TrailingStateSync({ self: o.self, delays: o.delays }, o.board);
+    this.presence = new MirrorPresence(o.self);
     this.node = new MirrorNode({
       ...o,
+      streams: this.presence,
       deliver: (origin, _seq, payload) => {
         this.onPayload(origin, payload);
       },
