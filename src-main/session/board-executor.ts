@@ -2,7 +2,7 @@
 // (roles, rates, budgets, locks as it sees them) and hands the operation to an executor, which changes the session's
 // Board and says what came of it; what the executor changes on its own later (another host's commands, a revised
 // decision) it tells the host through a sink. The default executes at once on the Board, as a lone host does; a
-// mirror-backed one (app/mirror-executor.ts) executes through a mirror group. Knows nothing of mirrors or the wire.
+// mirror-backed one (mirrored/mirror-executor.ts) executes through a mirror group. Knows nothing of mirrors or the wire.
 import type { BoardObject, ObjectId, PeerId } from '../../shared/board';
 import type { BoardEffect, BoardOp, BoardOpType, BoardRefusal } from '../board';
 import { allocateObjectId, createWithId } from '../board';
