@@ -18,6 +18,8 @@ import type { Refusal } from './board';
 import { Board, isRefusal } from './board';
 import type { BoardExecutor, Executed, LaterCommand } from './board-executor';
 import { directExecutor } from './board-executor';
+import type { ParticipantRelay } from './remote-roster';
+import { RemoteParticipants } from './remote-roster';
 import { BoardReplica } from './board-replica';
 import { participantColor } from './colors';
 import type { PresenceState } from './ghost-classes';
@@ -34,7 +36,7 @@ import type { ImageLimits } from './host-images';
 import { HostImages } from './host-images';
 import type { ImageType } from '../../shared/images';
 import { Tombstones } from './tombstones';
-import type { Protocol, RefusableCommand, Role } from './protocol';
+import type { LeaveReason, Protocol, RefusableCommand, Role } from './protocol';
 import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
@@ -79,6 +81,8 @@ export interface HostSessionOptions {
   readonly imageLimits?: Partial<ImageLimits>;
   /** What executes board operations on the session's board (default: at once, as a lone host; board-executor.ts). */
   readonly executor?: (board: Board) => BoardExecutor;
+  /** Where this host's participants are relayed to the session's other hosts (mirrors); see `remote`. */
+  readonly relay?: ParticipantRelay;
 }
 
 /** A presence's live drag (or resize, or rotate) of one object. */
@@ -179,6 +183,8 @@ export class HostSession {
   };
   readonly images: HostImages;
   private readonly executor: BoardExecutor;
+  /** Participants served by the session's other hosts, as a relay shows them here (remote-roster.ts). */
+  readonly remote: RemoteParticipants;
   private readonly replica: BoardReplica;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   private readonly self: GhostSource<PresenceState>;
@@ -243,6 +249,25 @@ export class HostSession {
       },
     });
     this.rules = new HostRules(this.executor, options.lockTimeoutMs ?? 15_000);
+    this.remote = new RemoteParticipants(
+      this.presence,
+      this.relays,
+      (peer) => peer === HOST_PEER_ID || this.executor.ownsPeerId(peer),
+      {
+        joined: (p) => {
+          this.broadcast((rpc) => rpc.send(this.proto.peerJoined, joinedParams(p)));
+          this.emit({ type: 'joined', participant: p });
+        },
+        left: (peer, reason, detail) => {
+          this.broadcast((r) => r.send(this.proto.peerLeft, leftParams(peer, reason, detail)));
+          this.emit({ type: 'left', peer, reason, detail });
+        },
+        pointer: (pointer, moved) => this.emit({ type: 'pointer', pointer, moved }),
+        rescope: () => {
+          for (const l of this.peers.values()) l.stack.presence.invalidateScope();
+        },
+      },
+    );
     this.texts = this.textsFor();
     this.unsubscribeTexts = this.board.subscribe((c) => this.texts.boardChanged(c));
     this.endpoint = new Endpoint<PacketRecord>(
@@ -257,6 +282,8 @@ export class HostSession {
       (conn) => this.adopt(conn).stack.events.scheduler,
       now,
     );
+    const me = this.participants[0];
+    if (me !== undefined) options.relay?.joined(me);
   }
 
   on(listener: SessionListener): () => void {
@@ -276,7 +303,7 @@ export class HostSession {
       role: 'editor',
       isHost: true,
     };
-    return [me, ...this.members().map((m) => info(m))];
+    return [me, ...this.members().map((m) => info(m)), ...this.remote.all];
   }
 
   private members(): Member[] {
@@ -558,6 +585,7 @@ export class HostSession {
     this.broadcast((r) => r.send(this.proto.peerJoined, joinedParams(me)), p);
     for (const l of this.peers.values()) l.stack.presence.invalidateScope();
     this.emit({ type: 'joined', participant: me });
+    this.options.relay?.joined(me);
   }
 
   /** The colour this person had before, when it is free now; else the next one (and remembered). */
@@ -614,6 +642,7 @@ export class HostSession {
     relay.obj.peer = m.peerId;
     if (changed === 0) return;
     relay.markDirty(changed);
+    this.options.relay?.presence(m.peerId, relay.obj, changed);
     const pointer = presenceMaskToPointer(relay.obj, changed);
     if (pointer) this.emit({ type: 'pointer', pointer, moved: (changed & POINTER_MASK) !== 0 });
   }
@@ -649,14 +678,9 @@ export class HostSession {
             ? 'left'
             : 'error';
     const detail = info.detail;
-    this.broadcast((r) =>
-      r.send(this.proto.peerLeft, {
-        peer: m.peerId,
-        reason: LEAVE_REASONS.indexOf(reason),
-        detail: detail.slice(0, 160),
-      }),
-    );
+    this.broadcast((r) => r.send(this.proto.peerLeft, leftParams(m.peerId, reason, detail)));
     this.emit({ type: 'left', peer: m.peerId, reason, detail });
+    this.options.relay?.left(m.peerId, reason, detail);
   }
 
   private broadcast(
@@ -1041,7 +1065,9 @@ export class HostSession {
       s.tool = TOOLS.indexOf(tool);
       mask |= Presence.maskOf('tool');
     }
-    if (mask !== 0) this.self.markDirty(mask);
+    if (mask === 0) return;
+    this.self.markDirty(mask);
+    this.options.relay?.presence(HOST_PEER_ID, s, mask);
   }
 
   /**
@@ -1076,11 +1102,14 @@ export class HostSession {
     const changed = info(m);
     this.broadcast((rpc) => rpc.send(this.proto.peerJoined, joinedParams(changed)));
     this.emit({ type: 'joined', participant: changed });
+    this.options.relay?.joined(changed);
     return true;
   }
 
   private readonly nameOf = (peer: PeerId): string =>
-    peer === HOST_PEER_ID ? this.options.name : (this.peerOf(peer)?.member?.name ?? `peer ${peer}`);
+    peer === HOST_PEER_ID
+      ? this.options.name
+      : (this.peerOf(peer)?.member?.name ?? this.remote.nameOf(peer) ?? `peer ${peer}`);
 
   /** Drains endpoint events (connection opened/closed); call after every batch of I/O. */
   afterIo(now: number): void {
@@ -1137,6 +1166,7 @@ export class HostSession {
   close(now: number): void {
     this.endpoint.closeAll(now, 'shutdown', 'the host ended the session');
     this.replica.dispose();
+    this.remote.dispose();
     this.unsubscribeTexts();
     this.boardBudget.dispose();
   }
@@ -1182,4 +1212,8 @@ function info(m: Member): ParticipantInfo {
 
 function joinedParams(p: ParticipantInfo) {
   return { peer: p.peer, name: p.name, color: p.color, viewer: p.role === 'viewer' };
+}
+
+function leftParams(peer: PeerId, reason: LeaveReason, detail: string) {
+  return { peer, reason: LEAVE_REASONS.indexOf(reason), detail: detail.slice(0, 160) };
 }

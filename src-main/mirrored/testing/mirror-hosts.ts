@@ -20,6 +20,7 @@ import {
 import type { TraceRecord } from '../../mirror/trace';
 import { HostSession } from '../../session/host';
 import { PeerSession } from '../../session/peer';
+import type { ParticipantRelay } from '../../session/remote-roster';
 import type { SessionEvent } from '../../session/session-events';
 import { MirrorExecutor } from '../mirror-executor';
 
@@ -41,6 +42,11 @@ export interface MirrorHostsConfig {
   readonly raceMs: number;
   readonly maxOffsetMs: number;
   readonly maxDrift: number;
+  /**
+   * Relay each host's participants (roster and presence) to the others in-process, ids mapped through the group's
+   * (what a presence relay between mirrors does over the network).
+   */
+  readonly relay?: boolean;
 }
 
 export const DEFAULT_MIRROR_HOSTS: Omit<MirrorHostsConfig, 'seed'> = {
@@ -116,7 +122,16 @@ export function runMirrorHosts(config: MirrorHostsConfig): MirrorHostsRun {
         for (const to of [listenAddress(b), dialAddress(b)])
           net.setConditions(from, to, config.link);
     }
-  const mirrors: ServedMirror[] = ids.map((id) => serve(config, rng, sim, id, ids));
+  const mirrors: ServedMirror[] = [];
+  for (const id of ids)
+    mirrors.push(serve(config, rng, sim, id, ids, config.relay === true ? mirrors : undefined));
+  // Each host's own user, announced before the others were there to hear it.
+  if (config.relay === true)
+    for (const m of mirrors) {
+      const me = m.host.participants[0];
+      if (me !== undefined)
+        relayTo(mirrors, m, (to, peer) => to.host.remote.joined({ ...me, peer }), 0);
+    }
   for (const m of mirrors)
     for (let to = 0; to < m.id; to++) m.mirror.node.connect(0, listenAddress(to));
   sim.every(5, (now) => {
@@ -165,6 +180,7 @@ function serve(
   sim: SimHarness,
   id: number,
   ids: readonly number[],
+  relayAmong: readonly ServedMirror[] | undefined,
 ): ServedMirror {
   const offset = (rng.next() * 2 - 1) * config.maxOffsetMs;
   const drift = (rng.next() * 2 - 1) * config.maxDrift;
@@ -180,11 +196,14 @@ function serve(
     record: (r) => trace.push(r),
   });
   let executor: MirrorExecutor | undefined;
+  // The host announces its own user as it is made, before there is anything to relay it from: the caller does.
+  const made: { served?: ServedMirror } = {};
   const host = new HostSession(
     {
       name: `Mirror ${id}`,
       joinCode: CODE,
       executor: (board) => (executor = new MirrorExecutor(mirror, board)),
+      ...(relayAmong === undefined ? {} : { relay: loopbackRelay(relayAmong, () => made.served) }),
     },
     0,
   );
@@ -208,7 +227,41 @@ function serve(
   });
   sim.add(listenAddress(id), sides.listener);
   sim.add(dialAddress(id), sides.dialer);
-  return { id, mirror, executor: exec, host, hostEvents, joiners: [], trace };
+  const served: ServedMirror = { id, mirror, executor: exec, host, hostEvents, joiners: [], trace };
+  made.served = served;
+  return served;
+}
+
+/** Calls `show` on every other mirror with the participant's id there (its id here is `peer`). */
+function relayTo(
+  mirrors: readonly ServedMirror[],
+  from: ServedMirror | undefined,
+  show: (to: ServedMirror, peer: PeerId) => void,
+  peer: PeerId,
+): void {
+  if (from === undefined) return;
+  const group = from.executor.ids.toGroup(peer);
+  for (const to of mirrors) if (to !== from) show(to, to.executor.ids.toLocal(group));
+}
+
+/** A participant relay that hands one host's participants straight to the other hosts' remote rosters. */
+function loopbackRelay(
+  mirrors: readonly ServedMirror[],
+  self: () => ServedMirror | undefined,
+): ParticipantRelay {
+  return {
+    joined: (p) =>
+      relayTo(mirrors, self(), (to, peer) => to.host.remote.joined({ ...p, peer }), p.peer),
+    left: (peer, reason, detail) =>
+      relayTo(mirrors, self(), (to, there) => to.host.remote.left(there, reason, detail), peer),
+    presence: (peer, state) =>
+      relayTo(
+        mirrors,
+        self(),
+        (to, there) => to.host.remote.presence(there, { ...state, peer: there }),
+        peer,
+      ),
+  };
 }
 
 /** The joiners' random edits, in virtual time; returns the grab races. */
