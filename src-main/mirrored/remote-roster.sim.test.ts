@@ -3,6 +3,7 @@
 // id its own host gives them, sees a remote joiner's pointer move, and a refusal over a remote holder's lock names
 // them. Seeded, virtual time.
 import { describe, expect, it } from 'vitest';
+import { isRefusal } from '../session/board';
 import type { Joiner, MirrorHostsRun } from './testing/mirror-hosts';
 import { DEFAULT_MIRROR_HOSTS, peerIdOf, runMirrorHosts } from './testing/mirror-hosts';
 
@@ -58,11 +59,39 @@ describe('participants relayed between mirror-backed hosts', () => {
       reason: `held by ${b.peer.options.name}`,
       id: target.id,
     });
+    // Mirror 2's own user holds an object: mirror 0's joiner sees that host user under mirror 0's id for it (2),
+    // its own joiners under 0 (their host), and an edit from mirror 0 is refused in that host's name.
+    b.peer.drop(target.id, 0, 0);
+    const hostOf2 = run.mirrors[2]?.host;
+    if (hostOf2 === undefined) throw new Error('no mirror 2');
+    run.sim.runUntil(run.sim.now + 2000);
+    expect(isRefusal(hostOf2.grab(target.id, run.sim.now))).toBe(false);
+    run.sim.runUntil(run.sim.now + 2000);
+    expect(a.peer.board.get(target.id)?.lockedBy).toBe(2);
+    expect(b.peer.board.get(target.id)?.lockedBy).toBe(0);
+    const before = a.events.length;
+    a.peer.edit(target.id, { x: 6 });
+    run.sim.runUntil(run.sim.now + 1000);
+    expect(a.events.slice(before)).toContainEqual({
+      type: 'refused',
+      cmd: 'edit',
+      reason: `held by ${hostOf2.options.name}`,
+      id: target.id,
+    });
+    hostOf2.drop(target.id, 10, 10, run.sim.now);
+    run.sim.runUntil(run.sim.now + 2000);
+    expect(a.peer.board.get(target.id)?.lockedBy).toBeNull();
     // When a joiner leaves, the other mirrors' joiners see it go.
     b.peer.leave(run.sim.now);
     run.sim.runUntil(run.sim.now + 2000);
     expect(a.events.some((e) => e.type === 'left' && e.peer === seenB)).toBe(true);
     expect(a.peer.participants.some((p) => p.peer === seenB)).toBe(false);
     for (const m of run.mirrors) expect(m.host.remote.refused).toBe(0);
+    // With no lock held, every host's board is its leading state, the same everywhere.
+    const leading = run.mirrors[0]?.mirror.tss.hash();
+    for (const m of run.mirrors) {
+      expect(m.mirror.tss.hash(), `mirror ${m.id}`).toBe(leading);
+      expect(m.host.board.hash(), `mirror ${m.id}'s host`).toBe(leading);
+    }
   });
 });
