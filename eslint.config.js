@@ -60,6 +60,13 @@ const LAYERS = [
     why: 'mirror/ copies a board between hosts over net/ and knows nothing of sessions, the app or the shells.',
   },
   {
+    name: 'mirrored',
+    dirs: ['src-main/mirrored'],
+    allow: ['session', 'mirror', 'board', 'net', 'shared'],
+    packages: [],
+    why: 'mirrored/ serves a host session from a mirror (the executor seam between session/ and mirror/) and knows nothing of the app or the shells.',
+  },
+  {
     name: 'lan',
     dirs: ['src-main/lan'],
     allow: ['shared'],
@@ -77,7 +84,7 @@ const LAYERS = [
   {
     name: 'app',
     dirs: ['src-main/app'],
-    allow: ['session', 'directory', 'mirror', 'lan', 'files', 'net', 'shared'],
+    allow: ['session', 'directory', 'mirror', 'mirrored', 'lan', 'files', 'net', 'shared'],
     packages: ['node:fs', 'node:path', 'node:os', 'node:dns'],
     why: 'app/ is the core the three shells share and never imports a shell or the renderer (DESIGN.md §2).',
   },
@@ -113,8 +120,9 @@ const LAYERS = [
     // More than a shell's app + shared, on purpose: the headless CLI has no UI state for app/ to keep, so it
     // drives a SessionRunner (session/), a DirectoryRunner (directory/) and LAN adverts (lan/) itself, and
     // `connection-demo` drives a bare net/ Endpoint to show the connection layer alone; `convert` turns board files
-    // from one format into another (files/); `replay` re-executes a mirror command trace (mirror/).
-    allow: ['app', 'session', 'directory', 'mirror', 'lan', 'files', 'net', 'shared'],
+    // from one format into another (files/); `replay` re-executes a mirror command trace (mirror/), and `host --trace`
+    // records one from a host served by a mirror group of one (mirrored/).
+    allow: ['app', 'session', 'directory', 'mirror', 'mirrored', 'lan', 'files', 'net', 'shared'],
     packages: ['node:dns', 'node:fs', 'node:os', 'node:perf_hooks', 'node:readline', 'node:util'],
     why: 'cli/ is the headless shell (DESIGN.md §2).',
   },

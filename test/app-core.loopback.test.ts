@@ -50,7 +50,8 @@ describe('app core', () => {
     if (hosting?.type !== 'status' || hosting.status.phase !== 'hosting')
       throw new Error('not hosting');
     const created = await a.core.invoke({ cmd: 'create', object: { ...rect, points: [] } });
-    expect(created).toEqual({ ok: true, id: 1 });
+    // A lone host's first id: origin 0's (board/ids.ts).
+    expect(created).toEqual({ ok: true, id: 16 });
     const port = hosting.status.port;
     expect(
       await b.core.invoke({
@@ -60,7 +61,7 @@ describe('app core', () => {
     ).toEqual({ ok: true });
     await until(() => b.events.some((e) => e.type === 'status' && e.status.phase === 'joined'));
     await until(() =>
-      b.events.some((e) => e.type === 'objects' && e.upserts.some((o) => o.id === 1)),
+      b.events.some((e) => e.type === 'objects' && e.upserts.some((o) => o.id === 16)),
     );
     // Pointers travel as presence ghosts and arrive as pointer events.
     await a.core.invoke({ cmd: 'pointer', x: 300, y: 400, visible: true });
@@ -79,19 +80,20 @@ describe('app core', () => {
     await until(() => chats(a.events).length === 2 && chats(b.events).length === 2);
     expect(chats(a.events)).toEqual(chats(b.events));
     // A drag by the joiner: grab, live drag seen by the host, drop lands exactly.
-    expect(await b.core.invoke({ cmd: 'grab', id: 1 })).toEqual({ ok: true });
-    await b.core.invoke({ cmd: 'drag', id: 1, x: 50, y: 60 });
+    expect(await b.core.invoke({ cmd: 'grab', id: 16 })).toEqual({ ok: true });
+    await b.core.invoke({ cmd: 'drag', id: 16, x: 50, y: 60 });
     await until(() =>
       a.events.some(
-        (e) => e.type === 'pointers' && e.pointers.some((p) => p.drag?.id === 1 && p.drag.x === 50),
+        (e) =>
+          e.type === 'pointers' && e.pointers.some((p) => p.drag?.id === 16 && p.drag.x === 50),
       ),
     );
-    await b.core.invoke({ cmd: 'drop', id: 1, x: 70, y: 80 });
+    await b.core.invoke({ cmd: 'drop', id: 16, x: 70, y: 80 });
     await until(() =>
       a.events.some(
         (e) =>
           e.type === 'objects' &&
-          e.upserts.some((o) => o.id === 1 && o.x === 70 && o.lockedBy === null),
+          e.upserts.some((o) => o.id === 16 && o.x === 70 && o.lockedBy === null),
       ),
     );
     // Stats flow at ~4 Hz with real figures.

@@ -65,6 +65,18 @@ describe('layer rule', () => {
     expect(await messages('src-main/session/uses-a-test-kit.test.ts', test)).toEqual([]);
   });
 
+  it('keeps mirror/ out of session/, and lets mirrored/ serve a session from a mirror', async () => {
+    const mirror = "import { Mirror } from '../mirror/mirror';\nexport const m = Mirror;\n";
+    const found = await messages('src-main/session/serves-a-mirror.ts', mirror);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^layers\/allowed-imports: session may not import mirror/);
+    const both = `${mirror}import { HostSession } from '../session/host';\nexport const h = HostSession;\n`;
+    expect(await messages('src-main/mirrored/executor.ts', both)).toEqual([]);
+    const up =
+      "import { HostSession } from '../mirrored/executor';\nexport const h = HostSession;\n";
+    expect(await messages('src-main/mirror/serves-a-host.ts', up)).toHaveLength(1);
+  });
+
   it('keeps node:dgram in net/transport.ts', async () => {
     const found = await messages('src-main/lan/opens-a-socket.ts');
     expect(found).toHaveLength(1);

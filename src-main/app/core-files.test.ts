@@ -50,7 +50,8 @@ describe('the open board file (app core, simulated sessions)', () => {
     const a = core(world);
     await a.core.invoke({ cmd: 'host', options: { name: 'Ana', code: 'ABCDE-FGHJK' } });
     expect(lastFile(a)).toEqual({ type: 'file', name: 'Untitled', dirty: false });
-    expect(await a.core.invoke({ cmd: 'create', object: rect })).toEqual({ ok: true, id: 1 });
+    // A lone host's first id: origin 0's (board/ids.ts).
+    expect(await a.core.invoke({ cmd: 'create', object: rect })).toEqual({ ok: true, id: 16 });
     await world.runUntil(() => lastFile(a)?.dirty === true);
     expect(await a.core.invoke({ cmd: 'save' })).toEqual({
       ok: false,
@@ -60,7 +61,7 @@ describe('the open board file (app core, simulated sessions)', () => {
     expect(await a.core.invoke({ cmd: 'save-as', path })).toEqual({ ok: true });
     expect(lastFile(a)).toEqual({ type: 'file', name: 'plan', path, dirty: false });
     const saved = decodeBoardFile(readFileSync(path, 'utf8'));
-    expect('refused' in saved ? saved.refused : [...saved.objects.keys()]).toEqual([1]);
+    expect('refused' in saved ? saved.refused : [...saved.objects.keys()]).toEqual([16]);
     // A second change, saved to the same file.
     await a.core.invoke({ cmd: 'create', object: { ...rect, x: 300 } });
     await world.runUntil(() => lastFile(a)?.dirty === true);
@@ -160,10 +161,10 @@ describe('the open board file (app core, simulated sessions)', () => {
     if ('refused' in saved) throw new Error(saved.refused);
     const live = new Board(saved);
     const made = live.create({ ...rect, x: 400 });
-    const moved = live.update(1, { x: -50 });
+    const moved = live.update(16, { x: -50 });
     if ('refused' in made || 'refused' in moved) throw new Error('not made');
-    const r1 = encodeJournalRecord({ changed: [made], deleted: [], nextId: 3 });
-    const r2 = encodeJournalRecord({ changed: [moved], deleted: [], nextId: 3 });
+    const r1 = encodeJournalRecord({ changed: [made], deleted: [], nextId: 18 });
+    const r2 = encodeJournalRecord({ changed: [moved], deleted: [], nextId: 18 });
     const journal = Buffer.concat([encodeJournalHeader(fileDigest(text)), r1, r2]);
     writeFileSync(journalPath(path), journal.subarray(0, journal.length - 3)); // the second one torn
 
@@ -171,8 +172,8 @@ describe('the open board file (app core, simulated sessions)', () => {
     await b.core.invoke({ cmd: 'host', options: { name: 'Ben', code: 'ABCDE-FGHJK' } });
     expect(await b.core.invoke({ cmd: 'open', path })).toEqual({ ok: true });
     expect([...boardOf(b).values()].map((o) => [o.id, o.x])).toEqual([
-      [1, rect.x],
-      [2, 400],
+      [16, rect.x],
+      [17, 400],
     ]);
     const notice = b.events.findLast((e) => e.type === 'notice');
     expect(notice?.type === 'notice' && notice.text).toMatch(

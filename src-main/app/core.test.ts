@@ -44,9 +44,10 @@ describe('app core (simulated sessions)', () => {
     ).toEqual({ ok: true });
     const port = last(a, 'hosting')?.port;
     expect(port).toBe(7350);
+    // A lone host's first id: origin 0's (board/ids.ts).
     expect(await a.core.invoke({ cmd: 'create', object: { ...rect, points: [] } })).toEqual({
       ok: true,
-      id: 1,
+      id: 16,
     });
     expect(
       await b.core.invoke({
@@ -56,7 +57,7 @@ describe('app core (simulated sessions)', () => {
     ).toEqual({ ok: true });
     await world.runUntil(phaseIs(b, 'joined'));
     await world.runUntil(() =>
-      b.events.some((e) => e.type === 'objects' && e.upserts.some((o) => o.id === 1)),
+      b.events.some((e) => e.type === 'objects' && e.upserts.some((o) => o.id === 16)),
     );
     // Pointers travel as presence ghosts and arrive as pointer events.
     await a.core.invoke({ cmd: 'pointer', x: 300, y: 400, visible: true });
@@ -75,19 +76,20 @@ describe('app core (simulated sessions)', () => {
     await world.runUntil(() => chats(a.events).length === 2 && chats(b.events).length === 2);
     expect(chats(a.events)).toEqual(chats(b.events));
     // A drag by the joiner: grab, live drag seen by the host, drop lands exactly.
-    expect(await b.core.invoke({ cmd: 'grab', id: 1 })).toEqual({ ok: true });
-    await b.core.invoke({ cmd: 'drag', id: 1, x: 50, y: 60 });
+    expect(await b.core.invoke({ cmd: 'grab', id: 16 })).toEqual({ ok: true });
+    await b.core.invoke({ cmd: 'drag', id: 16, x: 50, y: 60 });
     await world.runUntil(() =>
       a.events.some(
-        (e) => e.type === 'pointers' && e.pointers.some((p) => p.drag?.id === 1 && p.drag.x === 50),
+        (e) =>
+          e.type === 'pointers' && e.pointers.some((p) => p.drag?.id === 16 && p.drag.x === 50),
       ),
     );
-    await b.core.invoke({ cmd: 'drop', id: 1, x: 70, y: 80 });
+    await b.core.invoke({ cmd: 'drop', id: 16, x: 70, y: 80 });
     await world.runUntil(() =>
       a.events.some(
         (e) =>
           e.type === 'objects' &&
-          e.upserts.some((o) => o.id === 1 && o.x === 70 && o.lockedBy === null),
+          e.upserts.some((o) => o.id === 16 && o.x === 70 && o.lockedBy === null),
       ),
     );
     // Stats flow at 4 Hz of virtual time with real figures.
@@ -133,23 +135,25 @@ describe('app core (simulated sessions)', () => {
     };
     await world.runUntil(() => b.events.some((e) => e.type === 'objects' && e.upserts.length > 0));
     expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: false, reason: 'nothing to undo' });
-    await b.core.invoke({ cmd: 'grab', id: 1 });
-    await b.core.invoke({ cmd: 'drop', id: 1, x: 500, y: 20 });
-    await world.runUntil(seen(1, (o) => o?.x === 500));
-    await b.core.invoke({ cmd: 'delete', ids: [1, 2] });
-    await world.runUntil(seen(2, (o) => o === undefined));
+    // The host's two objects, under origin 0's ids (board/ids.ts).
+    const [one, two] = [16, 32];
+    await b.core.invoke({ cmd: 'grab', id: one });
+    await b.core.invoke({ cmd: 'drop', id: one, x: 500, y: 20 });
+    await world.runUntil(seen(one, (o) => o?.x === 500));
+    await b.core.invoke({ cmd: 'delete', ids: [one, two] });
+    await world.runUntil(seen(two, (o) => o === undefined));
     expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
-    await world.runUntil(seen(1, (o) => o?.x === 500));
-    await world.runUntil(seen(2, (o) => o?.x === 200));
+    await world.runUntil(seen(one, (o) => o?.x === 500));
+    await world.runUntil(seen(two, (o) => o?.x === 200));
     expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
-    await world.runUntil(seen(1, (o) => o?.x === 0));
+    await world.runUntil(seen(one, (o) => o?.x === 0));
     expect(await b.core.invoke({ cmd: 'redo' })).toEqual({ ok: true });
-    await world.runUntil(seen(1, (o) => o?.x === 500));
+    await world.runUntil(seen(one, (o) => o?.x === 500));
     // The host's creates are the host's to undo.
     expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
     expect(await b.core.invoke({ cmd: 'undo' })).toEqual({ ok: false, reason: 'nothing to undo' });
     expect(await a.core.invoke({ cmd: 'undo' })).toEqual({ ok: true });
-    await world.runUntil(seen(2, (o) => o === undefined));
+    await world.runUntil(seen(two, (o) => o === undefined));
   });
 
   it('a joiner whose host crashes says so at once, keeps the board (and a copy on disk), and rejoins when it is back', async () => {

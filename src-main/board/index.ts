@@ -23,3 +23,4 @@ export {
   objectsByZ,
   sameBoard,
 } from './state';
+export { allocateObjectId, createWithId, ID_ORIGIN_BITS, ID_ORIGINS, isIdOf } from './ids';

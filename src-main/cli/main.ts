@@ -19,6 +19,8 @@ import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
 import { SessionRunner } from '../session/runner';
 import { emitLine, runScript, sessionEventLine, statsEvent } from './script';
 import { replayTraceFile } from './replay';
+import { TraceFile } from './trace-file';
+import { soloMirrorExecutor } from '../mirrored/solo';
 import { ConnectionPeer } from './connection-demo';
 import { monotonicNow } from '../net/transport';
 
@@ -32,6 +34,7 @@ const USAGE = `usage:
                   [--directory HOST:PORT]…   register with these directories (repeatable): joinable by link
                   [--list NAME]   listed publicly under NAME (default: unlisted, found only through the link)
                   [--lan]   announce the session on this network (mDNS), as the app does
+                  [--trace FILE]   record the session's command log (a mirror group of one) for \`replay\`
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
   ghostboard join LINK [--name NAME] [--viewer] [--script]   a ghostboard:// invite link (the code rides in it)
   ghostboard directory [--bind ADDR] [--port N]   a rendezvous server (default port 7340)
@@ -132,6 +135,7 @@ async function host(v: Values): Promise<void> {
   const directories = await resolveAll(directoryArgs, '--directory');
   const listName = typeof v.list === 'string' ? v.list : undefined;
   if (listName !== undefined && directories.length === 0) fail('--list needs a --directory');
+  const trace = typeof v.trace === 'string' ? await openTrace(v.trace, v) : undefined;
   const runner = await SessionRunner.host({
     name: typeof v.name === 'string' ? v.name : 'Host',
     code,
@@ -146,7 +150,11 @@ async function host(v: Values): Promise<void> {
     ...(imageSpace === undefined ? {} : { imageLimits: { maxSessionBytes: imageSpace * 2 ** 20 } }),
     ...(directories.length === 0 ? {} : { directories }),
     ...(listName === undefined ? {} : { listName }),
+    ...(trace === undefined
+      ? {}
+      : { executor: soloMirrorExecutor({ now: monotonicNow(), record: (r) => trace.record(r) }) }),
   });
+  if (trace !== undefined) runner.beforeClose(() => trace.close());
   const quiet = v['quiet-pointers'] === true;
   runner.controls.on((e) => {
     if (quiet && e.type === 'pointer') return;
@@ -207,8 +215,25 @@ async function host(v: Values): Promise<void> {
     code,
     link,
     ...(registered === undefined ? {} : { session: registered.name, listed: registered.listed }),
+    ...(typeof v.trace === 'string' ? { trace: v.trace } : {}),
   });
   await serve(runner, v.script === true);
+}
+
+/**
+ * `--trace FILE`: the host serves its session from a mirror group of one (mirrored/solo.ts) whose commands are
+ * written to FILE. A trace replays from an empty board, so it is not taken with a board file.
+ */
+async function openTrace(path: string, v: Values): Promise<TraceFile> {
+  if (typeof v.board === 'string')
+    fail('--trace records a session from an empty board: not with --board');
+  try {
+    return await TraceFile.open(path, 0, (e) =>
+      emitLine({ ev: 'error', message: `trace ${path}: ${e.message}; no more is recorded` }),
+    );
+  } catch (e) {
+    fail(`--trace ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 function listOf(v: Values, flag: string): string[] {
@@ -419,6 +444,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       delays: { type: 'string' },
       spread: { type: 'string' },
       seed: { type: 'string' },
+      trace: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

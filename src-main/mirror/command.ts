@@ -2,9 +2,7 @@
 // seq, stamp on the group clock), the key that orders it, and the per-origin object id scheme. Data and pure
 // helpers only: knows nothing of the wire, of time passing or of how commands travel between mirrors.
 import type { NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
-import { MAX_OBJECT_ID } from '../../shared/board';
 import type { MirrorId } from './mirror-id';
-import { MAX_MIRROR_ID } from './mirror-id';
 
 export type { MirrorId } from './mirror-id';
 export { MAX_MIRROR_ID, MIRROR_ID_BITS } from './mirror-id';
@@ -73,20 +71,7 @@ export function commandName(c: Pick<MirrorCommand, 'origin' | 'seq'>): string {
 }
 
 /**
- * The id a create of mirror `origin` takes: the smallest id above both `floor` (the board's next id as the origin
- * sees it) and `last` (the origin's last allocated) whose low MIRROR_ID_BITS are the origin. Two mirrors creating at
- * once can never pick the same id, and the id does not depend on the order the group executes creates in: a
- * rollback that reorders two creates changes their z at most, never their ids, so a client's selection, undo
- * history and pending edits of a new object stay valid (ids fixed by executing order would change under a
- * rollback, and every reference to them with it). Undefined when the id space is used up.
+ * The id a create of mirror `origin` takes (board/ids.ts): a single host allocates by the same rule as mirror 0, so
+ * its session is a mirror group of one.
  */
-export function allocateObjectId(
-  origin: MirrorId,
-  floor: number,
-  last: number,
-): ObjectId | undefined {
-  const above = Math.max(floor, last + 1);
-  const base = above - (above % (MAX_MIRROR_ID + 1));
-  const id = base + origin >= above ? base + origin : base + MAX_MIRROR_ID + 1 + origin;
-  return id >= 1 && id <= MAX_OBJECT_ID ? id : undefined;
-}
+export { allocateObjectId } from '../board';

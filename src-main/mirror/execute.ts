@@ -5,7 +5,7 @@
 import type { BoardObject, FieldSpec, ObjectId } from '../../shared/board';
 import { MAX_OBJECT_ID, OBJECT_FIELDS } from '../../shared/board';
 import type { ApplyResult, BoardEffect, BoardOp, BoardRefusal, BoardState } from '../board';
-import { apply } from '../board';
+import { apply, createWithId } from '../board';
 import type { MirrorCommand } from './command';
 import { MAX_MIRROR_ID } from './command';
 
@@ -52,25 +52,6 @@ export function boardOpOf(state: BoardState, c: MirrorCommand): BoardOp | undefi
     case 'chat':
       return undefined;
   }
-}
-
-/**
- * The board's create takes its id from the board's counter; a mirror create's id was fixed by its origin
- * (command.ts), so the counter is set to it for the create and then left past both it and where it was.
- */
-function createWithId(
-  state: BoardState,
-  id: number,
-  fields: Extract<MirrorCommand['op'], { type: 'create' }>['fields'],
-): BoardOp {
-  return {
-    type: 'batch',
-    ops: [
-      { type: 'counters', nextId: id, topZ: state.topZ },
-      { type: 'create', fields },
-      { type: 'counters', nextId: Math.max(state.nextId, id + 1), topZ: state.topZ + 1 },
-    ],
-  };
 }
 
 /** Each object's last writer: a command's writer number (writerOf), kept for deleted ids too. */

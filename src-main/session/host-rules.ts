@@ -1,29 +1,28 @@
-// The host's side of the lock rules: drives the board core's grab, drop and release, and keeps what the core
-// cannot know, each holder's last activity, to release the locks of holders gone quiet. Knows nothing of
-// connections.
+// The host's side of the lock rules: drives the board core's grab, drop and release through the host's executor,
+// and keeps what the core cannot know, each holder's last activity, to release the locks of holders gone quiet.
+// Knows nothing of connections.
 import type { ObjectId, PeerId } from '../../shared/board';
-import type { ApplyResult } from '../board';
-import type { Board } from './board';
+import type { BoardExecutor, Executed } from './board-executor';
 
 export class HostRules {
   /** Last drag activity per holder. */
   private readonly activeAt = new Map<PeerId, number>();
 
   constructor(
-    private readonly board: Board,
+    private readonly executor: Pick<BoardExecutor, 'execute'>,
     private readonly lockTimeoutMs: number,
   ) {}
 
   /** The first grab the host sees wins. */
-  grab(id: ObjectId, peer: PeerId, now: number): ApplyResult {
-    const r = this.board.apply({ type: 'grab', id, peer });
+  grab(id: ObjectId, peer: PeerId, now: number): Executed {
+    const r = this.executor.execute(peer, { type: 'grab', id, peer }, now);
     if (r.ok) this.activeAt.set(peer, now);
     return r;
   }
 
   /** Only the holder drops, with the final position. */
-  drop(id: ObjectId, peer: PeerId, x: number, y: number): ApplyResult {
-    return this.board.apply({ type: 'drop', id, peer, x, y });
+  drop(id: ObjectId, peer: PeerId, x: number, y: number, now: number): Executed {
+    return this.executor.execute(peer, { type: 'drop', id, peer, x, y }, now);
   }
 
   touch(peer: PeerId, now: number): void {
@@ -31,9 +30,9 @@ export class HostRules {
   }
 
   /** Releases every lock a departed peer held (bottom to top); returns the objects. */
-  releaseAll(peer: PeerId): ObjectId[] {
+  releaseAll(peer: PeerId, now: number): ObjectId[] {
     this.activeAt.delete(peer);
-    const r = this.board.apply({ type: 'release', peer });
+    const r = this.executor.execute(peer, { type: 'release', peer }, now);
     const released: ObjectId[] = [];
     if (r.ok) for (const e of r.effects) if (e.type === 'upsert') released.push(e.object.id);
     return released;
@@ -44,7 +43,7 @@ export class HostRules {
     const out: { id: ObjectId; peer: PeerId }[] = [];
     for (const [peer, at] of this.activeAt) {
       if (peer === 0 || now - at < this.lockTimeoutMs) continue;
-      for (const id of this.releaseAll(peer)) out.push({ id, peer });
+      for (const id of this.releaseAll(peer, now)) out.push({ id, peer });
     }
     return out;
   }

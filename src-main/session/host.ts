@@ -12,10 +12,14 @@ import type { GhostSource } from '../net/ghost/ghost-source';
 import { GhostDomain } from '../net/ghost/ghost-source';
 import type { PacketRecord } from '../net/stream/scheduler';
 import { PROTOCOL_VERSION } from '../../shared/version';
-import type { ApplyResult, BoardOp, BoardState } from '../board';
+import type { BoardOp, BoardRefusal, BoardState } from '../board';
 import { heldByOther, refusalText } from '../board';
 import type { Refusal } from './board';
 import { Board, isRefusal } from './board';
+import type { BoardExecutor, Executed, LaterCommand } from './board-executor';
+import { directExecutor } from './board-executor';
+import type { ParticipantRelay } from './remote-roster';
+import { RemoteParticipants } from './remote-roster';
 import { BoardReplica } from './board-replica';
 import { participantColor } from './colors';
 import type { PresenceState } from './ghost-classes';
@@ -32,7 +36,7 @@ import type { ImageLimits } from './host-images';
 import { HostImages } from './host-images';
 import type { ImageType } from '../../shared/images';
 import { Tombstones } from './tombstones';
-import type { Protocol, RefusableCommand, Role } from './protocol';
+import type { LeaveReason, Protocol, RefusableCommand, Role } from './protocol';
 import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
@@ -75,6 +79,10 @@ export interface HostSessionOptions {
   readonly boardLimits?: Partial<BoardLimits>;
   /** Bytes of one image and of all the session's images (defaults: DEFAULT_IMAGE_LIMITS). */
   readonly imageLimits?: Partial<ImageLimits>;
+  /** What executes board operations on the session's board (default: at once, as a lone host; board-executor.ts). */
+  readonly executor?: (board: Board) => BoardExecutor;
+  /** Where this host's participants are relayed to the session's other hosts (mirrors); see `remote`. */
+  readonly relay?: ParticipantRelay;
 }
 
 /** A presence's live drag (or resize, or rotate) of one object. */
@@ -174,6 +182,9 @@ export class HostSession {
     exactRestacksRefused: 0,
   };
   readonly images: HostImages;
+  private readonly executor: BoardExecutor;
+  /** Participants served by the session's other hosts, as a relay shows them here (remote-roster.ts). */
+  readonly remote: RemoteParticipants;
   private readonly replica: BoardReplica;
   private readonly presence = new GhostDomain(PRESENCE_REGISTRY);
   private readonly self: GhostSource<PresenceState>;
@@ -225,7 +236,38 @@ export class HostSession {
     );
     this.self = this.presence.add(Presence, blankPresence(HOST_PEER_ID));
     this.images = new HostImages(this.proto, (e) => this.emit(e), options.imageLimits);
-    this.rules = new HostRules(this.board, options.lockTimeoutMs ?? 15_000);
+    this.executor = (options.executor ?? directExecutor)(this.board);
+    this.executor.attach({
+      changed: (before, after) => this.changedElsewhere(before, after),
+      refused: (by, c, refusal) => this.refusedLater(by, c, refusal),
+      granted: (by, c) => {
+        if (c.type === 'grab') this.rules.touch(by, this.now);
+      },
+      chat: (peer, text) => {
+        this.emit({ type: 'chat', peer, text });
+        this.broadcast((rpc) => rpc.send(this.proto.chatFrom, { peer, text }));
+      },
+    });
+    this.rules = new HostRules(this.executor, options.lockTimeoutMs ?? 15_000);
+    this.remote = new RemoteParticipants(
+      this.presence,
+      this.relays,
+      (peer) => peer === HOST_PEER_ID || this.executor.ownsPeerId(peer),
+      {
+        joined: (p) => {
+          this.broadcast((rpc) => rpc.send(this.proto.peerJoined, joinedParams(p)));
+          this.emit({ type: 'joined', participant: p });
+        },
+        left: (peer, reason, detail) => {
+          this.broadcast((r) => r.send(this.proto.peerLeft, leftParams(peer, reason, detail)));
+          this.emit({ type: 'left', peer, reason, detail });
+        },
+        pointer: (pointer, moved) => this.emit({ type: 'pointer', pointer, moved }),
+        rescope: () => {
+          for (const l of this.peers.values()) l.stack.presence.invalidateScope();
+        },
+      },
+    );
     this.texts = this.textsFor();
     this.unsubscribeTexts = this.board.subscribe((c) => this.texts.boardChanged(c));
     this.endpoint = new Endpoint<PacketRecord>(
@@ -240,6 +282,8 @@ export class HostSession {
       (conn) => this.adopt(conn).stack.events.scheduler,
       now,
     );
+    const me = this.participants[0];
+    if (me !== undefined) options.relay?.joined(me);
   }
 
   on(listener: SessionListener): () => void {
@@ -259,7 +303,7 @@ export class HostSession {
       role: 'editor',
       isHost: true,
     };
-    return [me, ...this.members().map((m) => info(m))];
+    return [me, ...this.members().map((m) => info(m)), ...this.remote.all];
   }
 
   private members(): Member[] {
@@ -541,6 +585,7 @@ export class HostSession {
     this.broadcast((r) => r.send(this.proto.peerJoined, joinedParams(me)), p);
     for (const l of this.peers.values()) l.stack.presence.invalidateScope();
     this.emit({ type: 'joined', participant: me });
+    this.options.relay?.joined(me);
   }
 
   /** The colour this person had before, when it is free now; else the next one (and remembered). */
@@ -565,7 +610,7 @@ export class HostSession {
     for (let tries = 0; tries < MAX_PEER_ID; tries++) {
       const id = this.nextPeerId;
       this.nextPeerId = id >= MAX_PEER_ID ? 1 : id + 1;
-      if (!used.has(id)) return id;
+      if (!used.has(id) && this.executor.ownsPeerId(id)) return id;
     }
     return undefined;
   }
@@ -597,6 +642,7 @@ export class HostSession {
     relay.obj.peer = m.peerId;
     if (changed === 0) return;
     relay.markDirty(changed);
+    this.options.relay?.presence(m.peerId, relay.obj, changed);
     const pointer = presenceMaskToPointer(relay.obj, changed);
     if (pointer) this.emit({ type: 'pointer', pointer, moved: (changed & POINTER_MASK) !== 0 });
   }
@@ -622,7 +668,7 @@ export class HostSession {
     m.relay.destroy();
     this.tombstones.forget(m.peerId);
     this.texts.gone(m.peerId);
-    for (const id of this.rules.releaseAll(m.peerId)) this.announceRelease(id, m.peerId, now);
+    for (const id of this.rules.releaseAll(m.peerId, now)) this.announceRelease(id, m.peerId, now);
     const reason =
       info.reason === 'timeout'
         ? 'timeout'
@@ -632,14 +678,9 @@ export class HostSession {
             ? 'left'
             : 'error';
     const detail = info.detail;
-    this.broadcast((r) =>
-      r.send(this.proto.peerLeft, {
-        peer: m.peerId,
-        reason: LEAVE_REASONS.indexOf(reason),
-        detail: detail.slice(0, 160),
-      }),
-    );
+    this.broadcast((r) => r.send(this.proto.peerLeft, leftParams(m.peerId, reason, detail)));
     this.emit({ type: 'left', peer: m.peerId, reason, detail });
+    this.options.relay?.left(m.peerId, reason, detail);
   }
 
   private broadcast(
@@ -698,7 +739,7 @@ export class HostSession {
       nextId: Math.max(cur.nextId, state.nextId),
       topZ: Math.max(cur.topZ, state.topZ),
     });
-    const r = this.board.apply({ type: 'batch', ops });
+    const r = this.executor.execute(HOST_PEER_ID, { type: 'batch', ops }, now);
     if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
     this.tombstones.clear();
     for (const o of old) this.emit({ type: 'deleted', id: o.id });
@@ -768,9 +809,12 @@ export class HostSession {
       this.images.refusal(fields) ??
       this.overBudget(actor, () => this.boardBudget.refuseNew(objectBytes(fields)));
     if (denied) return denied;
-    const o = this.board.create(fields);
-    if (!isRefusal(o)) this.emit({ type: 'object', object: o });
-    return o;
+    const r = this.executor.execute(idOf(actor), { type: 'create', fields }, now);
+    if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
+    const made = r.effects[0];
+    if (made?.type !== 'upsert') throw new Error('a create upserts its object');
+    this.emit({ type: 'object', object: made.object });
+    return made.object;
   }
 
   private editAs(
@@ -786,18 +830,21 @@ export class HostSession {
       this.heldByOther(id, by) ??
       this.overBudget(actor, () => this.growthRefusal(id, patch));
     if (denied) return denied;
-    const o = this.run({ type: 'patch', id, patch, by });
+    const o = this.run(by, { type: 'patch', id, patch, by });
     if (!isRefusal(o)) this.emit({ type: 'object', object: o });
     return o;
   }
 
-  /** Applies a command to the board (its effects reach the replica and the budget through the board). */
-  private run(op: Extract<BoardOp, { readonly id: ObjectId }>): BoardObject | Refusal {
-    return this.outcome(op.id, this.board.apply(op));
+  /**
+   * Executes a command of `by` (its effects reach the replica and the budget through the board, where the executor
+   * applies them).
+   */
+  private run(by: PeerId, op: Extract<BoardOp, { readonly id: ObjectId }>): BoardObject | Refusal {
+    return this.outcome(op.id, this.executor.execute(by, op, this.now));
   }
 
   /** The object as a command left it, or the refusal in words. */
-  private outcome(id: ObjectId, r: ApplyResult): BoardObject | Refusal {
+  private outcome(id: ObjectId, r: Executed): BoardObject | Refusal {
     if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
     return this.board.get(id) ?? { refused: `no object ${id}` };
   }
@@ -848,7 +895,7 @@ export class HostSession {
     const denied = this.canEdit(actor) ?? this.heldByOther(id, by);
     if (denied) return denied;
     const gone = this.board.get(id);
-    const r = this.board.apply({ type: 'delete', id, by });
+    const r = this.executor.execute(by, { type: 'delete', id, by }, now);
     if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
     if (gone !== undefined) this.tombstones.deleted(id, { by, object: gone });
     this.emit({ type: 'deleted', id });
@@ -869,7 +916,7 @@ export class HostSession {
       (mine === undefined
         ? { refused: `object ${id} is not yours to restore` }
         : (this.overBudget(actor, () => this.boardBudget.refuseNew(objectBytes(mine))) ??
-          this.run({ type: 'restore', id, fields: newFields(mine), z: mine.z })));
+          this.run(idOf(actor), { type: 'restore', id, fields: newFields(mine), z: mine.z })));
     if (isRefusal(r)) {
       this.counters.restoresRefused++;
       return r;
@@ -890,7 +937,7 @@ export class HostSession {
     const denied = this.canEdit(actor);
     if (denied) return denied;
     const to = z !== null ? { z } : front ? 'front' : 'back';
-    const o = this.run({ type: 'restack', id, to, by: idOf(actor) });
+    const o = this.run(idOf(actor), { type: 'restack', id, to, by: idOf(actor) });
     if (isRefusal(o)) {
       if (z !== null) this.counters.exactRestacksRefused++;
     } else this.emit({ type: 'object', object: o });
@@ -902,7 +949,7 @@ export class HostSession {
     this.now = now;
     const denied = this.canEdit(actor);
     if (denied) return denied;
-    const o = this.run({ type: 'pin', id, pinned, by: idOf(actor) });
+    const o = this.run(idOf(actor), { type: 'pin', id, pinned, by: idOf(actor) });
     if (!isRefusal(o)) this.emit({ type: 'object', object: o });
     return o;
   }
@@ -943,17 +990,50 @@ export class HostSession {
   ): BoardObject | Refusal {
     this.now = now;
     const peer = idOf(actor);
-    const r = this.outcome(id, this.rules.drop(id, peer, x, y));
+    const r = this.outcome(id, this.rules.drop(id, peer, x, y, now));
     if (isRefusal(r)) return r;
     this.emit({ type: 'object', object: r });
     this.announceDrop(id, peer, now);
     return r;
   }
 
+  /** Shown and passed on when the executor gives it back (the sink's chat): at once, or once the group has it. */
   private chatAs(actor: Actor, text: string): void {
-    const peer = idOf(actor);
-    this.emit({ type: 'chat', peer, text });
-    this.broadcast((rpc) => rpc.send(this.proto.chatFrom, { peer, text }));
+    this.executor.chat(idOf(actor), text, this.now);
+  }
+
+  /** The executor changed an object on its own (another host's command, a rollback): told like any change. */
+  private changedElsewhere(before: BoardObject | undefined, after: BoardObject | undefined): void {
+    if (after === undefined) {
+      if (before !== undefined) this.emit({ type: 'deleted', id: before.id });
+      return;
+    }
+    this.emit({ type: 'object', object: after });
+    const was = before?.lockedBy ?? null;
+    const id = after.id;
+    if (was === after.lockedBy) return;
+    if (was !== null) {
+      const { x, y } = after;
+      this.emit({ type: 'dropped', id, peer: was, x, y });
+      this.broadcast((rpc) => rpc.send(this.proto.dropped, { id, peer: was, x, y }));
+    }
+    const peer = after.lockedBy;
+    if (peer === null) return;
+    this.emit({ type: 'grabbed', id, peer });
+    this.broadcast((rpc) => rpc.send(this.proto.grabbed, { id, peer }));
+  }
+
+  /** A command the executor had reported done is refused after all: its sender is told as of any refusal. */
+  private refusedLater(by: PeerId, c: LaterCommand, refusal: BoardRefusal): void {
+    const cmd = REFUSED_AS[c.type];
+    if (cmd === undefined) return;
+    const reason = refusalText(refusal, this.nameOf);
+    if (by === HOST_PEER_ID) {
+      this.emit({ type: 'refused', cmd, reason, ...(c.id === 0 ? {} : { id: c.id }) });
+      return;
+    }
+    const p = this.peerOf(by);
+    if (p !== undefined) this.refuse(p, cmd, reason, c.id);
   }
 
   /** A lock the host released (holder gone or quiet): the object changed too. */
@@ -985,7 +1065,9 @@ export class HostSession {
       s.tool = TOOLS.indexOf(tool);
       mask |= Presence.maskOf('tool');
     }
-    if (mask !== 0) this.self.markDirty(mask);
+    if (mask === 0) return;
+    this.self.markDirty(mask);
+    this.options.relay?.presence(HOST_PEER_ID, s, mask);
   }
 
   /**
@@ -1020,11 +1102,14 @@ export class HostSession {
     const changed = info(m);
     this.broadcast((rpc) => rpc.send(this.proto.peerJoined, joinedParams(changed)));
     this.emit({ type: 'joined', participant: changed });
+    this.options.relay?.joined(changed);
     return true;
   }
 
   private readonly nameOf = (peer: PeerId): string =>
-    peer === HOST_PEER_ID ? this.options.name : (this.peerOf(peer)?.member?.name ?? `peer ${peer}`);
+    peer === HOST_PEER_ID
+      ? this.options.name
+      : (this.peerOf(peer)?.member?.name ?? this.remote.nameOf(peer) ?? `peer ${peer}`);
 
   /** Drains endpoint events (connection opened/closed); call after every batch of I/O. */
   afterIo(now: number): void {
@@ -1057,6 +1142,7 @@ export class HostSession {
     }
     this.shareUplink(now);
     this.images.tick(now);
+    this.executor.tick(now);
     for (const { id, peer } of this.rules.expire(now)) this.announceRelease(id, peer, now);
     this.texts.tick();
   }
@@ -1080,10 +1166,23 @@ export class HostSession {
   close(now: number): void {
     this.endpoint.closeAll(now, 'shutdown', 'the host ended the session');
     this.replica.dispose();
+    this.remote.dispose();
     this.unsubscribeTexts();
     this.boardBudget.dispose();
   }
 }
+
+/** How a command the executor decided later is named to its sender (none: nothing the sender was told of). */
+const REFUSED_AS: Partial<Record<LaterCommand['type'], RefusableCommand>> = {
+  create: 'create',
+  patch: 'edit',
+  delete: 'delete',
+  restack: 'restack',
+  pin: 'pin',
+  grab: 'grab',
+  drop: 'drop',
+  restore: 'restore',
+};
 
 /** A quarter of the session, at most 32 and at least 1. */
 export function defaultMaxPerAddress(maxPeers: number): number {
@@ -1113,4 +1212,8 @@ function info(m: Member): ParticipantInfo {
 
 function joinedParams(p: ParticipantInfo) {
   return { peer: p.peer, name: p.name, color: p.color, viewer: p.role === 'viewer' };
+}
+
+function leftParams(peer: PeerId, reason: LeaveReason, detail: string) {
+  return { peer, reason: LEAVE_REASONS.indexOf(reason), detail: detail.slice(0, 160) };
 }

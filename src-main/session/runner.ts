@@ -27,6 +27,7 @@ import type { BoardFileNotice } from './board-file';
 import { loadBoardFile, saveBoardFile } from './board-file';
 import type { Controls } from './controls';
 import { hostControls, peerControls } from './controls';
+import type { HostSessionOptions } from './host';
 import { HostSession } from './host';
 import { PeerSession } from './peer';
 import type { SessionRate } from './connection-stack';
@@ -61,6 +62,8 @@ export interface HostRun {
   readonly directories?: readonly PeerAddress[];
   /** A public name to be listed under; without one the session is unlisted, under a random name. */
   readonly listName?: string;
+  /** What executes the board's operations (default: at once, as a lone host; board-executor.ts). */
+  readonly executor?: HostSessionOptions['executor'];
 }
 
 /** What a runner says about reaching people (directories, introductions, the path a join took). */
@@ -147,6 +150,7 @@ export class SessionRunner {
         ...(o.maxConnectionsPerAddress === undefined
           ? {}
           : { maxConnectionsPerAddress: o.maxConnectionsPerAddress }),
+        ...(o.executor === undefined ? {} : { executor: o.executor }),
       },
       monotonicNow(),
     );

@@ -7,6 +7,7 @@ import type { Impairment } from '../../net/impairment';
 import { NO_IMPAIRMENT } from '../../net/impairment';
 import { SimNetwork } from '../../net/testing/network';
 import type { Board } from '../board';
+import type { HostSessionOptions } from '../host';
 import { HostSession } from '../host';
 import { PeerSession } from '../peer';
 import { RawPeer } from '../raw-peer';
@@ -49,6 +50,7 @@ export function makeSimSession(o: {
   peerLimits?: Partial<PeerLimits>;
   boardLimits?: Partial<BoardLimits>;
   imageLimits?: Partial<ImageLimits>;
+  executor?: HostSessionOptions['executor'];
 }): SimSession {
   const rng = new Rng(o.seed);
   const net = new SimNetwork(rng, o.conditions ?? NO_IMPAIRMENT);
@@ -69,6 +71,7 @@ export function makeSimSession(o: {
       ...(o.peerLimits === undefined ? {} : { peerLimits: o.peerLimits }),
       ...(o.boardLimits === undefined ? {} : { boardLimits: o.boardLimits }),
       ...(o.imageLimits === undefined ? {} : { imageLimits: o.imageLimits }),
+      ...(o.executor === undefined ? {} : { executor: o.executor }),
     },
     0,
   );
