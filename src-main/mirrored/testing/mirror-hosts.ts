@@ -22,7 +22,8 @@ import { HostSession } from '../../session/host';
 import { PeerSession } from '../../session/peer';
 import type { ParticipantRelay } from '../../session/remote-roster';
 import type { SessionEvent } from '../../session/session-events';
-import { MirrorExecutor } from '../mirror-executor';
+import { MirrorExecutor, peerIdsOf } from '../mirror-executor';
+import { PresenceRelay } from '../presence-relay';
 
 export interface MirrorHostsConfig {
   readonly seed: number;
@@ -43,10 +44,10 @@ export interface MirrorHostsConfig {
   readonly maxOffsetMs: number;
   readonly maxDrift: number;
   /**
-   * Relay each host's participants (roster and presence) to the others in-process, ids mapped through the group's
-   * (what a presence relay between mirrors does over the network).
+   * Relay each host's participants (roster and presence) to the others: in-process ('loopback', ids mapped through
+   * the group's), or as the product does, ghosted over the mirror links by each mirror's presence ('presence').
    */
-  readonly relay?: boolean;
+  readonly relay?: 'loopback' | 'presence';
 }
 
 export const DEFAULT_MIRROR_HOSTS: Omit<MirrorHostsConfig, 'seed'> = {
@@ -123,10 +124,9 @@ export function runMirrorHosts(config: MirrorHostsConfig): MirrorHostsRun {
           net.setConditions(from, to, config.link);
     }
   const mirrors: ServedMirror[] = [];
-  for (const id of ids)
-    mirrors.push(serve(config, rng, sim, id, ids, config.relay === true ? mirrors : undefined));
+  for (const id of ids) mirrors.push(serve(config, rng, sim, id, ids, mirrors));
   // Each host's own user, announced before the others were there to hear it.
-  if (config.relay === true)
+  if (config.relay === 'loopback')
     for (const m of mirrors) {
       const me = m.host.participants[0];
       if (me !== undefined)
@@ -180,7 +180,7 @@ function serve(
   sim: SimHarness,
   id: number,
   ids: readonly number[],
-  relayAmong: readonly ServedMirror[] | undefined,
+  among: readonly ServedMirror[],
 ): ServedMirror {
   const offset = (rng.next() * 2 - 1) * config.maxOffsetMs;
   const drift = (rng.next() * 2 - 1) * config.maxDrift;
@@ -198,17 +198,26 @@ function serve(
   let executor: MirrorExecutor | undefined;
   // The host announces its own user as it is made, before there is anything to relay it from: the caller does.
   const made: { served?: ServedMirror } = {};
+  const presence =
+    config.relay === 'presence' ? new PresenceRelay(mirror.presence, peerIdsOf(id)) : undefined;
+  const relay = config.relay === 'loopback' ? loopbackRelay(among, () => made.served) : presence;
   const host = new HostSession(
     {
       name: `Mirror ${id}`,
       joinCode: CODE,
       executor: (board) => (executor = new MirrorExecutor(mirror, board)),
-      ...(relayAmong === undefined ? {} : { relay: loopbackRelay(relayAmong, () => made.served) }),
+      ...(relay === undefined ? {} : { relay }),
     },
     0,
   );
   if (executor === undefined) throw new Error('the host made no executor');
   const exec = executor;
+  const me = host.participants[0];
+  if (presence !== undefined && me !== undefined) presence.joined(me);
+  const pump = (): void => {
+    exec.pump();
+    presence?.pump(host.remote);
+  };
   const hostEvents: SessionEvent[] = [];
   host.on((e) => hostEvents.push(e));
   sim.add(hostAddress(id), host.endpoint);
@@ -216,11 +225,11 @@ function serve(
   const sides = simSides({
     handleDatagram: (now, side, from, bytes) => {
       mirror.handleDatagram(now, side, from, bytes);
-      exec.pump();
+      pump();
     },
     handleTimeout: (now) => {
       mirror.handleTimeout(now);
-      exec.pump();
+      pump();
     },
     nextTimeout: () => mirror.nextTimeout(),
     pollTransmit: (side) => mirror.pollTransmit(side),
