@@ -56,7 +56,8 @@ describe('host sessions served from mirrors', () => {
       let remoteChanges = 0;
       for (let seed = 1; seed <= SEEDS; seed++) {
         const msg = `seed ${seed}`;
-        const run = runMirrorHosts({ ...DEFAULT_MIRROR_HOSTS, seed });
+        // The issue's session: 3 mirrors, 12 clients.
+        const run = runMirrorHosts({ ...DEFAULT_MIRROR_HOSTS, seed, joinersPerMirror: 4 });
         expect(run.ready, msg).toBe(true);
         const commands = commandsOf(run);
         const ordered = orderedHash(commands);
