@@ -18,6 +18,7 @@ import { parseSessionRate } from '../session/connection-stack';
 import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
 import { SessionRunner } from '../session/runner';
 import { emitLine, runScript, sessionEventLine, statsEvent } from './script';
+import { probedLine } from '../app/nearest';
 import { replayTraceFile } from './replay';
 import { ConnectionPeer } from './connection-demo';
 import { monotonicNow } from '../net/transport';
@@ -269,6 +270,8 @@ function reachLine(e: ReachEvent): Record<string, unknown> | undefined {
       };
     case 'path':
       return { ev: 'path', path: e.path, address: addressKey(e.address) };
+    case 'probed':
+      return probedLine(e.outcome);
   }
 }
 

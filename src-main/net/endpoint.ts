@@ -14,7 +14,7 @@ import { RENDEZVOUS_MARKER } from './rendezvous';
 import { COOKIE_LIFETIME_MS } from './crypto';
 import { joinCodeStrengthBits } from './join-code';
 import { DueHeap } from './due-heap';
-import { NearestProbe } from './nearest-probe';
+import { MAX_PROBE_CANDIDATES, NearestProbe } from './nearest-probe';
 import type { NearestProbeOptions } from './nearest-probe';
 import {
   decodeProbe,
@@ -267,7 +267,12 @@ export class Endpoint<R> {
       if (hosts.length === 1) this.connect(now, hosts);
       return;
     }
-    this.nearest = new NearestProbe(hosts, this.options.protocolVersion, now, options);
+    this.nearest = new NearestProbe(
+      hosts.slice(0, MAX_PROBE_CANDIDATES),
+      this.options.protocolVersion,
+      now,
+      options,
+    );
     this.nearestDialled = false;
   }
 

@@ -10,6 +10,7 @@ import type { RendezvousEvent } from '../net/rendezvous-client';
 import { PRIME_LEAD_MS, RendezvousClient } from '../net/rendezvous-client';
 import { TurnClient } from '../net/turn-client';
 import type { RelayGrant } from '../net/rendezvous';
+import type { ProbeOutcome } from '../net/nearest-probe';
 import type { SessionInfo } from '../net/rendezvous';
 import { addressScope, canonicalAddress } from '../net/wire-address';
 import type { PathKind } from './path';
@@ -74,7 +75,9 @@ export type ReachEvent =
       readonly detail?: string;
     }
   /** Joining: the handshake completed over this path. */
-  | { readonly type: 'path'; readonly path: PathKind; readonly address: PeerAddress };
+  | { readonly type: 'path'; readonly path: PathKind; readonly address: PeerAddress }
+  /** Joining a session with several hosts (mirrors): each one's RTT to the probes, and which was joined. */
+  | { readonly type: 'probed'; readonly outcome: ProbeOutcome };
 
 export interface JoinRun {
   readonly name: string;
@@ -82,6 +85,8 @@ export interface JoinRun {
   /** The host's address, or the session to look up on directories. */
   readonly host:
     PeerAddress | { readonly directories: readonly PeerAddress[]; readonly session: string };
+  /** With a host's address: the session's other hosts (its mirrors); the nearest of them all is joined. */
+  readonly mirrors?: readonly PeerAddress[];
   readonly viewer?: boolean;
   readonly rate?: SessionRate;
   readonly uplinkBytesPerSecond?: number;
@@ -119,6 +124,8 @@ export class SessionRunner {
   private dialed: readonly PeerAddress[] | undefined;
   /** Joining: the addresses to dial once the priming lead is over (a path found before then joins them). */
   private plan: PeerAddress[] | undefined;
+  /** Joining by address: the session, whose probes of the hosts (mirrors) are reported once done. */
+  private joining: PeerSession | undefined;
 
   private constructor(
     readonly controls: Controls,
@@ -196,8 +203,10 @@ export class SessionRunner {
     const transport = await UdpTransport.open(session.endpoint, { port: 0, bind });
     const runner = new SessionRunner(peerControls(session), transport, undefined);
     if ('address' in target) {
-      runner.pathOf.set(addressKey(target), pathKindOf(target.address, 'direct'));
-      session.connect(monotonicNow(), target);
+      const hosts = [target, ...(o.mirrors ?? [])];
+      for (const h of hosts) runner.pathOf.set(addressKey(h), pathKindOf(h.address, 'direct'));
+      runner.joining = session;
+      session.connectNearest(monotonicNow(), hosts);
     } else {
       const client = runner.attachRendezvous(target.directories);
       client.introduce(
@@ -415,6 +424,8 @@ export class SessionRunner {
     if (client !== undefined)
       for (let e = client.pollEvent(); e !== undefined; e = client.pollEvent()) this.emitReach(e);
     this.relayEvents(now);
+    const probed = this.joining?.takeProbed();
+    if (probed !== undefined) this.emitReach({ type: 'probed', outcome: probed });
     if (this.pathReported && this.controls.role === 'peer') {
       // A relayed connection that moved to a direct path (our probe got through): say so, stop probing.
       const conn = this.controls.connections()[0]?.stack.conn;
