@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import type { PeerAddress } from '../net/address';
-import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
+import { formatJoinLink, readJoinLink } from '../../shared/join-link';
 import { DirectoryRunner } from '../directory/runner';
 import { convertBoard, formatOf } from '../files/convert';
 import { discover } from './discover';
@@ -277,14 +277,17 @@ function reachLine(e: ReachEvent): Record<string, unknown> | undefined {
 
 async function join(target: string | undefined, v: Values): Promise<void> {
   if (target === undefined) fail('join needs HOST:PORT or a ghostboard:// link');
-  const link = parseJoinLink(target);
-  if (link === undefined && target.startsWith('ghostboard:')) fail(`not a join link: ${target}`);
+  const read = readJoinLink(target);
+  const link = 'error' in read ? undefined : read;
+  if ('error' in read && target.startsWith('ghostboard:'))
+    fail(`not a join link (${read.error}): ${target}`);
   const direct = link === undefined ? parseAddress(target) : undefined;
   if (link === undefined && direct === undefined)
     fail('join needs HOST:PORT or a ghostboard:// link');
   const code = typeof v.code === 'string' ? v.code : link?.code;
   if (code === undefined) fail('join needs --code');
   let to: PeerAddress | { directories: PeerAddress[]; session: string };
+  let mirrors: PeerAddress[] = [];
   if (link?.kind === 'directory') {
     to = {
       directories: await resolveAll(
@@ -295,6 +298,8 @@ async function join(target: string | undefined, v: Values): Promise<void> {
     };
   } else if (link?.kind === 'direct') {
     to = (await resolveAll([addressKey(link.host)], 'host'))[0] ?? fail('no host');
+    // The session's other hosts: the nearest of them all is joined (a probed event says which, and each RTT).
+    mirrors = await resolveAll((link.mirrors ?? []).map(addressKey), 'host');
   } else {
     to = direct ?? fail('join needs HOST:PORT');
   }
@@ -305,6 +310,7 @@ async function join(target: string | undefined, v: Values): Promise<void> {
     name: typeof v.name === 'string' ? v.name : 'Guest',
     code,
     host: to,
+    ...(mirrors.length > 0 ? { mirrors } : {}),
     viewer: v.viewer === true,
     ...(rate ? { rate } : {}),
     ...(uplink === undefined ? {} : { uplinkBytesPerSecond: uplink }),
