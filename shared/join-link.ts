@@ -45,7 +45,8 @@ const MAX_LINK_DIRECTORIES = 4;
 export const MAX_LINK_HOSTS = 8;
 const MAX_LINK_LENGTH = 512;
 
-function formatAddress(a: LinkAddress): string {
+/** host:port, an IPv6 host in brackets. */
+export function formatLinkAddress(a: LinkAddress): string {
   return a.address.includes(':') ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
 }
 
@@ -60,10 +61,10 @@ function parseLinkAddress(s: string): LinkAddress | undefined {
 export function formatJoinLink(link: JoinLink): string {
   const code = encodeURIComponent(link.code);
   if (link.kind === 'direct') {
-    const hosts = [link.host, ...(link.mirrors ?? [])].map(formatAddress).join(',');
+    const hosts = [link.host, ...(link.mirrors ?? [])].map(formatLinkAddress).join(',');
     return `${LINK_SCHEME}://direct/${hosts}#${code}`;
   }
-  const dirs = link.directories.map(formatAddress).join(',');
+  const dirs = link.directories.map(formatLinkAddress).join(',');
   return `${LINK_SCHEME}://join/${dirs}/${encodeURIComponent(link.session)}#${code}`;
 }
 
