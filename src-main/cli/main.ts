@@ -525,6 +525,9 @@ async function directory(v: Values): Promise<void> {
       case 'deregistered':
         emitLine({ ev: e.type, name: e.name });
         return;
+      case 'mirror':
+        emitLine({ ev: 'mirror', name: e.name, host: addressKey(e.host), state: e.state });
+        return;
     }
   });
   emitLine({

@@ -230,10 +230,25 @@ export class SessionRunner {
               runner.transport.pump();
             });
           }
+          const mirrors = e.session.mirrors ?? [];
           setTimeout(() => {
             if (runner.closed) return;
             runner.dialed = [...plan];
-            session.connect(monotonicNow(), plan);
+            if (mirrors.length === 0) session.connect(monotonicNow(), plan);
+            else {
+              // Several hosts (mirrors): each is probed, the nearest joined. Every host's public address first, so
+              // each is probed; then their LAN addresses, as many as the probe takes.
+              const lan = [...plan.slice(0, -1), ...mirrors.flatMap((m) => runner.dialPlan(m))];
+              const hosts = [e.session.host, ...mirrors.map((m) => m.host)];
+              const seen = new Set(hosts.map(addressKey));
+              for (const a of lan) {
+                if (seen.has(addressKey(a))) continue;
+                seen.add(addressKey(a));
+                hosts.push(a);
+              }
+              runner.joining = session;
+              session.connectNearest(monotonicNow(), hosts);
+            }
             runner.transport.pump();
           }, PRIME_LEAD_MS);
         } else if (e.type === 'opened') runner.openedDirect(e.address, session);
@@ -393,7 +408,7 @@ export class SessionRunner {
    * The host's addresses to dial at once, most local first: its LAN addresses (a joiner behind the same NAT, which
    * Linux and many routers will not hairpin), then the public one the directory saw.
    */
-  private dialPlan(s: SessionInfo): PeerAddress[] {
+  private dialPlan(s: Pick<SessionInfo, 'host' | 'candidates'>): PeerAddress[] {
     const plan: PeerAddress[] = [];
     for (const c of s.candidates) {
       const scope = addressScope(c.address);
