@@ -64,6 +64,7 @@ describe('joining the nearest host of a session', () => {
       ],
       chosen: 1,
     });
+    await world.runUntil(() => last(joiner, 'joined')?.address === `127.0.0.1:${nearAt.port}`);
   });
 
   it('ends the join with a plain reason when none of the hosts answers', async () => {

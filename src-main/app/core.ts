@@ -538,9 +538,14 @@ class Core implements AppCore {
             text: `The relay could not be used (${e.detail ?? 'no answer'}): only direct paths are tried.`,
           });
         return;
-      case 'probed':
-        this.nearest = nearestHosts(e.outcome);
+      case 'probed': {
+        // The address shown is the host joined, not the first the link named.
+        const n = (this.nearest = nearestHosts(e.outcome));
+        const chosen = n.chosen === null ? undefined : n.hosts[n.chosen]?.address;
+        if (chosen !== undefined && (st.phase === 'connecting' || st.phase === 'joined'))
+          this.setStatus({ ...st, address: chosen });
         return;
+      }
       case 'peer':
       case 'intro-failed':
       case 'relay-grant':

@@ -157,7 +157,7 @@ export class Endpoint<R> {
   /** Trial decryptions for moving a connection, per source. */
   private readonly migrations = new TokenBuckets({ burst: 4, perSecond: 2, maxKeys: 1024 });
   /** Host: RTT probes answered, per source (a reply is smaller than its probe, yet nobody gets a stream of them). */
-  private readonly probeBuckets = new TokenBuckets({ burst: 16, perSecond: 8, maxKeys: 4096 });
+  private readonly probeBuckets = new TokenBuckets({ burst: 32, perSecond: 16, maxKeys: 4096 });
   /** Client: the probe of a session's hosts before the dial (nearest mirror), while it runs. */
   private nearest: NearestProbe | undefined;
   private nearestDialled = false;
