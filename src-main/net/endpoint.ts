@@ -161,6 +161,9 @@ export class Endpoint<R> {
   /** Client: the probe of a session's hosts before the dial (nearest mirror), while it runs. */
   private nearest: NearestProbe | undefined;
   private nearestDialled = false;
+  /** The last probe (kept after its report) and the hosts dialled from it: a dial that fails tries the next. */
+  private lastProbe: NearestProbe | undefined;
+  private readonly nearestTried = new Set<string>();
   /** Failures of a group's dials that ended before the rest, by group. */
   private readonly groupFailures = new WeakMap<Set<string>, ConnectFailure>();
 
@@ -274,6 +277,8 @@ export class Endpoint<R> {
       options,
     );
     this.nearestDialled = false;
+    this.lastProbe = this.nearest;
+    this.nearestTried.clear();
   }
 
   /** `via`: the local port it came in on, 0 the main one (see Transmit). */
@@ -483,6 +488,7 @@ export class Endpoint<R> {
     if (probe === undefined || choice === undefined) return;
     if (!this.nearestDialled && choice.chosen !== undefined) {
       this.nearestDialled = true;
+      this.nearestTried.add(addressKey(probe.host(choice.chosen)));
       this.connect(now, probe.host(choice.chosen));
     }
     const outcome = probe.outcome;
@@ -726,7 +732,8 @@ export class Endpoint<R> {
           ? earlier
           : result.reason;
       this.groupFailures.set(d.group, reason);
-      if (d.group.size === 0) this.events.push({ type: 'connect-failed', peer: d.peer, reason });
+      if (d.group.size === 0 && !this.dialNextNearest(now, key, reason))
+        this.events.push({ type: 'connect-failed', peer: d.peer, reason });
       return;
     }
     // This path won: the host's other addresses are dropped (they sent nothing sealed, so nothing to close).
@@ -753,6 +760,21 @@ export class Endpoint<R> {
     // The first sealed packet tells the host its ACCEPT arrived.
     conn.ping(now);
     this.afterActivity(key, entry);
+  }
+
+  /**
+   * A dial of the nearest host failed for a reason of that host's own (gone since it answered, full, limiting us):
+   * the next nearest that answered is dialled instead. True if one was.
+   */
+  private dialNextNearest(now: number, failed: string, reason: ConnectFailure): boolean {
+    const probe = this.lastProbe;
+    if (probe === undefined || !this.nearestTried.has(failed)) return false;
+    if (reason !== 'unreachable' && reason !== 'full' && reason !== 'rate-limited') return false;
+    const next = probe.ranked().find((a) => !this.nearestTried.has(addressKey(a)));
+    if (next === undefined) return false;
+    this.nearestTried.add(addressKey(next));
+    this.connect(now, next);
+    return true;
   }
 
   private adopt(key: string, entry: Entry<R>): void {

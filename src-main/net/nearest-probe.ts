@@ -150,6 +150,15 @@ export class NearestProbe {
     return this.outbox.shift();
   }
 
+  /** The hosts that answered with our version, nearest first (the first given, on a tie): the order to try them. */
+  ranked(): PeerAddress[] {
+    return this.candidates
+      .map((c, index) => ({ c, index }))
+      .filter(({ c }) => c.rtt !== null && !c.incompatible)
+      .sort((a, b) => (a.c.rtt ?? 0) - (b.c.rtt ?? 0) || a.index - b.index)
+      .map(({ c }) => c.address);
+  }
+
   /** The host at `index` (a choice's), or the first. */
   host(index = 0): PeerAddress {
     const h = this.hosts[index] ?? this.hosts[0];

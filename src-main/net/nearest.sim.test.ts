@@ -29,8 +29,13 @@ const ONE_WAY = new Map([
 
 const quiet = () => ({ onPayload: () => undefined, onNotify: () => undefined });
 
-function endpoint(role: 'host' | 'client', version = VERSION): Endpoint<number> {
-  return new Endpoint<number>(role, { joinCode: CODE, protocolVersion: version }, quiet, 0);
+function endpoint(role: 'host' | 'client', version = VERSION, full = false): Endpoint<number> {
+  return new Endpoint<number>(
+    role,
+    { joinCode: CODE, protocolVersion: version, ...(full ? { maxConnections: 0 } : {}) },
+    quiet,
+    0,
+  );
 }
 
 interface World {
@@ -46,6 +51,8 @@ function world(
   o: {
     extra?: Partial<Impairment>;
     dead?: readonly PeerAddress[];
+    /** Hosts that answer probes but refuse every join ('full'). */
+    full?: readonly PeerAddress[];
     versions?: ReadonlyMap<string, number>;
   } = {},
 ): World {
@@ -57,7 +64,8 @@ function world(
     net.setConditions(JOINER, h, c);
     net.setConditions(h, JOINER, c);
     if (o.dead?.some((d) => addressKey(d) === addressKey(h)) === true) continue;
-    const e = endpoint('host', o.versions?.get(addressKey(h)) ?? VERSION);
+    const full = o.full?.some((d) => addressKey(d) === addressKey(h)) === true;
+    const e = endpoint('host', o.versions?.get(addressKey(h)) ?? VERSION, full);
     hosts.set(addressKey(h), e);
     sim.add(h, e);
   }
@@ -178,6 +186,22 @@ describe('joining the nearest host', () => {
       peer: FAR,
       reason: 'version-mismatch',
     });
+  });
+
+  it('joins the next nearest when the nearest refuses the join (full), and fails only when every one does', () => {
+    const seed = 7;
+    const w = world(seed, { full: [NEAR] });
+    w.joiner.connectNearest(0, [FAR, NEAR, MID]);
+    w.sim.runUntil(2_000);
+    expect(probed(w)?.outcome.chosen, `seed ${seed}`).toBe(1);
+    expect(connectedTo(w), `seed ${seed}`).toBe(addressKey(MID));
+    expect(w.events.some((x) => x.e.type === 'connect-failed')).toBe(false);
+
+    const all = world(seed, { full: [FAR, NEAR, MID] });
+    all.joiner.connectNearest(0, [FAR, NEAR, MID]);
+    all.sim.runUntil(10_000);
+    const failed = all.events.filter((x) => x.e.type === 'connect-failed').map((x) => x.e);
+    expect(failed, `seed ${seed}`).toEqual([{ type: 'connect-failed', peer: FAR, reason: 'full' }]);
   });
 
   it('dials a single host at once: no probe, no delay', () => {
