@@ -14,7 +14,7 @@ import { RENDEZVOUS_MARKER } from './rendezvous';
 import { COOKIE_LIFETIME_MS } from './crypto';
 import { joinCodeStrengthBits } from './join-code';
 import { DueHeap } from './due-heap';
-import { MAX_PROBE_CANDIDATES, NearestProbe } from './nearest-probe';
+import { NearestJoin } from './nearest-join';
 import type { NearestProbeOptions } from './nearest-probe';
 import {
   decodeProbe,
@@ -158,12 +158,8 @@ export class Endpoint<R> {
   private readonly migrations = new TokenBuckets({ burst: 4, perSecond: 2, maxKeys: 1024 });
   /** Host: RTT probes answered, per source (a reply is smaller than its probe, yet nobody gets a stream of them). */
   private readonly probeBuckets = new TokenBuckets({ burst: 32, perSecond: 16, maxKeys: 4096 });
-  /** Client: the probe of a session's hosts before the dial (nearest mirror), while it runs. */
-  private nearest: NearestProbe | undefined;
-  private nearestDialled = false;
-  /** The last probe (kept after its report) and the hosts dialled from it: a dial that fails tries the next. */
-  private lastProbe: NearestProbe | undefined;
-  private readonly nearestTried = new Set<string>();
+  /** Client: the probe of a session's hosts before the dial (nearest mirror), and the next to try. */
+  private readonly nearest = new NearestJoin();
   /** Failures of a group's dials that ended before the rest, by group. */
   private readonly groupFailures = new WeakMap<Set<string>, ConnectFailure>();
 
@@ -266,19 +262,11 @@ export class Endpoint<R> {
     options: Partial<NearestProbeOptions> = {},
   ): void {
     this.lastNow = Math.max(this.lastNow, now);
-    if (hosts.length <= 1 || this.nearest !== undefined) {
+    if (hosts.length <= 1 || this.nearest.probing) {
       if (hosts.length === 1) this.connect(now, hosts);
       return;
     }
-    this.nearest = new NearestProbe(
-      hosts.slice(0, MAX_PROBE_CANDIDATES),
-      this.options.protocolVersion,
-      now,
-      options,
-    );
-    this.nearestDialled = false;
-    this.lastProbe = this.nearest;
-    this.nearestTried.clear();
+    this.nearest.start(now, hosts, this.options.protocolVersion, options);
   }
 
   /** `via`: the local port it came in on, 0 the main one (see Transmit). */
@@ -453,7 +441,7 @@ export class Endpoint<R> {
    */
   private onProbe(now: number, from: PeerAddress, bytes: Uint8Array): void {
     if (this.role === 'client') {
-      if (this.nearest?.handleReply(now, from, bytes) === true) this.afterProbe(now);
+      if (this.nearest.handleReply(now, from, bytes)) this.afterProbe(now);
       else this.counters.unexpectedHandshake++;
       return;
     }
@@ -478,25 +466,12 @@ export class Endpoint<R> {
     this.send(from, encodeProbeReply({ version: this.options.protocolVersion, nonce: p.nonce }));
   }
 
-  /**
-   * Once the probe has chosen, the dial of the nearest host; once it has heard all it will, its report (the dial
-   * does not wait for the farther hosts' answers); and when none can be joined, the failure after the report.
-   */
+  /** What the probe of a session's hosts says to do now: dial the nearest, report, or fail. */
   private afterProbe(now: number): void {
-    const probe = this.nearest;
-    const choice = probe?.choice;
-    if (probe === undefined || choice === undefined) return;
-    if (!this.nearestDialled && choice.chosen !== undefined) {
-      this.nearestDialled = true;
-      this.nearestTried.add(addressKey(probe.host(choice.chosen)));
-      this.connect(now, probe.host(choice.chosen));
-    }
-    const outcome = probe.outcome;
-    if (outcome === undefined) return;
-    this.nearest = undefined;
-    this.events.push({ type: 'probed', outcome });
-    if (outcome.chosen === undefined)
-      this.events.push({ type: 'connect-failed', peer: probe.host(), reason: outcome.failure });
+    for (const step of this.nearest.steps())
+      if (step.type === 'dial') this.connect(now, step.to);
+      else if (step.type === 'probed') this.events.push(step);
+      else this.events.push({ type: 'connect-failed', peer: step.peer, reason: step.reason });
   }
 
   private onHandshakeDatagram(
@@ -732,8 +707,11 @@ export class Endpoint<R> {
           ? earlier
           : result.reason;
       this.groupFailures.set(d.group, reason);
-      if (d.group.size === 0 && !this.dialNextNearest(now, key, reason))
-        this.events.push({ type: 'connect-failed', peer: d.peer, reason });
+      if (d.group.size > 0) return;
+      // A host of several (mirrors) that fails for its own reason: the next nearest is dialled instead.
+      const next = this.nearest.next(key, reason);
+      if (next !== undefined) this.connect(now, next);
+      else this.events.push({ type: 'connect-failed', peer: d.peer, reason });
       return;
     }
     // This path won: the host's other addresses are dropped (they sent nothing sealed, so nothing to close).
@@ -760,21 +738,6 @@ export class Endpoint<R> {
     // The first sealed packet tells the host its ACCEPT arrived.
     conn.ping(now);
     this.afterActivity(key, entry);
-  }
-
-  /**
-   * A dial of the nearest host failed for a reason of that host's own (gone since it answered, full, limiting us):
-   * the next nearest that answered is dialled instead. True if one was.
-   */
-  private dialNextNearest(now: number, failed: string, reason: ConnectFailure): boolean {
-    const probe = this.lastProbe;
-    if (probe === undefined || !this.nearestTried.has(failed)) return false;
-    if (reason !== 'unreachable' && reason !== 'full' && reason !== 'rate-limited') return false;
-    const next = probe.ranked().find((a) => !this.nearestTried.has(addressKey(a)));
-    if (next === undefined) return false;
-    this.nearestTried.add(addressKey(next));
-    this.connect(now, next);
-    return true;
   }
 
   private adopt(key: string, entry: Entry<R>): void {
@@ -838,7 +801,7 @@ export class Endpoint<R> {
     if (this.tenant !== undefined && this.tenant.nextTimeout() <= now)
       this.tenant.handleTimeout(now);
     if (this.relay !== undefined && this.relay.nextTimeout() <= now) this.relay.handleTimeout(now);
-    if (this.nearest !== undefined && this.nearest.nextTimeout() <= now) {
+    if (this.nearest.nextTimeout() <= now) {
       this.nearest.handleTimeout(now);
       this.afterProbe(now);
     }
@@ -865,7 +828,7 @@ export class Endpoint<R> {
       this.host?.nextRotation() ?? Infinity,
       this.tenant?.nextTimeout() ?? Infinity,
       this.relay?.nextTimeout() ?? Infinity,
-      this.nearest?.nextTimeout() ?? Infinity,
+      this.nearest.nextTimeout(),
     );
     for (const d of this.dialing.values()) t = Math.min(t, d.handshake.nextTimeout());
     this.refreshDeadlines();
@@ -971,7 +934,7 @@ export class Endpoint<R> {
       const entry = this.entries.get(key);
       if (entry !== undefined) this.collect(key, entry);
     }
-    const t = this.outbox.shift() ?? this.nearest?.pollTransmit() ?? this.tenant?.pollTransmit();
+    const t = this.outbox.shift() ?? this.nearest.pollTransmit() ?? this.tenant?.pollTransmit();
     const relay = this.relay;
     if (relay === undefined) return t;
     if (t === undefined) return relay.pollTransmit();
