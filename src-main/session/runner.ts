@@ -62,6 +62,15 @@ export interface HostRun {
   readonly directories?: readonly PeerAddress[];
   /** A public name to be listed under; without one the session is unlisted, under a random name. */
   readonly listName?: string;
+  /**
+   * Hosting as a mirror of a session registered with the directories: one more host under its name, proven by its
+   * first host's key (`directoryKey` there). Joiners are told of every host and join the nearest.
+   */
+  readonly mirrorOf?: {
+    readonly session: string;
+    readonly listed: boolean;
+    readonly ownerKey: Uint8Array;
+  };
 }
 
 /** What a runner says about reaching people (directories, introductions, the path a join took). */
@@ -162,15 +171,18 @@ export class SessionRunner {
     const runner = new SessionRunner(hostControls(session), transport, o.boardFile);
     runner.boardNotice = notice;
     if (o.directories !== undefined && o.directories.length > 0) {
-      const client = runner.attachRendezvous(o.directories);
-      const name = o.listName ?? unlistedName();
-      runner.registeredAs = { name, listed: o.listName !== undefined };
+      const mirror = o.mirrorOf;
+      const client = runner.attachRendezvous(o.directories, mirror?.ownerKey);
+      const name = mirror?.session ?? o.listName ?? unlistedName();
+      const listed = mirror?.listed ?? o.listName !== undefined;
+      runner.registeredAs = { name, listed };
       client.register(monotonicNow(), {
         name,
-        listed: o.listName !== undefined,
+        listed,
         version: PROTOCOL_VERSION,
         users: 1,
         candidates: localCandidates(o.bind, transport.address.port),
+        ...(mirror === undefined ? {} : { mirror: true }),
       });
       // A directory with a relay gives credentials: then joiners whose NAT lets nothing in still reach us.
       client.wantRelay(monotonicNow());
@@ -289,6 +301,11 @@ export class SessionRunner {
       : undefined;
   }
 
+  /** Hosting through directories: the key that proves the registration, for the session's mirrors (`mirrorOf`). */
+  get directoryKey(): Uint8Array | undefined {
+    return this.rendezvous?.registrationKey;
+  }
+
   /** Our address as a directory sees it, once one has answered. */
   get publicAddress(): PeerAddress | undefined {
     return this.rendezvous?.observed;
@@ -394,10 +411,14 @@ export class SessionRunner {
     return this.turn?.isRelayed(peerAddressOf(key)) === true ? 'relayed' : pathOfPeerKey(key);
   }
 
-  private attachRendezvous(directories: readonly PeerAddress[]): RendezvousClient {
+  private attachRendezvous(
+    directories: readonly PeerAddress[],
+    ownerKey?: Uint8Array,
+  ): RendezvousClient {
     const client = new RendezvousClient({
       directories,
       random: (n) => new Uint8Array(randomBytes(n)),
+      ...(ownerKey === undefined ? {} : { ownerKey }),
     });
     this.transport.endpoint.tenant = client;
     this.rendezvous = client;
