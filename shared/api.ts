@@ -177,6 +177,23 @@ export interface StatsSnapshot {
   readonly totalKbpsOut: number;
   readonly peers: readonly ConnectionStats[];
   readonly conditions: NetworkConditions;
+  /** Joined a session with several hosts (mirrors): what each answered to the probes, and which was joined. */
+  readonly nearest?: NearestHosts;
+}
+
+/** One host of a session, as a joiner's probes found it. */
+export interface ProbedHost {
+  readonly address: string;
+  /** Lowest round-trip time of its answers, ms; null: it did not answer in time. */
+  readonly rttMs: number | null;
+  /** It answered with another protocol version, so it could not be joined. */
+  readonly incompatible: boolean;
+}
+
+export interface NearestHosts {
+  readonly hosts: readonly ProbedHost[];
+  /** The index in `hosts` of the one joined; null: none could be. */
+  readonly chosen: number | null;
 }
 
 /** A session another host on this network announces (mDNS / DNS-SD): join it with its address and the code. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { JoinLink } from './join-link';
-import { formatJoinLink, parseJoinLink } from './join-link';
+import type { JoinLink, JoinLinkError } from './join-link';
+import { formatJoinLink, MAX_LINK_HOSTS, parseJoinLink, readJoinLink } from './join-link';
 
 describe('join links', () => {
   it('carry directories, the session and the code (after #), and read back', () => {
@@ -16,6 +16,15 @@ describe('join links', () => {
       },
       { kind: 'direct', host: { address: '192.168.1.20', port: 7350 }, code: 'ABCDE-FGHJK' },
       { kind: 'direct', host: { address: 'fd00::2', port: 7350 }, code: '12 Apple Bread' },
+      {
+        kind: 'direct',
+        host: { address: '203.0.113.5', port: 7350 },
+        mirrors: [
+          { address: '198.51.100.7', port: 7351 },
+          { address: '2001:db8::9', port: 7350 },
+        ],
+        code: 'mirror-code',
+      },
     ];
     for (const l of links) expect(parseJoinLink(formatJoinLink(l))).toEqual(l);
     expect(formatJoinLink(links[0] as JoinLink)).toBe(
@@ -48,4 +57,64 @@ describe('join links', () => {
     ])
       expect(parseJoinLink(bad), bad).toBeUndefined();
   });
+
+  it('name up to 8 hosts of one session (its mirrors), and say why a link is refused', () => {
+    const hosts = Array.from({ length: 8 }, (_, i) => `10.0.0.${i + 1}:7350`);
+    const eight = readJoinLink(`ghostboard://direct/${hosts.join(',')}#code`);
+    expect(eight).toMatchObject({ kind: 'direct', host: { address: '10.0.0.1', port: 7350 } });
+    if ('error' in eight || eight.kind !== 'direct') throw new Error('eight hosts are a link');
+    expect(eight.mirrors?.length).toBe(7);
+    // Today's one-host links read as they always did: no mirrors.
+    expect(readJoinLink('ghostboard://direct/10.0.0.1:7350#code')).toEqual({
+      kind: 'direct',
+      host: { address: '10.0.0.1', port: 7350 },
+      code: 'code',
+    });
+    // A host named twice counts once.
+    expect(readJoinLink('ghostboard://direct/10.0.0.1:7350,10.0.0.1:7350#code')).toEqual({
+      kind: 'direct',
+      host: { address: '10.0.0.1', port: 7350 },
+      code: 'code',
+    });
+    const cases: [string, JoinLinkError][] = [
+      [`ghostboard://direct/${[...hosts, '10.0.0.9:7350'].join(',')}#code`, 'too-many-hosts'],
+      ['ghostboard://direct/10.0.0.1:7350,#code', 'bad-address'],
+      ['ghostboard://direct/10.0.0.1:7350,10.0.0.2#code', 'bad-address'],
+      ['ghostboard://direct/10.0.0.1:7350,10.0.0.2:0#code', 'bad-address'],
+      ['ghostboard://direct/10.0.0.1:7350#', 'no-code'],
+      ['ghostboard://direct/10.0.0.1:7350#%E0%A4%A', 'no-code'],
+      ['ghostboard://join/a:1,b:2,c:3,d:4,e:5/name#code', 'too-many-directories'],
+      ['ghostboard://join/name#code', 'bad-session'],
+      ['https://example.org/#x', 'not-a-link'],
+      [`ghostboard://direct/${'1.2.3.4:5,'.repeat(60)}#code`, 'too-long'],
+    ];
+    for (const [text, error] of cases) expect(readJoinLink(text), text).toEqual({ error });
+  });
+
+  it('never throw on hostile text (seeded)', () => {
+    const seed = 22;
+    const next = mulberry32(seed);
+    const int = (n: number): number => Math.floor(next() * n);
+    const alphabet = 'ghostboard:/direct,join[]:.#%0123456789abcdef ';
+    for (let i = 0; i < 3000; i++) {
+      let t = next() < 0.5 ? 'ghostboard://direct/' : '';
+      const n = int(80);
+      for (let j = 0; j < n; j++) t += alphabet[int(alphabet.length)] ?? '';
+      const r = readJoinLink(t);
+      if (!('error' in r) && r.kind === 'direct')
+        expect((r.mirrors?.length ?? 0) + 1, `seed ${seed}`).toBeLessThanOrEqual(MAX_LINK_HOSTS);
+    }
+  });
 });
+
+/** mulberry32: a small seeded PRNG (shared/ may not import the network's). */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

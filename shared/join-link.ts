@@ -2,7 +2,8 @@
 // browser, a chat preview or a proxy never sends it to any server. Pure: parsing and formatting only.
 //
 //   ghostboard://join/<directory>[,<directory>…]/<session>#<code>   found through directories (NAT traversal)
-//   ghostboard://direct/<host:port>#<code>                           straight to an address (LAN, forwarded port)
+//   ghostboard://direct/<host:port>[,<host:port>…]#<code>            straight to an address (LAN, forwarded port);
+//                                                                    several: the session's mirrors, nearest joined
 //
 // Addresses are host:port, an IPv6 host in brackets; the session name is percent-encoded.
 
@@ -20,13 +21,32 @@ export type JoinLink =
       readonly session: string;
       readonly code: string;
     }
-  | { readonly kind: 'direct'; readonly host: LinkAddress; readonly code: string };
+  | {
+      readonly kind: 'direct';
+      readonly host: LinkAddress;
+      /** The session's other hosts (its mirrors), if any: a joiner probes them all and joins the nearest. */
+      readonly mirrors?: readonly LinkAddress[];
+      readonly code: string;
+    };
+
+/** Why a text is not a join link. */
+export type JoinLinkError =
+  | 'too-long'
+  | 'not-a-link'
+  | 'no-code'
+  | 'bad-address'
+  | 'too-many-directories'
+  | 'too-many-hosts'
+  | 'bad-session';
 
 /** Directories one link may name. */
 const MAX_LINK_DIRECTORIES = 4;
+/** Hosts one direct link may name (the first and its mirrors): as many as a joiner probes. */
+export const MAX_LINK_HOSTS = 8;
 const MAX_LINK_LENGTH = 512;
 
-function formatAddress(a: LinkAddress): string {
+/** host:port, an IPv6 host in brackets. */
+export function formatLinkAddress(a: LinkAddress): string {
   return a.address.includes(':') ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`;
 }
 
@@ -40,45 +60,78 @@ function parseLinkAddress(s: string): LinkAddress | undefined {
 
 export function formatJoinLink(link: JoinLink): string {
   const code = encodeURIComponent(link.code);
-  if (link.kind === 'direct') return `${LINK_SCHEME}://direct/${formatAddress(link.host)}#${code}`;
-  const dirs = link.directories.map(formatAddress).join(',');
+  if (link.kind === 'direct') {
+    const hosts = [link.host, ...(link.mirrors ?? [])].map(formatLinkAddress).join(',');
+    return `${LINK_SCHEME}://direct/${hosts}#${code}`;
+  }
+  const dirs = link.directories.map(formatLinkAddress).join(',');
   return `${LINK_SCHEME}://join/${dirs}/${encodeURIComponent(link.session)}#${code}`;
 }
 
 /** Parses a link (surrounding whitespace allowed); undefined if it is not a well-formed one. */
 export function parseJoinLink(text: string): JoinLink | undefined {
+  const r = readJoinLink(text);
+  return 'error' in r ? undefined : r;
+}
+
+/** Parses a link (surrounding whitespace allowed), or says why it is not one. Hostile input: bounded, never throws. */
+export function readJoinLink(text: string): JoinLink | { readonly error: JoinLinkError } {
   const s = text.trim();
-  if (s.length > MAX_LINK_LENGTH) return undefined;
-  const m = /^ghostboard:\/\/(join|direct)\/([^#]*)#(.+)$/i.exec(s);
-  if (m?.[1] === undefined || m[2] === undefined || m[3] === undefined) return undefined;
+  if (s.length > MAX_LINK_LENGTH) return { error: 'too-long' };
+  const m = /^ghostboard:\/\/(join|direct)\/([^#]*)#(.*)$/i.exec(s);
+  if (m?.[1] === undefined || m[2] === undefined || m[3] === undefined)
+    return { error: 'not-a-link' };
   let code: string;
   try {
     code = decodeURIComponent(m[3]).trim();
   } catch {
-    return undefined;
+    return { error: 'no-code' };
   }
-  if (code === '') return undefined;
+  if (code === '') return { error: 'no-code' };
   const path = m[2].replace(/\/+$/, '');
   if (m[1].toLowerCase() === 'direct') {
-    const host = parseLinkAddress(path);
-    return host === undefined ? undefined : { kind: 'direct', host, code };
+    const hosts = addressList(path, MAX_LINK_HOSTS, 'too-many-hosts');
+    if ('error' in hosts) return hosts;
+    const [host, ...mirrors] = hosts;
+    if (host === undefined) return { error: 'bad-address' };
+    return mirrors.length === 0
+      ? { kind: 'direct', host, code }
+      : { kind: 'direct', host, mirrors, code };
   }
   const slash = path.lastIndexOf('/');
-  if (slash <= 0) return undefined;
-  const dirs = path.slice(0, slash).split(',');
-  if (dirs.length > MAX_LINK_DIRECTORIES) return undefined;
-  const directories: LinkAddress[] = [];
-  for (const d of dirs) {
-    const a = parseLinkAddress(d);
-    if (a === undefined) return undefined;
-    directories.push(a);
-  }
+  if (slash <= 0) return { error: 'bad-session' };
+  const directories = addressList(
+    path.slice(0, slash),
+    MAX_LINK_DIRECTORIES,
+    'too-many-directories',
+  );
+  if ('error' in directories) return directories;
   let session: string;
   try {
     session = decodeURIComponent(path.slice(slash + 1));
   } catch {
-    return undefined;
+    return { error: 'bad-session' };
   }
-  if (session === '') return undefined;
+  if (session === '') return { error: 'bad-session' };
   return { kind: 'directory', directories, session, code };
+}
+
+/** Comma-separated addresses, at most `max` of them (hosts: one named twice counts once). */
+function addressList(
+  text: string,
+  max: number,
+  tooMany: JoinLinkError,
+): LinkAddress[] | { readonly error: JoinLinkError } {
+  const parts = text.split(',');
+  if (parts.length > max) return { error: tooMany };
+  const out: LinkAddress[] = [];
+  for (const p of parts) {
+    const a = parseLinkAddress(p);
+    if (a === undefined) return { error: 'bad-address' };
+    const again = out.some(
+      (o) => o.address.toLowerCase() === a.address.toLowerCase() && o.port === a.port,
+    );
+    if (!again || tooMany !== 'too-many-hosts') out.push(a);
+  }
+  return out;
 }

@@ -10,6 +10,7 @@ import type {
   ApiEvent,
   ApiReply,
   ChatMessage,
+  NearestHosts,
   NetworkConditions,
   PathKind,
   ReachStatus,
@@ -19,7 +20,12 @@ import type {
 import { parseCommand } from '../../shared/api-validate';
 import type { BoardObject } from '../../shared/board';
 import type { ImageBlob } from '../../shared/images';
-import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
+import {
+  formatJoinLink,
+  MAX_LINK_HOSTS,
+  parseJoinLink,
+  readJoinLink,
+} from '../../shared/join-link';
 import type { PeerAddress } from '../net/address';
 import type { ReachEvent } from '../session/runner';
 import { addressKey, parseAddress } from '../net/address';
@@ -40,6 +46,7 @@ import { OpenFile } from './open-file';
 import { listUnsaved, unsavedId, UnsavedSlot } from './unsaved-boards';
 import { ObjectBatch } from '../../shared/object-batch';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
+import { nearestHosts } from './nearest';
 
 const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
@@ -97,6 +104,8 @@ class Core implements AppCore {
   private recent: readonly string[] | undefined;
   /** Joining: the path the join took, once the handshake completed over it. */
   private path: PathKind | undefined;
+  /** Joining a session with several hosts (mirrors): what the probes found (the stats show it). */
+  private nearest: NearestHosts | undefined;
   /** Joining: what the join was asked with (a rejoin asks the same). */
   private joinArgs: { name: string; address: string; code: string } | undefined;
   /**
@@ -419,12 +428,20 @@ class Core implements AppCore {
 
   private async join(name: string, address: string, typedCode: string): Promise<ApiReply> {
     if (this.runner) return { ok: false, reason: 'already in a session' };
-    const link = parseJoinLink(address);
-    if (link === undefined && address.trim().toLowerCase().startsWith('ghostboard:'))
-      return { ok: false, reason: 'that link is incomplete: ask the host to copy it again' };
+    const read = readJoinLink(address);
+    const link = 'error' in read ? undefined : read;
+    if ('error' in read && address.trim().toLowerCase().startsWith('ghostboard:'))
+      return {
+        ok: false,
+        reason:
+          read.error === 'too-many-hosts'
+            ? `that link names more than ${MAX_LINK_HOSTS} hosts: ask for a new one`
+            : 'that link is incomplete: ask the host to copy it again',
+      };
     const code = typedCode.trim() !== '' ? typedCode : (link?.code ?? '');
     if (code === '') return { ok: false, reason: 'enter the join code' };
     let host: PeerAddress | { directories: PeerAddress[]; session: string } | undefined;
+    let mirrors: readonly PeerAddress[] = [];
     let shown = address.trim();
     if (link?.kind === 'directory') {
       const directories = await resolveDirectories(link.directories.map((d) => addressKey(d)));
@@ -434,6 +451,7 @@ class Core implements AppCore {
       shown = link.session;
     } else if (link?.kind === 'direct') {
       host = link.host;
+      mirrors = link.mirrors ?? [];
       shown = addressKey(link.host);
     } else {
       host = parseAddress(address.trim());
@@ -444,8 +462,14 @@ class Core implements AppCore {
         reason: 'the address must look like 192.168.1.20:7350, or paste an invite link',
       };
     this.joinArgs = { name, address, code: typedCode };
-    const runner = await this.sessions.join({ name, code, host });
+    const runner = await this.sessions.join({
+      name,
+      code,
+      host,
+      ...(mirrors.length > 0 ? { mirrors } : {}),
+    });
     this.path = undefined;
+    this.nearest = undefined;
     this.adopt(runner);
     runner.onReach((e) => this.onReach(runner, e));
     // Rejoining, the board screen stays as it was (with its reconnecting status) until the host answers.
@@ -514,6 +538,14 @@ class Core implements AppCore {
             text: `The relay could not be used (${e.detail ?? 'no answer'}): only direct paths are tried.`,
           });
         return;
+      case 'probed': {
+        // The address shown is the host joined, not the first the link named.
+        const n = (this.nearest = nearestHosts(e.outcome));
+        const chosen = n.chosen === null ? undefined : n.hosts[n.chosen]?.address;
+        if (chosen !== undefined && (st.phase === 'connecting' || st.phase === 'joined'))
+          this.setStatus({ ...st, address: chosen });
+        return;
+      }
       case 'peer':
       case 'intro-failed':
       case 'relay-grant':
@@ -861,9 +893,10 @@ class Core implements AppCore {
     this.watchHost();
     const t = this.translator;
     if (t === undefined) return;
+    const stats = t.stats(this.clock.now() - this.startedAt, this.conditions);
     this.emit({
       type: 'stats',
-      stats: t.stats(this.clock.now() - this.startedAt, this.conditions),
+      stats: this.nearest === undefined ? stats : { ...stats, nearest: this.nearest },
     });
     t.emitParticipants();
   }

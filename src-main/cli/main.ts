@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import type { PeerAddress } from '../net/address';
-import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
+import { formatJoinLink, readJoinLink } from '../../shared/join-link';
 import { DirectoryRunner } from '../directory/runner';
 import { convertBoard, formatOf } from '../files/convert';
 import { discover } from './discover';
@@ -18,6 +18,7 @@ import { parseSessionRate } from '../session/connection-stack';
 import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
 import { SessionRunner } from '../session/runner';
 import { emitLine, runScript, sessionEventLine, statsEvent } from './script';
+import { probedLine } from '../app/nearest';
 import { replayTraceFile } from './replay';
 import { TraceFile } from './trace-file';
 import { soloMirrorExecutor } from '../mirrored/solo';
@@ -294,19 +295,24 @@ function reachLine(e: ReachEvent): Record<string, unknown> | undefined {
       };
     case 'path':
       return { ev: 'path', path: e.path, address: addressKey(e.address) };
+    case 'probed':
+      return probedLine(e.outcome);
   }
 }
 
 async function join(target: string | undefined, v: Values): Promise<void> {
   if (target === undefined) fail('join needs HOST:PORT or a ghostboard:// link');
-  const link = parseJoinLink(target);
-  if (link === undefined && target.startsWith('ghostboard:')) fail(`not a join link: ${target}`);
+  const read = readJoinLink(target);
+  const link = 'error' in read ? undefined : read;
+  if ('error' in read && target.startsWith('ghostboard:'))
+    fail(`not a join link (${read.error}): ${target}`);
   const direct = link === undefined ? parseAddress(target) : undefined;
   if (link === undefined && direct === undefined)
     fail('join needs HOST:PORT or a ghostboard:// link');
   const code = typeof v.code === 'string' ? v.code : link?.code;
   if (code === undefined) fail('join needs --code');
   let to: PeerAddress | { directories: PeerAddress[]; session: string };
+  let mirrors: PeerAddress[] = [];
   if (link?.kind === 'directory') {
     to = {
       directories: await resolveAll(
@@ -317,6 +323,8 @@ async function join(target: string | undefined, v: Values): Promise<void> {
     };
   } else if (link?.kind === 'direct') {
     to = (await resolveAll([addressKey(link.host)], 'host'))[0] ?? fail('no host');
+    // The session's other hosts: the nearest of them all is joined (a probed event says which, and each RTT).
+    mirrors = await resolveAll((link.mirrors ?? []).map(addressKey), 'host');
   } else {
     to = direct ?? fail('join needs HOST:PORT');
   }
@@ -327,6 +335,7 @@ async function join(target: string | undefined, v: Values): Promise<void> {
     name: typeof v.name === 'string' ? v.name : 'Guest',
     code,
     host: to,
+    ...(mirrors.length > 0 ? { mirrors } : {}),
     viewer: v.viewer === true,
     ...(rate ? { rate } : {}),
     ...(uplink === undefined ? {} : { uplinkBytesPerSecond: uplink }),
@@ -541,6 +550,9 @@ async function directory(v: Values): Promise<void> {
       case 'expired':
       case 'deregistered':
         emitLine({ ev: e.type, name: e.name });
+        return;
+      case 'mirror':
+        emitLine({ ev: 'mirror', name: e.name, host: addressKey(e.host), state: e.state });
         return;
     }
   });

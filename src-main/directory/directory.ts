@@ -15,8 +15,11 @@ import {
   encodeRendezvous,
   isRendezvousDecodeError,
   MAX_LISTING_ENTRIES,
+  MAX_MIRROR_CANDIDATES,
+  MAX_SESSION_HOSTS,
   sessionNameKey,
 } from '../net/rendezvous';
+import type { RegisterBody, SessionHost } from '../net/rendezvous';
 import type { Transmit } from '../net/endpoint';
 import { turnRestCredentials } from '../net/turn-client';
 import type { RelayGrant } from '../net/rendezvous';
@@ -96,6 +99,13 @@ export type DirectoryEvent =
       readonly name: string;
       readonly joiner: PeerAddress;
       readonly host: PeerAddress;
+    }
+  /** One more host (mirror) of a session registered, or gone (deregistered, silent, or now the session's host). */
+  | {
+      readonly type: 'mirror';
+      readonly name: string;
+      readonly host: PeerAddress;
+      readonly state: 'registered' | 'gone';
     };
 
 export interface DirectoryCounters {
@@ -114,6 +124,7 @@ export interface DirectoryCounters {
   full: number;
   expired: number;
   relayGrants: number;
+  mirrors: number;
 }
 
 interface Registration {
@@ -129,6 +140,13 @@ interface Registration {
   relayed: PeerAddress | undefined;
   nat: NatMapping | undefined;
   expires: number;
+  /** The session's other hosts, by address key: at most MAX_SESSION_HOSTS - 1, each with its own heartbeat. */
+  readonly mirrors: Map<string, Mirror>;
+}
+
+interface Mirror extends SessionHost {
+  readonly users: number;
+  readonly expires: number;
 }
 
 /** Sessions listed in one LISTING, at most, so it stays well inside one datagram. */
@@ -151,6 +169,7 @@ export class Directory {
     full: 0,
     expired: 0,
     relayGrants: 0,
+    mirrors: 0,
   };
   private readonly options: DirectoryOptions;
   /** By name key, in order of last heartbeat: the first is the next to expire. */
@@ -180,10 +199,16 @@ export class Directory {
     return this.sessions.size;
   }
 
-  /** What a lookup would answer (tests and the CLI's status). */
-  session(name: string): SessionInfo | undefined {
+  /** What a lookup would answer (tests and the CLI's status); at `now`, without mirrors gone silent by then. */
+  session(name: string, now = -Infinity): SessionInfo | undefined {
     const r = this.sessions.get(sessionNameKey(name));
-    return r === undefined ? undefined : info(r);
+    return r === undefined ? undefined : info(r, now);
+  }
+
+  /** The hosts of a session at `now`: the first, then its mirrors (tests and the CLI's status). */
+  hostsOf(name: string, now = -Infinity): PeerAddress[] {
+    const s = this.session(name, now);
+    return s === undefined ? [] : [s.host, ...(s.mirrors ?? []).map((m) => m.host)];
   }
 
   handleDatagram(now: number, rawFrom: PeerAddress, bytes: Uint8Array): void {
@@ -207,6 +232,7 @@ export class Directory {
         this.reply(from, this.cookieReply(now, from, m.request));
         return;
       case 'register':
+      case 'mirror':
       case 'deregister':
       case 'lookup':
       case 'list':
@@ -251,18 +277,26 @@ export class Directory {
     source: string,
     m: Extract<
       RendezvousMessage,
-      { type: 'register' | 'deregister' | 'lookup' | 'list' | 'introduce' }
+      { type: 'register' | 'mirror' | 'deregister' | 'lookup' | 'list' | 'introduce' }
     >,
   ): void {
     switch (m.type) {
       case 'register':
         this.register(now, from, source, m);
         return;
+      case 'mirror':
+        this.registerMirror(now, from, source, m);
+        return;
       case 'deregister': {
         const r = this.sessions.get(sessionNameKey(m.name));
         if (r === undefined || !sameBytes(r.ownerKey, m.ownerKey)) return;
+        // A mirror going: the session stays with its other hosts.
+        if (r.mirrors.delete(addressKey(from))) {
+          this.events.push({ type: 'mirror', name: r.name, host: from, state: 'gone' });
+          return;
+        }
         this.remove(r);
-        this.events.push({ type: 'deregistered', name: r.name });
+        if (!this.promote(now, r)) this.events.push({ type: 'deregistered', name: r.name });
         return;
       }
       case 'lookup': {
@@ -273,7 +307,7 @@ export class Directory {
           this.reply(from, { type: 'error', request: m.request, error: 'not-found' });
           return;
         }
-        this.reply(from, { type: 'session', request: m.request, session: info(r) });
+        this.reply(from, { type: 'session', request: m.request, session: info(r, now) });
         return;
       }
       case 'list':
@@ -304,21 +338,23 @@ export class Directory {
       return;
     }
     this.counters.introductions++;
-    // Both at once: the joiner starts towards the host as the host starts towards the joiner.
-    this.reply(r.host, {
-      type: 'peer',
-      nonce: m.nonce,
-      name: r.name,
-      observed: from,
-      candidates: m.candidates,
-      ...(m.nat === undefined ? {} : { nat: m.nat }),
-    });
+    // Both at once: the joiner starts towards the hosts (it probes them all) as each host starts towards it.
+    const session = info(r, now);
+    for (const host of [r.host, ...(session.mirrors ?? []).map((x) => x.host)])
+      this.reply(host, {
+        type: 'peer',
+        nonce: m.nonce,
+        name: r.name,
+        observed: from,
+        candidates: m.candidates,
+        ...(m.nat === undefined ? {} : { nat: m.nat }),
+      });
     const relay = this.grant('joiner');
     this.reply(from, {
       type: 'intro',
       request: m.request,
       nonce: m.nonce,
-      session: info(r),
+      session,
       ...(relay === undefined ? {} : { relay }),
     });
     this.events.push({ type: 'introduced', name: r.name, joiner: from, host: r.host });
@@ -358,6 +394,8 @@ export class Directory {
     });
     const fresh = existing === undefined || addressKey(existing.host) !== addressKey(from);
     if (existing !== undefined) this.remove(existing);
+    // A mirror that registers as the host (it took over): no longer one of the mirrors.
+    existing?.mirrors.delete(addressKey(from));
     const r: Registration = {
       name: m.name,
       key,
@@ -371,6 +409,7 @@ export class Directory {
       relayed: m.relayed === undefined ? undefined : canonicalAddress(m.relayed),
       nat: m.nat,
       expires: now + this.ttlMs(),
+      mirrors: existing?.mirrors ?? new Map<string, Mirror>(),
     };
     this.sessions.set(key, r);
     this.perSource.set(source, (this.perSource.get(source) ?? 0) + 1);
@@ -395,6 +434,111 @@ export class Directory {
       ttlMs: this.ttlMs(),
       ...(relay === undefined ? {} : { relay }),
     });
+  }
+
+  /**
+   * One more host of a session (a mirror): only under the owner key the session was registered with (the mirrors
+   * of a session share it; nobody else has it), at most MAX_SESSION_HOSTS in all, each heartbeating on its own.
+   */
+  private registerMirror(
+    now: number,
+    from: PeerAddress,
+    source: string,
+    m: { type: 'mirror' } & RegisterBody,
+  ): void {
+    const r = this.sessions.get(sessionNameKey(m.name));
+    if (r === undefined) {
+      this.counters.notFound++;
+      this.reply(from, { type: 'error', request: m.request, error: 'not-found' });
+      return;
+    }
+    if (!sameBytes(r.ownerKey, m.ownerKey)) {
+      this.counters.taken++;
+      this.reply(from, { type: 'error', request: m.request, error: 'taken' });
+      return;
+    }
+    // The session's host now (the first host went and this mirror took its place): its heartbeat.
+    if (addressKey(r.host) === addressKey(from)) {
+      this.register(now, from, source, { ...m, type: 'register' });
+      return;
+    }
+    const key = addressKey(from);
+    this.pruneMirrors(now, r);
+    const fresh = !r.mirrors.has(key);
+    if (fresh && r.mirrors.size >= MAX_SESSION_HOSTS - 1) {
+      this.counters.full++;
+      this.reply(from, { type: 'error', request: m.request, error: 'full' });
+      return;
+    }
+    const candidates = m.candidates.flatMap((c) => {
+      const a = canonicalAddress(c);
+      return a === undefined || a.port === 0 ? [] : [a];
+    });
+    const relayed = m.relayed === undefined ? undefined : canonicalAddress(m.relayed);
+    r.mirrors.set(key, {
+      host: from,
+      candidates: candidates.slice(0, MAX_MIRROR_CANDIDATES),
+      ...(relayed === undefined ? {} : { relayed }),
+      users: m.users,
+      expires: now + this.ttlMs(),
+    });
+    if (fresh) {
+      this.counters.mirrors++;
+      this.events.push({ type: 'mirror', name: r.name, host: from, state: 'registered' });
+    } else this.counters.heartbeats++;
+    const relay = m.wantRelay === true ? this.grant('host') : undefined;
+    this.reply(from, {
+      type: 'registered',
+      request: m.request,
+      observed: from,
+      heartbeatMs: this.heartbeatMs(),
+      ttlMs: this.ttlMs(),
+      ...(relay === undefined ? {} : { relay }),
+    });
+  }
+
+  /** Forgets a session's mirrors that stopped heartbeating. */
+  private pruneMirrors(now: number, r: Registration): void {
+    for (const [key, m] of r.mirrors)
+      if (m.expires <= now) {
+        r.mirrors.delete(key);
+        this.events.push({ type: 'mirror', name: r.name, host: m.host, state: 'gone' });
+      }
+  }
+
+  /**
+   * The session's host went (deregistered or silent): its freshest mirror, if it has one, is the host from now on,
+   * so joiners still find the session. True if one was.
+   */
+  private promote(now: number, gone: Registration): boolean {
+    this.pruneMirrors(now, gone);
+    let next: Mirror | undefined;
+    for (const m of gone.mirrors.values())
+      if (next === undefined || m.expires > next.expires) next = m;
+    if (next === undefined) return false;
+    gone.mirrors.delete(addressKey(next.host));
+    const source = sourcePrefix(next.host.address);
+    const r: Registration = {
+      ...gone,
+      host: next.host,
+      source,
+      users: next.users,
+      candidates: next.candidates,
+      relayed: next.relayed,
+      nat: undefined,
+      expires: next.expires,
+    };
+    this.sessions.set(r.key, r);
+    this.perSource.set(source, (this.perSource.get(source) ?? 0) + 1);
+    this.events.push({ type: 'mirror', name: r.name, host: next.host, state: 'gone' });
+    this.events.push({
+      type: 'registered',
+      name: r.name,
+      listed: r.listed,
+      host: r.host,
+      users: r.users,
+    });
+    return true;
   }
 
   /** Relay credentials, if the directory has a relay. */
@@ -459,6 +603,8 @@ export class Directory {
     for (const r of this.sessions.values()) {
       if (r.expires > now) break;
       this.remove(r);
+      // A promoted mirror goes to the end of the order (its own heartbeat is later than any expired one's).
+      if (this.promote(now, r)) continue;
       this.counters.expired++;
       this.events.push({ type: 'expired', name: r.name });
     }
@@ -505,7 +651,15 @@ export class Directory {
   }
 }
 
-function info(r: Registration): SessionInfo {
+/** The session as joiners are told of it: its mirrors that still heartbeat (`now`) among its hosts. */
+function info(r: Registration, now = -Infinity): SessionInfo {
+  const mirrors = [...r.mirrors.values()]
+    .filter((m) => m.expires > now)
+    .map((m) => ({
+      host: m.host,
+      candidates: m.candidates,
+      ...(m.relayed === undefined ? {} : { relayed: m.relayed }),
+    }));
   return {
     name: r.name,
     version: r.version,
@@ -515,5 +669,6 @@ function info(r: Registration): SessionInfo {
     candidates: r.candidates,
     ...(r.relayed === undefined ? {} : { relayed: r.relayed }),
     ...(r.nat === undefined ? {} : { nat: r.nat }),
+    ...(mirrors.length === 0 ? {} : { mirrors }),
   };
 }

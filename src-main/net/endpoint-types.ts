@@ -6,6 +6,7 @@ import type { CloseInfo } from './close-reason';
 import type { Connection, ConnectionOptions } from './connection';
 import { DEFAULT_CONNECTION_OPTIONS } from './connection';
 import { SESSION_CHANNEL } from './handshake';
+import type { ProbeOutcome } from './nearest-probe';
 
 export interface EndpointOptions {
   readonly joinCode: string;
@@ -61,7 +62,9 @@ export type EndpointEvent<R> =
       readonly reason: ConnectFailure;
     }
   /** Host: the join code took too many failed attempts and is refused until `setJoinCode`. */
-  | { readonly type: 'code-locked'; readonly failures: number };
+  | { readonly type: 'code-locked'; readonly failures: number }
+  /** Client (connectNearest): what each of the session's hosts answered, and which is dialled. */
+  | { readonly type: 'probed'; readonly outcome: ProbeOutcome };
 
 export interface Transmit {
   readonly to: PeerAddress;
@@ -127,4 +130,7 @@ export interface EndpointCounters {
   codeLocked: number;
   /** Connections moved to a new path (a relayed one that found a direct path). */
   migrated: number;
+  /** Host: RTT probes answered, and those dropped past a source's rate (nearest mirror). */
+  probesAnswered: number;
+  probesLimited: number;
 }

@@ -14,6 +14,15 @@ import { RENDEZVOUS_MARKER } from './rendezvous';
 import { COOKIE_LIFETIME_MS } from './crypto';
 import { joinCodeStrengthBits } from './join-code';
 import { DueHeap } from './due-heap';
+import { NearestJoin } from './nearest-join';
+import type { NearestProbeOptions } from './nearest-probe';
+import {
+  decodeProbe,
+  encodeProbeReply,
+  isProbeByte,
+  isProbeDecodeError,
+  PROBE_BYTE,
+} from './probe-wire';
 import type {
   DatagramRelay,
   DatagramTenant,
@@ -104,6 +113,8 @@ export class Endpoint<R> {
     banned: 0,
     codeLocked: 0,
     migrated: 0,
+    probesAnswered: 0,
+    probesLimited: 0,
   };
   private readonly entries = new Map<string, Entry<R>>();
   /** Host: source addresses refused for the rest of the session (a kick bans its address). */
@@ -145,6 +156,10 @@ export class Endpoint<R> {
   >();
   /** Trial decryptions for moving a connection, per source. */
   private readonly migrations = new TokenBuckets({ burst: 4, perSecond: 2, maxKeys: 1024 });
+  /** Host: RTT probes answered, per source (a reply is smaller than its probe, yet nobody gets a stream of them). */
+  private readonly probeBuckets = new TokenBuckets({ burst: 32, perSecond: 16, maxKeys: 4096 });
+  /** Client: the probe of a session's hosts before the dial (nearest mirror), and the next to try. */
+  private readonly nearest = new NearestJoin();
   /** Failures of a group's dials that ended before the rest, by group. */
   private readonly groupFailures = new WeakMap<Set<string>, ConnectFailure>();
 
@@ -236,6 +251,24 @@ export class Endpoint<R> {
     for (const [key, d] of fresh) this.drainHandshake(now, key, d);
   }
 
+  /**
+   * Client: joins the nearest of a session's hosts (its mirrors): probes each a few times in parallel and dials
+   * the one with the lowest RTT (a `probed` event says what each answered); none answering ends in `connect-failed`.
+   * One host is dialled at once, with no probing delay.
+   */
+  connectNearest(
+    now: number,
+    hosts: readonly PeerAddress[],
+    options: Partial<NearestProbeOptions> = {},
+  ): void {
+    this.lastNow = Math.max(this.lastNow, now);
+    if (hosts.length <= 1 || this.nearest.probing) {
+      if (hosts.length === 1) this.connect(now, hosts);
+      return;
+    }
+    this.nearest.start(now, hosts, this.options.protocolVersion, options);
+  }
+
   /** `via`: the local port it came in on, 0 the main one (see Transmit). */
   handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array, via = 0): void {
     this.lastNow = Math.max(this.lastNow, now);
@@ -289,6 +322,10 @@ export class Endpoint<R> {
     if (first >= RENDEZVOUS_MARKER) {
       if (this.tenant === undefined) this.counters.unexpectedHandshake++;
       else this.tenant.handleDatagram(now, from, bytes);
+      return;
+    }
+    if (isProbeByte(first)) {
+      this.onProbe(now, from, bytes);
       return;
     }
     if (first >= HANDSHAKE_MARKER) {
@@ -396,6 +433,45 @@ export class Endpoint<R> {
       this.outbox.push(withVia({ to, bytes: b }, via));
     this.withOutput.delete(conn.peer);
     this.stale.add(entry);
+  }
+
+  /**
+   * A host answers a PROBE with its version and the probe's nonce, from no state: a reply smaller than the probe,
+   * at most a bucket's worth per source, none to a banned one. A client takes the replies to its own probes.
+   */
+  private onProbe(now: number, from: PeerAddress, bytes: Uint8Array): void {
+    if (this.role === 'client') {
+      if (this.nearest.handleReply(now, from, bytes)) this.afterProbe(now);
+      else this.counters.unexpectedHandshake++;
+      return;
+    }
+    if (bytes[0] !== PROBE_BYTE) {
+      this.counters.unexpectedHandshake++;
+      return;
+    }
+    const p = decodeProbe(bytes, 'probe');
+    if (isProbeDecodeError(p)) {
+      this.counters.badHandshake++;
+      return;
+    }
+    if (this.banned.has(this.sourceOf(from))) {
+      this.counters.banned++;
+      return;
+    }
+    if (!this.probeBuckets.take(now, this.failureKey(from))) {
+      this.counters.probesLimited++;
+      return;
+    }
+    this.counters.probesAnswered++;
+    this.send(from, encodeProbeReply({ version: this.options.protocolVersion, nonce: p.nonce }));
+  }
+
+  /** What the probe of a session's hosts says to do now: dial the nearest, report, or fail. */
+  private afterProbe(now: number): void {
+    for (const step of this.nearest.steps())
+      if (step.type === 'dial') this.connect(now, step.to);
+      else if (step.type === 'probed') this.events.push(step);
+      else this.events.push({ type: 'connect-failed', peer: step.peer, reason: step.reason });
   }
 
   private onHandshakeDatagram(
@@ -631,7 +707,11 @@ export class Endpoint<R> {
           ? earlier
           : result.reason;
       this.groupFailures.set(d.group, reason);
-      if (d.group.size === 0) this.events.push({ type: 'connect-failed', peer: d.peer, reason });
+      if (d.group.size > 0) return;
+      // A host of several (mirrors) that fails for its own reason: the next nearest is dialled instead.
+      const next = this.nearest.next(key, reason);
+      if (next !== undefined) this.connect(now, next);
+      else this.events.push({ type: 'connect-failed', peer: d.peer, reason });
       return;
     }
     // This path won: the host's other addresses are dropped (they sent nothing sealed, so nothing to close).
@@ -721,6 +801,10 @@ export class Endpoint<R> {
     if (this.tenant !== undefined && this.tenant.nextTimeout() <= now)
       this.tenant.handleTimeout(now);
     if (this.relay !== undefined && this.relay.nextTimeout() <= now) this.relay.handleTimeout(now);
+    if (this.nearest.nextTimeout() <= now) {
+      this.nearest.handleTimeout(now);
+      this.afterProbe(now);
+    }
     for (const [key, d] of this.dialing) {
       d.handshake.handleTimeout(now);
       this.drainHandshake(now, key, d);
@@ -744,6 +828,7 @@ export class Endpoint<R> {
       this.host?.nextRotation() ?? Infinity,
       this.tenant?.nextTimeout() ?? Infinity,
       this.relay?.nextTimeout() ?? Infinity,
+      this.nearest.nextTimeout(),
     );
     for (const d of this.dialing.values()) t = Math.min(t, d.handshake.nextTimeout());
     this.refreshDeadlines();
@@ -849,7 +934,7 @@ export class Endpoint<R> {
       const entry = this.entries.get(key);
       if (entry !== undefined) this.collect(key, entry);
     }
-    const t = this.outbox.shift() ?? this.tenant?.pollTransmit();
+    const t = this.outbox.shift() ?? this.nearest.pollTransmit() ?? this.tenant?.pollTransmit();
     const relay = this.relay;
     if (relay === undefined) return t;
     if (t === undefined) return relay.pollTransmit();

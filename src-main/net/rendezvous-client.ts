@@ -61,6 +61,11 @@ export interface Registration {
   readonly candidates: readonly PeerAddress[];
   /** Our address on a TURN relay, once allocated. */
   readonly relayed?: PeerAddress;
+  /**
+   * One more host (mirror) of a session already registered under this client's owner key (`ownerKey` of the
+   * options: the session's mirrors share it): joiners are told of every host and probe them all.
+   */
+  readonly mirror?: boolean;
 }
 
 export type RendezvousEvent =
@@ -135,6 +140,11 @@ export interface RendezvousClientOptions {
   readonly directories: readonly PeerAddress[];
   /** Random bytes (crypto in the app, a seeded generator under test). */
   readonly random: (n: number) => Uint8Array;
+  /**
+   * The key that proves a registration is ours (OWNER_KEY_SIZE bytes): a fresh random one unless given. The hosts of
+   * one session (its mirrors) share the session's, so each may register under its name.
+   */
+  readonly ownerKey?: Uint8Array;
 }
 
 /** A probe of a directory's reflector in flight: where the directory itself saw us, to compare. */
@@ -176,7 +186,10 @@ export class RendezvousClient {
   constructor(options: RendezvousClientOptions) {
     this.random = options.random;
     this.traversal = new NatTraversal(options.random, PRIME_TTL);
-    this.ownerKey = this.random(OWNER_KEY_SIZE);
+    this.ownerKey =
+      options.ownerKey?.length === OWNER_KEY_SIZE
+        ? options.ownerKey.slice()
+        : this.random(OWNER_KEY_SIZE);
     const r = this.random(4);
     this.nextRequest =
       (((r[0] ?? 0) << 24) | ((r[1] ?? 0) << 16) | ((r[2] ?? 0) << 8) | (r[3] ?? 0)) >>> 0;
@@ -216,6 +229,11 @@ export class RendezvousClient {
     return this.dirs.filter((d) => d.registered).map((d) => d.address);
   }
 
+  /** The key our registrations are proven with: a session's first host gives it to its mirrors. */
+  get registrationKey(): Uint8Array {
+    return this.ownerKey.slice();
+  }
+
   /** Host: registers (or updates) the session with every directory. */
   register(now: number, r: Registration): void {
     this.registration = r;
@@ -233,8 +251,15 @@ export class RendezvousClient {
   setRelayed(now: number, relayed: PeerAddress | undefined): void {
     const r = this.registration;
     if (r === undefined) return;
-    const { name, listed, version, users, candidates } = r;
-    const rest = { name, listed, version, users, candidates };
+    const { name, listed, version, users, candidates, mirror } = r;
+    const rest = {
+      name,
+      listed,
+      version,
+      users,
+      candidates,
+      ...(mirror === true ? { mirror } : {}),
+    };
     this.registration = relayed === undefined ? rest : { ...rest, relayed };
     for (const d of this.dirs) if (d.cookie !== undefined) this.sendNow(now, d);
   }
@@ -423,6 +448,7 @@ export class RendezvousClient {
       case 'listing':
       case 'probe':
       case 'register':
+      case 'mirror':
       case 'deregister':
       case 'lookup':
       case 'list':
@@ -514,7 +540,7 @@ export class RendezvousClient {
     if (d.cookie === undefined) m = { type: 'probe', request };
     else if (r !== undefined)
       m = {
-        type: 'register',
+        type: r.mirror === true ? 'mirror' : 'register',
         request,
         cookie: d.cookie,
         ownerKey: this.ownerKey,

@@ -5,6 +5,8 @@ import {
   encodeRendezvous,
   isRendezvousDecodeError,
   isSessionName,
+  MAX_RENDEZVOUS_SIZE,
+  MAX_SESSION_HOSTS,
   MIN_REQUEST_SIZE,
   RENDEZVOUS_MARKER,
 } from './rendezvous';
@@ -133,6 +135,36 @@ const samples: RendezvousMessage[] = [
     request: 19,
     session: { ...session, nat: { kind: 'dependent', delta: 65_535, last: 65_535 } },
   },
+  // A session's mirrors: one more host registering, and the hosts a joiner is told of.
+  {
+    type: 'mirror',
+    request: 20,
+    cookie: bytes(16),
+    ownerKey: bytes(16, 9),
+    version: 4,
+    name: 'Design review',
+    listed: false,
+    users: 4,
+    candidates: [lan],
+  },
+  {
+    type: 'session',
+    request: 21,
+    session: {
+      ...session,
+      mirrors: [
+        { host: v6, candidates: [lan] },
+        { host: lan, candidates: [] },
+      ],
+    },
+  },
+  {
+    type: 'intro',
+    request: 22,
+    nonce: bytes(8),
+    session: { ...session, mirrors: [{ host: v6, candidates: [], relayed: v4 }] },
+    relay: { server: { address: '203.0.113.3', port: 3478 }, username: 'u', password: 'p' },
+  },
 ];
 
 describe('rendezvous messages', () => {
@@ -244,5 +276,59 @@ describe('addresses on the wire', () => {
     expect(addressScope('fe80::1')).toBe('link-local');
     expect(addressScope('::1')).toBe('loopback');
     expect(addressScope('2001:db8::1')).toBe('public');
+  });
+
+  it('carry up to 7 mirrors of a session in one datagram, with a relay grant, and an older reply reads as none', () => {
+    const mirror = (i: number) => ({
+      host: { address: `2001:db8::${i + 1}`, port: 7350 },
+      candidates: [
+        { address: `2001:db8:1::${i + 1}`, port: 7350 },
+        { address: `2001:db8:2::${i + 1}`, port: 7350 },
+      ],
+      relayed: { address: `2001:db8:3::${i + 1}`, port: 7350 },
+    });
+    const widest: RendezvousMessage = {
+      type: 'intro',
+      request: 1,
+      nonce: bytes(8),
+      session: {
+        name: 'x'.repeat(48),
+        version: 4,
+        users: 65_535,
+        listed: true,
+        host: v6,
+        candidates: [v6, v6, v6, v6],
+        relayed: v6,
+        nat: { kind: 'dependent', delta: -65_535, last: 65_535 },
+        mirrors: Array.from({ length: MAX_SESSION_HOSTS - 1 }, (_, i) => mirror(i)),
+      },
+      relay: { server: v6, username: 'u'.repeat(128), password: 'p'.repeat(128) },
+    };
+    const wire = encodeRendezvous(widest);
+    expect(wire.length).toBeLessThanOrEqual(MAX_RENDEZVOUS_SIZE);
+    expect(decodeRendezvous(wire)).toEqual(widest);
+    // Bounded: no eighth mirror, no third candidate for one.
+    const eight = { ...widest.session, mirrors: Array.from({ length: 8 }, (_, i) => mirror(i)) };
+    expect(() => encodeRendezvous({ ...widest, session: eight })).toThrow(RangeError);
+    const three = { ...widest.session, mirrors: [{ ...mirror(0), candidates: [v4, v4, v4] }] };
+    expect(() => encodeRendezvous({ ...widest, session: three })).toThrow(RangeError);
+    // What an older directory sends (no mirrors written) reads as a session without mirrors.
+    const old = encodeRendezvous({ type: 'session', request: 2, session });
+    expect(decodeRendezvous(old)).toEqual({ type: 'session', request: 2, session });
+    // Mutated (seeded), it never throws, and whatever decodes stays within the bounds.
+    const seed = 1515;
+    const rng = new Rng(seed);
+    for (let k = 0; k < 3000; k++) {
+      const b = wire.slice();
+      for (let f = 0; f < 3; f++) {
+        const at = 1 + rng.int(b.length - 1);
+        b[at] = (b[at] ?? 0) ^ (1 << rng.int(8));
+      }
+      const m = decodeRendezvous(b.slice(0, b.length - rng.int(4)));
+      if (isRendezvousDecodeError(m) || m.type !== 'intro') continue;
+      const mirrors = m.session.mirrors ?? [];
+      expect(mirrors.length, `seed ${seed}`).toBeLessThan(MAX_SESSION_HOSTS);
+      for (const x of mirrors) expect(x.candidates.length, `seed ${seed}`).toBeLessThanOrEqual(2);
+    }
   });
 });

@@ -28,6 +28,8 @@ export const RendezvousType = {
   Peer: 12,
   Punch: 13,
   Error: 14,
+  /** REGISTER as one more host (mirror) of a session registered already under the same owner key. */
+  Mirror: 15,
 } as const;
 
 /** Directory cookie: proves a request's source address got an earlier reply (as the handshake's cookie does). */
@@ -45,6 +47,10 @@ export const MAX_RENDEZVOUS_SIZE = 1200;
 export const MAX_SESSION_NAME_BYTES = 48;
 /** Candidate addresses a party offers (its LAN addresses; the directory adds the one it sees). */
 export const MAX_CANDIDATES = 4;
+/** Hosts one session may have at a directory: the first and its mirrors (a joiner probes them all). */
+export const MAX_SESSION_HOSTS = 8;
+/** Candidate addresses told per mirror (the first and the mirrors' fit in one datagram with a relay grant). */
+export const MAX_MIRROR_CANDIDATES = 2;
 /** Sessions in one LISTING. */
 export const MAX_LISTING_ENTRIES = 24;
 export const MAX_USERS = 65_535;
@@ -85,12 +91,39 @@ export interface SessionInfo {
   readonly relayed?: PeerAddress;
   /** The host's NAT mapping, as it measured it (absent: unknown). */
   readonly nat?: NatMapping;
+  /** The session's other hosts (mirrors), at most MAX_SESSION_HOSTS - 1: a joiner probes them all. */
+  readonly mirrors?: readonly SessionHost[];
+}
+
+/** One more host of a session (a mirror): where the directory sees it, and its own addresses. */
+export interface SessionHost {
+  readonly host: PeerAddress;
+  /** At most MAX_MIRROR_CANDIDATES. */
+  readonly candidates: readonly PeerAddress[];
+  readonly relayed?: PeerAddress;
 }
 
 export interface ListingEntry {
   readonly name: string;
   readonly version: number;
   readonly users: number;
+}
+
+/** What a host tells a directory of its session: REGISTER, and MIRROR for one more host of it. */
+export interface RegisterBody {
+  readonly request: number;
+  readonly cookie: Uint8Array;
+  readonly ownerKey: Uint8Array;
+  readonly version: number;
+  readonly name: string;
+  readonly listed: boolean;
+  readonly users: number;
+  readonly candidates: readonly PeerAddress[];
+  /** Our address on a TURN relay, once we have one. */
+  readonly relayed?: PeerAddress;
+  /** Asks for relay credentials (until we hold a working allocation). */
+  readonly wantRelay?: boolean;
+  readonly nat?: NatMapping;
 }
 
 export type RendezvousMessage =
@@ -104,22 +137,9 @@ export type RendezvousMessage =
       /** The directory's second port, answering probes only: where we are seen from there tells our NAT's mapping. */
       readonly reflector?: number;
     }
-  | {
-      readonly type: 'register';
-      readonly request: number;
-      readonly cookie: Uint8Array;
-      readonly ownerKey: Uint8Array;
-      readonly version: number;
-      readonly name: string;
-      readonly listed: boolean;
-      readonly users: number;
-      readonly candidates: readonly PeerAddress[];
-      /** Our address on a TURN relay, once we have one. */
-      readonly relayed?: PeerAddress;
-      /** Asks for relay credentials (until we hold a working allocation). */
-      readonly wantRelay?: boolean;
-      readonly nat?: NatMapping;
-    }
+  | ({ readonly type: 'register' } & RegisterBody)
+  /** A REGISTER as one more host (mirror) of the session registered under the same owner key. */
+  | ({ readonly type: 'mirror' } & RegisterBody)
   | {
       readonly type: 'registered';
       readonly request: number;
@@ -189,7 +209,7 @@ export type RendezvousMessage =
 
 export type RendezvousRequest = Extract<
   RendezvousMessage,
-  { type: 'probe' | 'register' | 'deregister' | 'lookup' | 'list' | 'introduce' }
+  { type: 'probe' | 'register' | 'mirror' | 'deregister' | 'lookup' | 'list' | 'introduce' }
 >;
 
 export interface RendezvousDecodeError {
@@ -222,12 +242,14 @@ const TYPE_NAMES = new Map<number, RendezvousMessage['type']>([
   [RendezvousType.Peer, 'peer'],
   [RendezvousType.Punch, 'punch'],
   [RendezvousType.Error, 'error'],
+  [RendezvousType.Mirror, 'mirror'],
 ]);
 const TYPE_CODES = new Map([...TYPE_NAMES].map(([k, v]) => [v, k]));
 
 const REQUEST_TYPES: ReadonlySet<RendezvousMessage['type']> = new Set([
   'probe',
   'register',
+  'mirror',
   'deregister',
   'lookup',
   'list',
@@ -310,6 +332,41 @@ function readGrant(r: BitReader): RelayGrant | undefined {
   return { server, username, password };
 }
 
+/**
+ * A session's mirrors, written after everything else in SESSION and INTRO: a reader of an older version stops
+ * before them, and one reading an older message finds none (no bits left, or the zero padding of the last byte).
+ */
+function writeMirrors(w: BitWriter, mirrors: readonly SessionHost[]): void {
+  if (mirrors.length > MAX_SESSION_HOSTS - 1) throw new RangeError(`${mirrors.length} mirrors`);
+  w.writeUint(mirrors.length, 3);
+  for (const m of mirrors) {
+    writeAddress(w, m.host);
+    if (m.candidates.length > MAX_MIRROR_CANDIDATES) throw new RangeError('mirror candidates');
+    writeCandidates(w, m.candidates);
+    writeOptionalAddress(w, m.relayed);
+  }
+}
+
+function readMirrors(r: BitReader): SessionHost[] {
+  if (r.bitsLeft < 3) return [];
+  const n = r.readUint(3);
+  const out: SessionHost[] = [];
+  for (let i = 0; i < n; i++) {
+    const host = readAddress(r);
+    const candidates = readCandidates(r);
+    if (candidates.length > MAX_MIRROR_CANDIDATES)
+      throw new DecodeError('range', 'mirror candidates');
+    const relayed = readOptionalAddress(r);
+    out.push({ host, candidates, ...(relayed ? { relayed } : {}) });
+  }
+  return out;
+}
+
+/** The session as read, with the mirrors that followed the message. */
+function withMirrors(s: SessionInfo, mirrors: readonly SessionHost[]): SessionInfo {
+  return mirrors.length === 0 ? s : { ...s, mirrors };
+}
+
 function writeSession(w: BitWriter, s: SessionInfo): void {
   writeName(w, s.name);
   w.writeUint(s.version, 16);
@@ -358,6 +415,7 @@ export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
       if (m.reflector !== undefined) w.writeUint(m.reflector, 16);
       break;
     case 'register':
+    case 'mirror':
       w.writeUint(m.request, 32);
       w.writeBytes(m.cookie);
       w.writeBytes(m.ownerKey);
@@ -391,6 +449,7 @@ export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
     case 'session':
       w.writeUint(m.request, 32);
       writeSession(w, m.session);
+      writeMirrors(w, m.session.mirrors ?? []);
       break;
     case 'list':
       w.writeUint(m.request, 32);
@@ -421,6 +480,7 @@ export function encodeRendezvous(m: RendezvousMessage): Uint8Array {
       w.writeBytes(m.nonce);
       writeSession(w, m.session);
       writeGrant(w, m.relay);
+      writeMirrors(w, m.session.mirrors ?? []);
       break;
     case 'peer':
       w.writeBytes(m.nonce);
@@ -479,7 +539,8 @@ function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage 
       if (reflector === 0) throw new DecodeError('range', 'reflector port');
       return { type, request, cookie, observed, ...(reflector ? { reflector } : {}) };
     }
-    case 'register': {
+    case 'register':
+    case 'mirror': {
       const request = r.readUint(32);
       const cookie = fixed(r, DIRECTORY_COOKIE_SIZE);
       const ownerKey = fixed(r, OWNER_KEY_SIZE);
@@ -530,8 +591,11 @@ function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage 
         cookie: fixed(r, DIRECTORY_COOKIE_SIZE),
         name: readName(r),
       };
-    case 'session':
-      return { type, request: r.readUint(32), session: readSession(r) };
+    case 'session': {
+      const request = r.readUint(32);
+      const session = readSession(r);
+      return { type, request, session: withMirrors(session, readMirrors(r)) };
+    }
     case 'list':
       return {
         type,
@@ -567,7 +631,14 @@ function read(r: BitReader, type: RendezvousMessage['type']): RendezvousMessage 
       const nonce = fixed(r, INTRO_NONCE_SIZE);
       const session = readSession(r);
       const relay = readGrant(r);
-      return { type, request, nonce, session, ...(relay ? { relay } : {}) };
+      const mirrors = readMirrors(r);
+      return {
+        type,
+        request,
+        nonce,
+        session: withMirrors(session, mirrors),
+        ...(relay ? { relay } : {}),
+      };
     }
     case 'peer': {
       const nonce = fixed(r, INTRO_NONCE_SIZE);

@@ -8,6 +8,7 @@ import type { PeerAddress } from '../net/address';
 import type { CloseInfo } from '../net/close-reason';
 import type { Connection } from '../net/connection';
 import { Endpoint } from '../net/endpoint';
+import type { ProbeOutcome } from '../net/nearest-probe';
 import type { GhostSource } from '../net/ghost/ghost-source';
 import { GhostDomain } from '../net/ghost/ghost-source';
 import type { PacketRecord } from '../net/stream/scheduler';
@@ -112,6 +113,7 @@ export class PeerSession {
   private nextReq = 1;
   private hostName = '';
   private ended = false;
+  private probed: ProbeOutcome | undefined;
 
   constructor(
     readonly options: PeerSessionOptions,
@@ -163,6 +165,21 @@ export class PeerSession {
     alongside?: readonly PeerAddress[],
   ): void {
     this.endpoint.connect(now, to, alongside);
+  }
+
+  /**
+   * Starts the join at the nearest of the session's hosts (its mirrors): each is probed, the lowest RTT dialled
+   * (one host: dialled at once). What the probes found is `takeProbed`'s.
+   */
+  connectNearest(now: number, hosts: readonly PeerAddress[]): void {
+    this.endpoint.connectNearest(now, hosts);
+  }
+
+  /** What the probes of the session's hosts found, once, when they are done. */
+  takeProbed(): ProbeOutcome | undefined {
+    const p = this.probed;
+    this.probed = undefined;
+    return p;
   }
 
   /** Ends the join before any connection (the directory knows no such session, none could be reached). */
@@ -347,6 +364,21 @@ export class PeerSession {
   afterIo(now: number): void {
     this.downloadRate(now);
     for (let e = this.endpoint.pollEvent(); e !== undefined; e = this.endpoint.pollEvent()) {
+      if (e.type === 'probed') {
+        this.probed = e.outcome;
+        const n = e.outcome.candidates.length;
+        if (e.outcome.chosen === undefined && !this.ended) {
+          this.ended = true;
+          this.emit({
+            type: 'ended',
+            reason: e.outcome.failure,
+            detail:
+              e.outcome.failure === 'unreachable'
+                ? `none of the session's ${n} hosts answered`
+                : `none of the session's ${n} hosts speaks this version`,
+          });
+        }
+      }
       if (e.type === 'connect-failed' && !this.ended) {
         this.ended = true;
         this.emit({ type: 'ended', reason: e.reason, detail: '' });

@@ -10,6 +10,7 @@ import type { RendezvousEvent } from '../net/rendezvous-client';
 import { PRIME_LEAD_MS, RendezvousClient } from '../net/rendezvous-client';
 import { TurnClient } from '../net/turn-client';
 import type { RelayGrant } from '../net/rendezvous';
+import type { ProbeOutcome } from '../net/nearest-probe';
 import type { SessionInfo } from '../net/rendezvous';
 import { addressScope, canonicalAddress } from '../net/wire-address';
 import type { PathKind } from './path';
@@ -64,6 +65,15 @@ export interface HostRun {
   readonly listName?: string;
   /** What executes the board's operations (default: at once, as a lone host; board-executor.ts). */
   readonly executor?: HostSessionOptions['executor'];
+  /**
+   * Hosting as a mirror of a session registered with the directories: one more host under its name, proven by its
+   * first host's key (`directoryKey` there). Joiners are told of every host and join the nearest.
+   */
+  readonly mirrorOf?: {
+    readonly session: string;
+    readonly listed: boolean;
+    readonly ownerKey: Uint8Array;
+  };
 }
 
 /** What a runner says about reaching people (directories, introductions, the path a join took). */
@@ -77,7 +87,9 @@ export type ReachEvent =
       readonly detail?: string;
     }
   /** Joining: the handshake completed over this path. */
-  | { readonly type: 'path'; readonly path: PathKind; readonly address: PeerAddress };
+  | { readonly type: 'path'; readonly path: PathKind; readonly address: PeerAddress }
+  /** Joining a session with several hosts (mirrors): each one's RTT to the probes, and which was joined. */
+  | { readonly type: 'probed'; readonly outcome: ProbeOutcome };
 
 export interface JoinRun {
   readonly name: string;
@@ -85,6 +97,8 @@ export interface JoinRun {
   /** The host's address, or the session to look up on directories. */
   readonly host:
     PeerAddress | { readonly directories: readonly PeerAddress[]; readonly session: string };
+  /** With a host's address: the session's other hosts (its mirrors); the nearest of them all is joined. */
+  readonly mirrors?: readonly PeerAddress[];
   readonly viewer?: boolean;
   readonly rate?: SessionRate;
   readonly uplinkBytesPerSecond?: number;
@@ -122,6 +136,8 @@ export class SessionRunner {
   private dialed: readonly PeerAddress[] | undefined;
   /** Joining: the addresses to dial once the priming lead is over (a path found before then joins them). */
   private plan: PeerAddress[] | undefined;
+  /** Joining by address: the session, whose probes of the hosts (mirrors) are reported once done. */
+  private joining: PeerSession | undefined;
 
   private constructor(
     readonly controls: Controls,
@@ -159,15 +175,18 @@ export class SessionRunner {
     const runner = new SessionRunner(hostControls(session), transport, o.boardFile);
     runner.boardNotice = notice;
     if (o.directories !== undefined && o.directories.length > 0) {
-      const client = runner.attachRendezvous(o.directories);
-      const name = o.listName ?? unlistedName();
-      runner.registeredAs = { name, listed: o.listName !== undefined };
+      const mirror = o.mirrorOf;
+      const client = runner.attachRendezvous(o.directories, mirror?.ownerKey);
+      const name = mirror?.session ?? o.listName ?? unlistedName();
+      const listed = mirror?.listed ?? o.listName !== undefined;
+      runner.registeredAs = { name, listed };
       client.register(monotonicNow(), {
         name,
-        listed: o.listName !== undefined,
+        listed,
         version: PROTOCOL_VERSION,
         users: 1,
         candidates: localCandidates(o.bind, transport.address.port),
+        ...(mirror === undefined ? {} : { mirror: true }),
       });
       // A directory with a relay gives credentials: then joiners whose NAT lets nothing in still reach us.
       client.wantRelay(monotonicNow());
@@ -200,8 +219,10 @@ export class SessionRunner {
     const transport = await UdpTransport.open(session.endpoint, { port: 0, bind });
     const runner = new SessionRunner(peerControls(session), transport, undefined);
     if ('address' in target) {
-      runner.pathOf.set(addressKey(target), pathKindOf(target.address, 'direct'));
-      session.connect(monotonicNow(), target);
+      const hosts = [target, ...(o.mirrors ?? [])];
+      for (const h of hosts) runner.pathOf.set(addressKey(h), pathKindOf(h.address, 'direct'));
+      runner.joining = session;
+      session.connectNearest(monotonicNow(), hosts);
     } else {
       const client = runner.attachRendezvous(target.directories);
       client.introduce(
@@ -225,10 +246,25 @@ export class SessionRunner {
               runner.transport.pump();
             });
           }
+          const mirrors = e.session.mirrors ?? [];
           setTimeout(() => {
             if (runner.closed) return;
             runner.dialed = [...plan];
-            session.connect(monotonicNow(), plan);
+            if (mirrors.length === 0) session.connect(monotonicNow(), plan);
+            else {
+              // Several hosts (mirrors): each is probed, the nearest joined. Every host's public address first, so
+              // each is probed; then their LAN addresses, as many as the probe takes.
+              const lan = [...plan.slice(0, -1), ...mirrors.flatMap((m) => runner.dialPlan(m))];
+              const hosts = [e.session.host, ...mirrors.map((m) => m.host)];
+              const seen = new Set(hosts.map(addressKey));
+              for (const a of lan) {
+                if (seen.has(addressKey(a))) continue;
+                seen.add(addressKey(a));
+                hosts.push(a);
+              }
+              runner.joining = session;
+              session.connectNearest(monotonicNow(), hosts);
+            }
             runner.transport.pump();
           }, PRIME_LEAD_MS);
         } else if (e.type === 'opened') runner.openedDirect(e.address, session);
@@ -267,6 +303,11 @@ export class SessionRunner {
     return conn?.isOpen === true
       ? (this.pathOf.get(conn.peer) ?? pathOfPeerKey(conn.peer))
       : undefined;
+  }
+
+  /** Hosting through directories: the key that proves the registration, for the session's mirrors (`mirrorOf`). */
+  get directoryKey(): Uint8Array | undefined {
+    return this.rendezvous?.registrationKey;
   }
 
   /** Our address as a directory sees it, once one has answered. */
@@ -374,10 +415,14 @@ export class SessionRunner {
     return this.turn?.isRelayed(peerAddressOf(key)) === true ? 'relayed' : pathOfPeerKey(key);
   }
 
-  private attachRendezvous(directories: readonly PeerAddress[]): RendezvousClient {
+  private attachRendezvous(
+    directories: readonly PeerAddress[],
+    ownerKey?: Uint8Array,
+  ): RendezvousClient {
     const client = new RendezvousClient({
       directories,
       random: (n) => new Uint8Array(randomBytes(n)),
+      ...(ownerKey === undefined ? {} : { ownerKey }),
     });
     this.transport.endpoint.tenant = client;
     this.rendezvous = client;
@@ -388,7 +433,7 @@ export class SessionRunner {
    * The host's addresses to dial at once, most local first: its LAN addresses (a joiner behind the same NAT, which
    * Linux and many routers will not hairpin), then the public one the directory saw.
    */
-  private dialPlan(s: SessionInfo): PeerAddress[] {
+  private dialPlan(s: Pick<SessionInfo, 'host' | 'candidates'>): PeerAddress[] {
     const plan: PeerAddress[] = [];
     for (const c of s.candidates) {
       const scope = addressScope(c.address);
@@ -419,6 +464,8 @@ export class SessionRunner {
     if (client !== undefined)
       for (let e = client.pollEvent(); e !== undefined; e = client.pollEvent()) this.emitReach(e);
     this.relayEvents(now);
+    const probed = this.joining?.takeProbed();
+    if (probed !== undefined) this.emitReach({ type: 'probed', outcome: probed });
     if (this.pathReported && this.controls.role === 'peer') {
       // A relayed connection that moved to a direct path (our probe got through): say so, stop probing.
       const conn = this.controls.connections()[0]?.stack.conn;

@@ -3,6 +3,7 @@
 // made from the seed, with P remote pointers wandering over it at 60 Hz (the renderer benchmark's page; see
 // fake-large.ts). Never used by the real app path (see bridge/select-bridge.ts).
 import type {
+  NearestHosts,
   ApiCommand,
   ApiEvent,
   ApiReply,
@@ -14,7 +15,8 @@ import type {
 } from '../../shared/api';
 import type { BoardObject, ObjectId } from '../../shared/board';
 import { applySplice, diffSplice } from '../board/text-splice';
-import { fakePointers, fakeStats, linusDropped } from './fake-peers';
+import { formatLinkAddress, parseJoinLink } from '../../shared/join-link';
+import { fakeNearest, fakePointers, fakeStats, linusDropped } from './fake-peers';
 import { largeBoard, wanderingPointers } from './fake-large';
 import { fakeHosting, fakeJoinPlan, fakeLanSessions } from './fake-reach';
 import { ADA, fakeParticipants, LINUS, materialize, seedObjects, SELF } from './fake-seed';
@@ -46,6 +48,8 @@ class FakeCore {
   private settings: Settings = { directories: ['directory.example.org:7340'] };
   private hostOptions: HostOptions = { name: 'You' };
   private joined = false;
+  /** Joined by a link of several hosts: what the (pretend) probes found. */
+  private nearest: NearestHosts | undefined;
   private seq = 1;
   private conditions: NetworkConditions = { lossPct: 0, delayMs: 0, kbps: 0 };
   private readonly started = performance.now();
@@ -244,6 +248,12 @@ class FakeCore {
 
   private join(address: string, code: string): void {
     const plan = fakeJoinPlan(address);
+    // A link naming several hosts (a session's mirrors): as if each was probed and the nearest joined.
+    const link = parseJoinLink(address);
+    this.nearest =
+      link?.kind === 'direct' && link.mirrors !== undefined
+        ? fakeNearest([link.host, ...link.mirrors].map(formatLinkAddress))
+        : undefined;
     const connecting = (stage: 'looking-up' | 'connecting'): void => {
       this.emit({ type: 'status', status: { phase: 'connecting', address: plan.shown, stage } });
     };
@@ -370,7 +380,9 @@ class FakeCore {
 
   private tickStats(): void {
     const t = this.t();
-    this.emit({ type: 'stats', stats: fakeStats(t, this.conditions) });
+    const stats = fakeStats(t, this.conditions);
+    const nearest = this.nearest;
+    this.emit({ type: 'stats', stats: nearest ? { ...stats, nearest } : stats });
     if (Math.round(t * 4) % 4 === 0) {
       const list = fakeParticipants(this.name, this.joined).map((p) => ({
         ...p,

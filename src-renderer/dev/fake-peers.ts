@@ -2,6 +2,7 @@
 // then, and makes up link statistics. Never used by the real app path.
 import type {
   ConnectionStats,
+  NearestHosts,
   NetworkConditions,
   RemotePointer,
   StatsSnapshot,
@@ -99,4 +100,22 @@ export function fakeStats(t: number, c: NetworkConditions): StatsSnapshot {
     peers,
     conditions: c,
   };
+}
+
+/** Pretend RTTs of a session's hosts, in link order (null: silent). */
+const FAKE_RTTS: readonly (number | null)[] = [118.4, 11.6, null, 64.2, 35.1, null, 88, 23.5];
+
+/** A session's hosts (mirrors) as a joiner's probes might find them: the second nearest, the third silent. */
+export function fakeNearest(addresses: readonly string[]): NearestHosts {
+  const hosts = addresses.map((address, i) => ({
+    address,
+    rttMs: FAKE_RTTS[i % FAKE_RTTS.length] ?? null,
+    incompatible: false,
+  }));
+  let chosen: number | null = null;
+  hosts.forEach((h, i) => {
+    const best = chosen === null ? null : (hosts[chosen]?.rttMs ?? null);
+    if (h.rttMs !== null && (best === null || h.rttMs < best)) chosen = i;
+  });
+  return { hosts, chosen };
 }

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionStats, StatsSnapshot } from '../../shared/api';
-import { bandwidthWords, impairmentText, trafficMix } from './bandwidth-words';
+import {
+  bandwidthWords,
+  impairmentText,
+  nearestText,
+  probedHostText,
+  trafficMix,
+} from './bandwidth-words';
 
 function link(over: Partial<ConnectionStats> = {}): ConnectionStats {
   return {
@@ -83,5 +89,33 @@ describe('bandwidthWords', () => {
 
   it('the mix is empty with no traffic', () => {
     expect(trafficMix([link({ byKind: [] })])).toEqual([]);
+  });
+
+  it('says the nearest of several hosts was joined, with its round trip; one host says nothing of it', () => {
+    const nearest = {
+      hosts: [
+        { address: '198.51.100.1:7350', rttMs: 121.4, incompatible: false },
+        { address: '198.51.100.2:7350', rttMs: 11.6, incompatible: false },
+        { address: '198.51.100.3:7350', rttMs: null, incompatible: false },
+        { address: '198.51.100.4:7350', rttMs: 4, incompatible: true },
+      ],
+      chosen: 1,
+    };
+    const w = bandwidthWords({ ...snap([link()]), nearest });
+    expect(w.lines[0]).toBe('Connected to the nearest host (12 ms).');
+    expect(w.lines[1]).toBe('Sending 30 kbit/s and receiving 20 kbit/s, to and from Ana.');
+    expect(nearest.hosts.map(probedHostText)).toEqual([
+      '121 ms',
+      '12 ms',
+      'no answer',
+      '4 ms · another version',
+    ]);
+    const one = {
+      hosts: [{ address: '198.51.100.2:7350', rttMs: 11.6, incompatible: false }],
+      chosen: 0,
+    };
+    expect(nearestText(one)).toBeNull();
+    expect(nearestText({ ...nearest, chosen: null })).toBeNull();
+    expect(bandwidthWords(snap([link()])).lines[0]).toMatch(/^Sending/);
   });
 });

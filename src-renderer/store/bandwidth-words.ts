@@ -1,6 +1,12 @@
 // The bandwidth panel in plain language: what is being sent, and whether the links keep up. Pure over a stats
 // snapshot; the engineering figures (chart, per-connection cards) stay one click away in the panel.
-import type { ConnectionStats, NetworkConditions, StatsSnapshot } from '../../shared/api';
+import type {
+  ConnectionStats,
+  NearestHosts,
+  NetworkConditions,
+  ProbedHost,
+  StatsSnapshot,
+} from '../../shared/api';
 
 export type LinkTone = 'idle' | 'good' | 'warn' | 'bad';
 
@@ -91,9 +97,26 @@ function troubles(p: ConnectionStats): string[] {
   return out;
 }
 
+/** One probed host's answer, as the engineering view lists it. */
+export function probedHostText(h: ProbedHost): string {
+  if (h.rttMs === null) return 'no answer';
+  const rtt = `${Math.round(h.rttMs)} ms`;
+  return h.incompatible ? `${rtt} · another version` : rtt;
+}
+
+/** The session has several hosts and the nearest was joined: "Connected to the nearest host (12 ms)." */
+export function nearestText(n: NearestHosts | undefined): string | null {
+  if (n === undefined || n.hosts.length < 2 || n.chosen === null) return null;
+  const rtt = n.hosts[n.chosen]?.rttMs;
+  if (rtt === undefined || rtt === null) return null;
+  return `Connected to the nearest host (${Math.round(rtt)} ms).`;
+}
+
 export function bandwidthWords(stats: StatsSnapshot | null): BandwidthWords {
   if (stats === null) return { tone: 'idle', headline: 'Measuring…', lines: [] };
   const lines: string[] = [];
+  const nearest = nearestText(stats.nearest);
+  if (nearest !== null) lines.push(nearest);
   const impaired = impairmentText(stats.conditions);
   if (stats.peers.length === 0) {
     if (impaired !== null) lines.push(`Simulated network conditions are on: ${impaired}.`);

@@ -8,6 +8,7 @@ import { ConditionsControl } from './ConditionsControl';
 import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
 import { kbps, PeerStats } from './PeerStats';
+import { ProbedHosts } from './ProbedHosts';
 
 export function BandwidthPanel(): ReactElement {
   const { store } = useController();
@@ -71,6 +72,7 @@ export function BandwidthPanel(): ReactElement {
         {details && (
           <>
             <BandwidthChart />
+            {stats?.nearest !== undefined && <ProbedHosts nearest={stats.nearest} />}
             <h3 className="section-title">Peers · {stats?.peers.length ?? 0}</h3>
             {stats === null && <p className="muted small">Waiting for the first measurement…</p>}
             {stats?.peers.length === 0 && <p className="muted small">Nobody connected yet.</p>}

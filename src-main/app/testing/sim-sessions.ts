@@ -85,6 +85,8 @@ class SimSessionHandle implements SessionHandle {
   private readonly stops: (() => void)[] = [];
   private flushing = false;
   private closed = false;
+  /** Joining by address: the session, whose probes of the hosts (mirrors) are reported once done. */
+  joining: PeerSession | undefined;
 
   constructor(
     private readonly world: SimSessions,
@@ -145,6 +147,8 @@ class SimSessionHandle implements SessionHandle {
   /** As SessionRunner: the session's own work after I/O, then (joining) the path once the handshake is done. */
   private afterIo(now: number): void {
     this.controls.afterIo(now);
+    const probed = this.joining?.takeProbed();
+    if (probed !== undefined) this.emitReach({ type: 'probed', outcome: probed });
     if (this.controls.role !== 'peer' || this.path !== undefined) return;
     const conn = this.controls.connections()[0]?.stack.conn;
     if (conn?.isOpen !== true) return;
@@ -251,8 +255,12 @@ export class SimSessions implements SessionFactory {
       session.connect(this.clock.now(), to);
     };
     const target = o.host;
-    if ('address' in target) dial(target, pathKindOf(target.address, 'direct'));
-    else
+    if ('address' in target) {
+      const hosts = [target, ...(o.mirrors ?? [])];
+      for (const h of hosts) handle.pathOf.set(addressKey(h), pathKindOf(h.address, 'direct'));
+      handle.joining = session;
+      session.connectNearest(this.clock.now(), hosts);
+    } else
       this.clock.after(DIRECTORY_MS, () => {
         const host = this.listed.get(target.session);
         const directory = target.directories[0];
