@@ -23,10 +23,12 @@ import { type Size, visibleWorld } from '../board/camera';
 import { detailScale } from '../board/detail';
 import { canEdit, shownObject } from '../store/selectors';
 import { useAppState, useController, useTools } from '../view/context';
+import { counterInverted, useDarkScheme } from './dark-ink';
 import { imageCache } from './image-cache';
 import { LockedOutline } from './LockBadge';
 import { MarqueeRect } from './MarqueeRect';
 import { ObjectShape, type ObjectShapeProps } from './ObjectShape';
+import { browserOverview } from './overview-host';
 import { SelectionTransformer } from './SelectionTransformer';
 import { SnapshotLayer } from './snapshot-layer';
 import { useObjectHandlers } from './use-object-handlers';
@@ -120,6 +122,21 @@ export const StaticLayer = memo(function StaticLayer({ size }: { size: Size }): 
   const handlers = useObjectHandlers(tools);
   const layerRef = useRef<Konva.Layer>(null);
   const snapshot = useMemo(() => new SnapshotLayer(), []);
+  const overview = useMemo(() => browserOverview(), []);
+  const dark = useDarkScheme();
+  // The whole board drawn small, under the snapshot where a zoom out leaves it: drawn again when it changes.
+  // (A new function when a picture decodes: imagesReady.)
+  const imageOf = useMemo(() => {
+    return (o: BoardObject): CanvasImageSource | undefined => {
+      const entry = images.get(o.blob);
+      const el = entry && 'url' in entry ? imageCache.get(o.blob, entry.url) : undefined;
+      return el !== undefined && dark ? counterInverted(el) : el;
+    };
+  }, [images, imagesReady, dark]);
+  useEffect(() => {
+    snapshot.overview = overview;
+    overview.show(board, imageOf);
+  }, [snapshot, overview, board, imageOf]);
   const attach = useCallback(
     (layer: Konva.Layer | null) => {
       layerRef.current = layer;

@@ -1,6 +1,7 @@
 // Draws the board layer cheaply when drawing it whole is dear, and carries its camera. The board's objects at
 // rest are drawn once into a snapshot (an offscreen canvas at the camera of that moment); a frame then shows the
-// snapshot — moved and scaled by how far the camera has gone since — under what is live: the objects being dragged, resized or typed in,
+// snapshot — moved and scaled by how far the camera has gone since, over the board's overview (overview.ts) where
+// a zoom out leaves it short — under what is live: the objects being dragged, resized or typed in,
 // and everything that is not a board object (drafts, the shape being drawn, the selection's handles, the
 // marquee). The snapshot is drawn again only when told (invalidate: the objects changed, or the camera settled)
 // or when what is live changes. A layer that draws whole in a few milliseconds is drawn whole every time, as
@@ -12,6 +13,7 @@ import type Konva from 'konva';
 import { type Canvas, HitCanvas, SceneCanvas } from 'konva/lib/Canvas';
 import { DD } from 'konva/lib/DragAndDrop';
 import type { Camera } from '../board/camera';
+import type { OverviewShot } from './overview';
 
 /** A whole draw dearer than this switches to the snapshot; cheaper than CHEAP_MS (twice in a row) switches back. */
 const DEAR_MS = 8;
@@ -92,6 +94,8 @@ export class SnapshotLayer {
   private shotGen = 0;
   /** Called when a press on the board caught the layer up with the camera (the caller re-culls). */
   onCatchUp: (() => void) | null = null;
+  /** The whole board drawn small (overview.ts): shown under the snapshot where the snapshot lacks the view. */
+  overview: { readonly ready: OverviewShot | null } | null = null;
 
   /** React ref callback for the board's Konva layer. */
   readonly attach = (layer: Konva.Layer | null): void => {
@@ -144,6 +148,11 @@ export class SnapshotLayer {
       return;
     this.onCatchUp?.();
   };
+
+  /** Whether an overview is ready to show under the snapshot. */
+  get hasOverview(): boolean {
+    return (this.overview?.ready ?? null) !== null;
+  }
 
   /** Whether frames show the snapshot now (the layer is dear to draw whole). */
   get snapshotting(): boolean {
@@ -351,8 +360,29 @@ export class SnapshotLayer {
     const k = v.scale / shot.scale;
     const ratio = canvas.getPixelRatio();
     const native = ctx._context;
+    const sx = (v.x - shot.x * k) * ratio;
+    const sy = (v.y - shot.y * k) * ratio;
+    const sw = shot.canvas._canvas.width * k;
+    const sh = shot.canvas._canvas.height * k;
+    const all = canvas._canvas;
+    const o = this.overview?.ready ?? null;
+    if (
+      o !== null &&
+      (sx > 0.5 || sy > 0.5 || sx + sw < all.width - 0.5 || sy + sh < all.height - 0.5)
+    ) {
+      // Zoomed out past the snapshot: the overview around it (and never under it, where it would show twice).
+      const m = (v.scale / o.scale) * ratio;
+      native.save();
+      native.setTransform(m, 0, 0, m, (v.x + o.x * v.scale) * ratio, (v.y + o.y * v.scale) * ratio);
+      native.drawImage(o.image, 0, 0);
+      native.setTransform(1, 0, 0, 1, 0, 0);
+      const x0 = Math.ceil(sx);
+      const y0 = Math.ceil(sy);
+      native.clearRect(x0, y0, Math.floor(sx + sw) - x0, Math.floor(sy + sh) - y0);
+      native.restore();
+    }
     native.save();
-    native.setTransform(k, 0, 0, k, (v.x - shot.x * k) * ratio, (v.y - shot.y * k) * ratio);
+    native.setTransform(k, 0, 0, k, sx, sy);
     native.drawImage(shot.canvas._canvas, 0, 0);
     native.restore();
     // What is live is drawn by the layer's transform: moved along as the snapshot is while the layer lags the
