@@ -194,6 +194,18 @@ export class SnapshotLayer {
     return this.given.size + this.gesture.size === 0 || !this.isLiveNode(node);
   }
 
+  /**
+   * The children drawn over the snapshot, in the layer's order. With no object live they are the last few, after
+   * every board object (transformers(), above): found without walking thousands of objects each frame.
+   */
+  private liveNodes(layer: Konva.Layer): Konva.Node[] {
+    const children = layer.getChildren();
+    if (this.given.size + this.gesture.size > 0) return children.filter((n) => !this.inShot(n));
+    let i = children.length;
+    while (i > 0 && children[i - 1]?.name() !== OBJECT_NAME) i--;
+    return children.slice(i);
+  }
+
   private patch(layer: Konva.Layer): () => void {
     const internals = layer as unknown as LayerInternals;
     const drawScene = internals.drawScene.bind(layer);
@@ -302,7 +314,7 @@ export class SnapshotLayer {
     native.setTransform(1, 0, 0, 1, 0, 0);
     native.drawImage(this.hitShot._canvas, 0, 0);
     native.restore();
-    for (const n of layer.getChildren()) if (!this.inShot(n)) n.drawHit(hc);
+    for (const n of this.liveNodes(layer)) n.drawHit(hc);
   }
 
   /** Draws the hit graph when the page is idle, HIT_AHEAD_MS after the last frame that left it stale. */
@@ -390,7 +402,7 @@ export class SnapshotLayer {
     const j = v.scale / layer.scaleX();
     native.save();
     native.transform(j, 0, 0, j, v.x - layer.x() * j, v.y - layer.y() * j);
-    for (const n of layer.getChildren()) if (!this.inShot(n)) n.drawScene(canvas);
+    for (const n of this.liveNodes(layer)) n.drawScene(canvas);
     native.restore();
   }
 }
