@@ -12,6 +12,7 @@ import {
   type Painter,
   REDRAW_GAP_MS,
   type Surface,
+  underlay,
 } from './overview';
 
 type Call = [string, ...unknown[]];
@@ -65,6 +66,37 @@ describe('overviewFrame', () => {
     expect(overviewFrame({ x: 0, y: 0, w: 300, h: 200 })?.scale).toBe(1);
     expect(overviewFrame(null)).toBeNull();
     expect(overviewFrame({ x: 0, y: 0, w: 0, h: 10 })).toBeNull();
+  });
+});
+
+describe('underlay', () => {
+  const px = { width: 1000, height: 500 };
+  const shot = { x: 0, y: 0, scale: 1 };
+  const overview = { x: -2000, y: -1000, scale: 0.25 };
+
+  it('is not drawn while the snapshot covers the canvas (a pan within it, a zoom in)', () => {
+    expect(underlay(shot, shot, px, px, 1, overview)).toBeNull();
+    expect(underlay({ x: -300, y: -100, scale: 2 }, shot, px, px, 1, overview)).toBeNull();
+  });
+
+  it('zoomed out, puts world points where the camera does and clears the snapshot’s own area', () => {
+    // Out to half about the canvas centre: the snapshot shrinks to the middle quarter.
+    const view = { x: 250, y: 125, scale: 0.5 };
+    const u = underlay(view, shot, px, px, 1, overview);
+    expect(u).not.toBeNull();
+    if (u === null) return;
+    // The overview's pixel (px, py) is world (px / 0.25 - 2000, …), on screen at world × 0.5 + (250, 125).
+    const screen = (opx: number, opy: number) => ({ x: u.m * opx + u.dx, y: u.m * opy + u.dy });
+    expect(screen(0, 0)).toEqual({ x: -2000 * 0.5 + 250, y: -1000 * 0.5 + 125 });
+    expect(screen(500, 250)).toEqual({ x: 0 * 0.5 + 250, y: -0 * 0.5 + 125 });
+    expect(u.clear).toEqual({ x: 250, y: 125, w: 500, h: 250 });
+  });
+
+  it('counts device pixels on a 2× screen, and rounds the cleared area inwards', () => {
+    const dev = { width: 2000, height: 1000 };
+    const u = underlay({ x: 100.3, y: 0, scale: 1 }, shot, dev, dev, 2, overview);
+    expect(u?.clear).toEqual({ x: 201, y: 0, w: 1999, h: 1000 });
+    expect(u?.m).toBe(8);
   });
 });
 

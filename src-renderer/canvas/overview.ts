@@ -89,6 +89,47 @@ export function overviewFrame(
   };
 }
 
+/**
+ * Where a frame draws the overview, in device px: scaled by `m` and moved by (dx, dy), then `clear` emptied (the
+ * snapshot's own area, rounded inwards, so nothing shows twice); null when the snapshot, at `shot` and `shotPx`
+ * device px wide and high, covers the canvas of `canvasPx` for the camera `view`.
+ */
+export function underlay(
+  view: { x: number; y: number; scale: number },
+  shot: { x: number; y: number; scale: number },
+  shotPx: { width: number; height: number },
+  canvasPx: { width: number; height: number },
+  ratio: number,
+  overview: Pick<OverviewShot, 'x' | 'y' | 'scale'>,
+): { m: number; dx: number; dy: number; clear: Rect } | null {
+  const k = view.scale / shot.scale;
+  const sx = (view.x - shot.x * k) * ratio;
+  const sy = (view.y - shot.y * k) * ratio;
+  const sw = shotPx.width * k;
+  const sh = shotPx.height * k;
+  const edge = 0.5;
+  if (
+    sx <= edge &&
+    sy <= edge &&
+    sx + sw >= canvasPx.width - edge &&
+    sy + sh >= canvasPx.height - edge
+  )
+    return null;
+  const x0 = Math.ceil(sx);
+  const y0 = Math.ceil(sy);
+  return {
+    m: (view.scale / overview.scale) * ratio,
+    dx: (view.x + overview.x * view.scale) * ratio,
+    dy: (view.y + overview.y * view.scale) * ratio,
+    clear: {
+      x: x0,
+      y: y0,
+      w: Math.max(0, Math.floor(sx + sw) - x0),
+      h: Math.max(0, Math.floor(sy + sh) - y0),
+    },
+  };
+}
+
 /** A picture's bitmap when it is ready to draw (the dark board's counter-inverted copy there). */
 export type ImageOf = (o: BoardObject) => CanvasImageSource | undefined;
 

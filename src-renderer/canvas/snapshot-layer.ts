@@ -13,7 +13,7 @@ import type Konva from 'konva';
 import { type Canvas, HitCanvas, SceneCanvas } from 'konva/lib/Canvas';
 import { DD } from 'konva/lib/DragAndDrop';
 import type { Camera } from '../board/camera';
-import type { OverviewShot } from './overview';
+import { type OverviewShot, underlay } from './overview';
 
 /** A whole draw dearer than this switches to the snapshot; cheaper than CHEAP_MS (twice in a row) switches back. */
 const DEAR_MS = 8;
@@ -372,29 +372,19 @@ export class SnapshotLayer {
     const k = v.scale / shot.scale;
     const ratio = canvas.getPixelRatio();
     const native = ctx._context;
-    const sx = (v.x - shot.x * k) * ratio;
-    const sy = (v.y - shot.y * k) * ratio;
-    const sw = shot.canvas._canvas.width * k;
-    const sh = shot.canvas._canvas.height * k;
-    const all = canvas._canvas;
     const o = this.overview?.ready ?? null;
-    if (
-      o !== null &&
-      (sx > 0.5 || sy > 0.5 || sx + sw < all.width - 0.5 || sy + sh < all.height - 0.5)
-    ) {
+    const under = o && underlay(v, shot, shot.canvas._canvas, canvas._canvas, ratio, o);
+    if (o && under) {
       // Zoomed out past the snapshot: the overview around it (and never under it, where it would show twice).
-      const m = (v.scale / o.scale) * ratio;
       native.save();
-      native.setTransform(m, 0, 0, m, (v.x + o.x * v.scale) * ratio, (v.y + o.y * v.scale) * ratio);
+      native.setTransform(under.m, 0, 0, under.m, under.dx, under.dy);
       native.drawImage(o.image, 0, 0);
       native.setTransform(1, 0, 0, 1, 0, 0);
-      const x0 = Math.ceil(sx);
-      const y0 = Math.ceil(sy);
-      native.clearRect(x0, y0, Math.floor(sx + sw) - x0, Math.floor(sy + sh) - y0);
+      native.clearRect(under.clear.x, under.clear.y, under.clear.w, under.clear.h);
       native.restore();
     }
     native.save();
-    native.setTransform(k, 0, 0, k, sx, sy);
+    native.setTransform(k, 0, 0, k, (v.x - shot.x * k) * ratio, (v.y - shot.y * k) * ratio);
     native.drawImage(shot.canvas._canvas, 0, 0);
     native.restore();
     // What is live is drawn by the layer's transform: moved along as the snapshot is while the layer lags the
