@@ -11,6 +11,7 @@ import {
   paintObject,
   type Painter,
   REDRAW_GAP_MS,
+  sameLook,
   type Surface,
   underlay,
 } from './overview';
@@ -246,6 +247,25 @@ describe('Overview', () => {
     const drawn = page.surfaces.at(-1)?.calls ?? [];
     expect(rectsAt(drawn)).toContain(5000);
     expect(rectsAt(drawn)).not.toContain(50);
+  });
+
+  it('a change that does not show in it (a lock taken) draws nothing again', () => {
+    const page = fakeHost();
+    const overview = new Overview(page.host);
+    overview.show(boardOf(many(3)), none);
+    while (page.queue.length > 0) page.idle();
+    const first = overview.ready;
+    const calls = page.surfaces[0]?.calls.length;
+    const locked = many(3).map((o) => (o.id === 2 ? { ...o, lockedBy: 7 } : o));
+    overview.show(boardOf(locked), none);
+    while (page.queue.length > 0) page.idle();
+    expect(overview.current).toBe(true);
+    expect(overview.ready).toBe(first);
+    expect(page.surfaces).toHaveLength(1);
+    expect(page.surfaces[0]?.calls.length).toBe(calls);
+    expect(sameLook(boardOf(many(3)), boardOf(locked))).toBe(true);
+    expect(sameLook(boardOf(many(3)), boardOf(many(3, 1)))).toBe(false);
+    expect(sameLook(boardOf(many(3)), boardOf(many(2)))).toBe(false);
   });
 
   it('waits REDRAW_GAP_MS between drawings of a stream of changes, and draws the last one given', () => {
