@@ -80,7 +80,7 @@ function useLiveFrames(
           const o = board.get(d.id);
           if (g && o) placeGhost(g, o, d);
         }
-        layer.batchDraw();
+        if (layer.isVisible()) layer.batchDraw();
       }
       mirror.frame(frame);
       raf = requestAnimationFrame(tick);
@@ -109,7 +109,16 @@ export function LiveLayer({ mirror }: { mirror: PositionMirror }): ReactElement 
   const dragging = new Set(shown.drags.filter((d) => !d.dropped).map((d) => d.peer));
 
   return (
-    <Layer ref={layerRef} x={camera.x} y={camera.y} scaleX={scale} scaleY={scale}>
+    // Hidden while it shows nothing: an empty canvas cleared each frame still costs the page a copy of its
+    // pixels to the compositor every frame (about 1.3 ms a frame on the CPU at 1280×800).
+    <Layer
+      ref={layerRef}
+      x={camera.x}
+      y={camera.y}
+      scaleX={scale}
+      scaleY={scale}
+      visible={shown.pointers.length + shown.drags.length > 0}
+    >
       {shown.drags.map(({ peer, id, shaped }, i) => {
         const o = board.get(id);
         if (!o) return null;

@@ -22,11 +22,14 @@ import { cullToView } from '../board/bounds';
 import { type Size, visibleWorld } from '../board/camera';
 import { detailScale } from '../board/detail';
 import { canEdit, shownObject } from '../store/selectors';
+import type { Store } from '../store/store';
 import { useAppState, useController, useTools } from '../view/context';
+import { counterInverted, useDarkScheme } from './dark-ink';
 import { imageCache } from './image-cache';
 import { LockedOutline } from './LockBadge';
 import { MarqueeRect } from './MarqueeRect';
 import { ObjectShape, type ObjectShapeProps } from './ObjectShape';
+import { browserOverview } from './overview-host';
 import { SelectionTransformer } from './SelectionTransformer';
 import { SnapshotLayer } from './snapshot-layer';
 import { useObjectHandlers } from './use-object-handlers';
@@ -57,6 +60,51 @@ const asObject = (o: NewObject, id: number): BoardObject => ({
 });
 
 /**
+ * One store subscription for every board object's useShown, which calls them only when this user's moves or
+ * edits change: the camera changes at every frame of a pan or zoom, and thousands of listeners called each time
+ * (20,000 on a large board) cost a frame's slack.
+ */
+class ShownFeed {
+  private readonly listeners = new Set<() => void>();
+  private moves: unknown = null;
+  private edits: unknown = null;
+  private off: (() => void) | null = null;
+
+  constructor(private readonly store: Store) {}
+
+  readonly subscribe = (l: () => void): (() => void) => {
+    if (this.off === null) {
+      const s = this.store.getState();
+      this.moves = s.moves;
+      this.edits = s.edits;
+      this.off = this.store.subscribe(this.changed);
+    }
+    this.listeners.add(l);
+    return () => {
+      this.listeners.delete(l);
+      if (this.listeners.size > 0) return;
+      this.off?.();
+      this.off = null;
+    };
+  };
+
+  private readonly changed = (): void => {
+    const s = this.store.getState();
+    if (s.moves === this.moves && s.edits === this.edits) return;
+    this.moves = s.moves;
+    this.edits = s.edits;
+    for (const l of this.listeners) l();
+  };
+}
+
+const feeds = new WeakMap<Store, ShownFeed>();
+function feedOf(store: Store): ShownFeed {
+  let f = feeds.get(store);
+  if (f === undefined) feeds.set(store, (f = new ShownFeed(store)));
+  return f;
+}
+
+/**
  * One board object as this user sees it (their move or resize shown over the board's): each reads its own from
  * the store, so a drag re-renders the objects dragged, not the list of thousands.
  */
@@ -76,7 +124,7 @@ function useShown(o: BoardObject): BoardObject {
     seen.current = { moves: s.moves, edits: s.edits, o, shown };
     return shown;
   };
-  return useSyncExternalStore(store.subscribe, read);
+  return useSyncExternalStore(feedOf(store).subscribe, read);
 }
 
 const BoardObjectShape = memo(function BoardObjectShape(p: ObjectShapeProps): ReactElement {
@@ -120,6 +168,21 @@ export const StaticLayer = memo(function StaticLayer({ size }: { size: Size }): 
   const handlers = useObjectHandlers(tools);
   const layerRef = useRef<Konva.Layer>(null);
   const snapshot = useMemo(() => new SnapshotLayer(), []);
+  const overview = useMemo(() => browserOverview(), []);
+  const dark = useDarkScheme();
+  // The whole board drawn small, under the snapshot where a zoom out leaves it: drawn again when it changes.
+  // (A new function when a picture decodes: imagesReady.)
+  const imageOf = useMemo(() => {
+    return (o: BoardObject): CanvasImageSource | undefined => {
+      const entry = images.get(o.blob);
+      const el = entry && 'url' in entry ? imageCache.get(o.blob, entry.url) : undefined;
+      return el !== undefined && dark ? counterInverted(el) : el;
+    };
+  }, [images, imagesReady, dark]);
+  useEffect(() => {
+    snapshot.overview = overview;
+    overview.show(board, imageOf);
+  }, [snapshot, overview, board, imageOf]);
   const attach = useCallback(
     (layer: Konva.Layer | null) => {
       layerRef.current = layer;

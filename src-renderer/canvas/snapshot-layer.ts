@@ -1,6 +1,7 @@
 // Draws the board layer cheaply when drawing it whole is dear, and carries its camera. The board's objects at
 // rest are drawn once into a snapshot (an offscreen canvas at the camera of that moment); a frame then shows the
-// snapshot — moved and scaled by how far the camera has gone since — under what is live: the objects being dragged, resized or typed in,
+// snapshot — moved and scaled by how far the camera has gone since, over the board's overview (overview.ts) where
+// a zoom out leaves it short — under what is live: the objects being dragged, resized or typed in,
 // and everything that is not a board object (drafts, the shape being drawn, the selection's handles, the
 // marquee). The snapshot is drawn again only when told (invalidate: the objects changed, or the camera settled)
 // or when what is live changes. A layer that draws whole in a few milliseconds is drawn whole every time, as
@@ -12,6 +13,7 @@ import type Konva from 'konva';
 import { type Canvas, HitCanvas, SceneCanvas } from 'konva/lib/Canvas';
 import { DD } from 'konva/lib/DragAndDrop';
 import type { Camera } from '../board/camera';
+import { type OverviewShot, underlay } from './overview';
 
 /** A whole draw dearer than this switches to the snapshot; cheaper than CHEAP_MS (twice in a row) switches back. */
 const DEAR_MS = 8;
@@ -92,6 +94,8 @@ export class SnapshotLayer {
   private shotGen = 0;
   /** Called when a press on the board caught the layer up with the camera (the caller re-culls). */
   onCatchUp: (() => void) | null = null;
+  /** The whole board drawn small (overview.ts): shown under the snapshot where the snapshot lacks the view. */
+  overview: { readonly ready: OverviewShot | null } | null = null;
 
   /** React ref callback for the board's Konva layer. */
   readonly attach = (layer: Konva.Layer | null): void => {
@@ -145,6 +149,11 @@ export class SnapshotLayer {
     this.onCatchUp?.();
   };
 
+  /** Whether an overview is ready to show under the snapshot. */
+  get hasOverview(): boolean {
+    return (this.overview?.ready ?? null) !== null;
+  }
+
   /** Whether frames show the snapshot now (the layer is dear to draw whole). */
   get snapshotting(): boolean {
     return this.composing;
@@ -183,6 +192,18 @@ export class SnapshotLayer {
   private inShot(node: Konva.Node): boolean {
     if (node.name() !== OBJECT_NAME) return false;
     return this.given.size + this.gesture.size === 0 || !this.isLiveNode(node);
+  }
+
+  /**
+   * The children drawn over the snapshot, in the layer's order. With no object live they are the last few, after
+   * every board object (transformers(), above): found without walking thousands of objects each frame.
+   */
+  private liveNodes(layer: Konva.Layer): Konva.Node[] {
+    const children = layer.getChildren();
+    if (this.given.size + this.gesture.size > 0) return children.filter((n) => !this.inShot(n));
+    let i = children.length;
+    while (i > 0 && children[i - 1]?.name() !== OBJECT_NAME) i--;
+    return children.slice(i);
   }
 
   private patch(layer: Konva.Layer): () => void {
@@ -293,7 +314,7 @@ export class SnapshotLayer {
     native.setTransform(1, 0, 0, 1, 0, 0);
     native.drawImage(this.hitShot._canvas, 0, 0);
     native.restore();
-    for (const n of layer.getChildren()) if (!this.inShot(n)) n.drawHit(hc);
+    for (const n of this.liveNodes(layer)) n.drawHit(hc);
   }
 
   /** Draws the hit graph when the page is idle, HIT_AHEAD_MS after the last frame that left it stale. */
@@ -351,6 +372,17 @@ export class SnapshotLayer {
     const k = v.scale / shot.scale;
     const ratio = canvas.getPixelRatio();
     const native = ctx._context;
+    const o = this.overview?.ready ?? null;
+    const under = o && underlay(v, shot, shot.canvas._canvas, canvas._canvas, ratio, o);
+    if (o && under) {
+      // Zoomed out past the snapshot: the overview around it (and never under it, where it would show twice).
+      native.save();
+      native.setTransform(under.m, 0, 0, under.m, under.dx, under.dy);
+      native.drawImage(o.image, 0, 0);
+      native.setTransform(1, 0, 0, 1, 0, 0);
+      native.clearRect(under.clear.x, under.clear.y, under.clear.w, under.clear.h);
+      native.restore();
+    }
     native.save();
     native.setTransform(k, 0, 0, k, (v.x - shot.x * k) * ratio, (v.y - shot.y * k) * ratio);
     native.drawImage(shot.canvas._canvas, 0, 0);
@@ -360,7 +392,7 @@ export class SnapshotLayer {
     const j = v.scale / layer.scaleX();
     native.save();
     native.transform(j, 0, 0, j, v.x - layer.x() * j, v.y - layer.y() * j);
-    for (const n of layer.getChildren()) if (!this.inShot(n)) n.drawScene(canvas);
+    for (const n of this.liveNodes(layer)) n.drawScene(canvas);
     native.restore();
   }
 }

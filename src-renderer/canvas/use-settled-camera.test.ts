@@ -1,6 +1,6 @@
-// Unit tests of when the board layer is drawn afresh mid-gesture (fallsShort).
+// Unit tests of when the board layer is drawn afresh mid-gesture (fallsShort, redrawMidGesture).
 import { describe, expect, it } from 'vitest';
-import { fallsShort } from './use-settled-camera';
+import { fallsShort, redrawMidGesture } from './use-settled-camera';
 
 describe('fallsShort', () => {
   const size = { width: 1000, height: 500 };
@@ -27,5 +27,24 @@ describe('fallsShort', () => {
     const small = { x: 100, y: 100, w: 200, h: 200 };
     expect(fallsShort(at, { ...at, x: 500 }, size, small, 0, 0)).toBe(false);
     expect(fallsShort(at, { ...at, x: 500 }, size, null, 0, 0)).toBe(false);
+  });
+});
+
+describe('redrawMidGesture', () => {
+  const size = { width: 1000, height: 500 };
+  const at = { x: 0, y: 0, scale: 1 };
+  const board = { x: -5000, y: -5000, w: 10_000, h: 10_000 };
+
+  it('never mid-zoom once there is an overview: in past 4×, or out onto board the snapshot lacks', () => {
+    expect(redrawMidGesture(at, { ...at, scale: 6 }, size, board, true)).toBe(false);
+    expect(redrawMidGesture(at, { ...at, scale: 0.3 }, size, board, true)).toBe(false);
+    // Before the overview's first drawing, as before it existed.
+    expect(redrawMidGesture(at, { ...at, scale: 6 }, size, board, false)).toBe(true);
+    expect(redrawMidGesture(at, { ...at, scale: 0.3 }, size, board, false)).toBe(true);
+  });
+
+  it('a pan onto much board the snapshot lacks is drawn afresh, overview or not', () => {
+    expect(redrawMidGesture(at, { ...at, x: -600 }, size, board, true)).toBe(true);
+    expect(redrawMidGesture(at, { ...at, x: -100 }, size, board, true)).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // The camera the board layer is culled, detailed and snapshotted for: the store's camera once it has been still
 // for a moment, or at once when the view has moved so far that the layer would miss what should be seen (zoomed
-// past half again, or panned onto board not culled in — or, while the layer shows its snapshot, not in it). In
+// past half again, or panned onto board not culled in — or, while the layer shows its snapshot, panned at its
+// scale onto board not in it; a zoom shows the snapshot scaled, over the board's overview, until it settles). In
 // between the Stage follows the live camera and the layer moves its snapshot along (snapshot-layer.ts), so a
 // pan or zoom re-renders no React object and redraws no object. Reads the store; draws nothing.
 import { useEffect, useRef, useState } from 'react';
@@ -66,6 +67,22 @@ export function fallsShort(
   return missing > slack * area(view);
 }
 
+/**
+ * Whether a layer showing its snapshot is drawn afresh before the camera settles: for a pan onto much board the
+ * snapshot lacks; a zoom (or a pan at another scale) shows the snapshot scaled, over the overview where there is
+ * one, until the camera settles, since a whole draw of a large board takes many frames.
+ */
+export function redrawMidGesture(
+  shot: Camera,
+  now: Camera,
+  size: Size,
+  board: Rect | null,
+  overview: boolean,
+): boolean {
+  if (overview && now.scale !== shot.scale) return false;
+  return fallsShort(shot, now, size, board, 0, UNCOVERED_SLACK);
+}
+
 export function useSettledCamera(
   store: Store,
   size: Size,
@@ -106,13 +123,13 @@ export function useSettledCamera(
       last = c;
       clearTimeout(timer);
       snapshot.follow(c);
-      // Showing a snapshot: draw afresh once it lacks much of the view; drawing whole each frame (cheap):
+      // Showing a snapshot: draw afresh once a pan outruns it; drawing whole each frame (cheap):
       // re-cull once past the margin.
       const board = boundsOf(s.board);
       const shot = snapshot.shotCamera;
       const short =
         shot !== null
-          ? fallsShort(shot, c, size, board, 0, UNCOVERED_SLACK)
+          ? redrawMidGesture(shot, c, size, board, snapshot.hasOverview)
           : fallsShort(current.current, c, size, board, cullMarginPx, 0);
       if (short) publish(c);
       else
