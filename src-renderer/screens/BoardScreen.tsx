@@ -65,12 +65,14 @@ export function BoardScreen(): ReactElement {
     fitBoard(controller.store, size);
   }, [controller, size]);
 
-  useGrid(stageRef, controller.store);
+  const gridRef = useRef<HTMLDivElement>(null);
+  useGrid(stageRef, gridRef, controller.store);
   return (
     <div className="board-screen">
       <div className="board-main">
         <div className="board-area">
           <div ref={stageRef} className="board-canvas" data-testid="board-stage">
+            <div ref={gridRef} className="board-grid" data-testid="board-grid" aria-hidden="true" />
             {size.width > 0 && <BoardCanvas size={size} spaceHeld={space} />}
             <TextEditor />
           </div>

@@ -74,15 +74,14 @@ async function drag(page: Page, tool: string, x: number, y: number): Promise<voi
 }
 
 /**
- * Screen point of an object's origin (its world x, y) on this page: the dotted grid follows the camera (its
- * background position is the camera's offset, its size 24 × the scale). A string: the e2e project has no DOM types.
+ * Screen point of an object's origin (its world x, y) on this page: the board stage says where the camera is
+ * (data-camera: x, y, scale). A string: the e2e project has no DOM types.
  */
 async function screenOf(page: Page, s: Shape): Promise<{ x: number; y: number }> {
   return page.evaluate<{ x: number; y: number }>(`(() => {
     const el = document.querySelector('[data-testid="board-stage"]');
     const r = el.getBoundingClientRect();
-    const [cx, cy] = el.style.backgroundPosition.split(' ').map(parseFloat);
-    const scale = parseFloat(el.style.backgroundSize) / 24;
+    const [cx, cy, scale] = el.dataset.camera.split(' ').map(Number);
     return { x: r.left + cx + ${s.x} * scale, y: r.top + cy + ${s.y} * scale };
   })()`);
 }
