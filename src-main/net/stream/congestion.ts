@@ -51,6 +51,8 @@ const PLATEAU_LOW = 0.9;
 const PLATEAU_HIGH = 1.1;
 /** Below this fraction of the rate the path last congested at (after an outage), the rate doubles back to it. */
 const RECOVER_BELOW = 0.6;
+/** A rate within this factor of the floor is at the floor: a cut there says nothing of the path. */
+const FLOOR_MARGIN = 1.05;
 /** Weight of a round's figure in the smoothed delivery rate (the bandwidth estimate shown in the stats). */
 const SMOOTHING = 0.5;
 /** What the path took is measured over the last this many rounds: acks bunched into one round don't swing it. */
@@ -198,7 +200,7 @@ export class RateController {
     const lossBurst =
       this.roundNotified >= MIN_LOSS_SAMPLE &&
       this.roundDropped > expected + LOSS_SIGMAS * Math.sqrt(expected) + 2;
-    const target = Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
+    const target = this.target();
     const delayed = queueDelay > target;
     const congested = lossBurst || delayed;
     const before = this.rate;
@@ -229,12 +231,22 @@ export class RateController {
       // What the path took when it began to queue (the rate holding the sender back, or a deep queue): about
       // its capacity. Later cuts of the same episode see the rate already cut; a loss burst with no queue
       // says nothing of it.
-      if (!this.wasCongested)
+      // A cut at the floor is no measure: the rate cannot go lower, and on a starved link the floor's few large
+      // packets read as a queue of their own (a 250-byte packet takes 125 ms on 16 kbit/s): the capacity found
+      // before stands, so the rate doubles back to it at the first round without a queue.
+      if (!this.wasCongested && this.rate > this.options.floorBytesPerSecond * FLOOR_MARGIN)
         this.congestedAt = delayed && (this.roundLimited || deep) ? taken : undefined;
       this.everCongested = true;
       this.rate = Math.max(this.options.floorBytesPerSecond, from * factor);
       this.lastDecreaseAt = now;
-    } else if (
+    }
+    // While a queue stands at the bottleneck, the bottleneck sends at its full rate whatever ours is: what the
+    // path took from us in any round that saw the queue is its capacity, where the episode's first figure (its
+    // average still holds the rounds before the queue formed) may be far less. A join's burst into a 16 kbit/s
+    // link once left that first figure at 750 B/s of 2,000, and the rate dwelt near it for 15 s.
+    if (delayed && this.congestedAt !== undefined && sent > this.congestedAt)
+      this.congestedAt = sent;
+    if (
       !congested &&
       this.roundLimited &&
       measured !== undefined &&
@@ -307,6 +319,21 @@ export class RateController {
     const target = Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
     if (this.reported && (this.everCongested || rttQueue <= target)) return undefined;
     return rttQueue;
+  }
+
+  /**
+   * Queueing delay that counts as congestion this round (see QUEUE_DELAY_MS). Far below the capacity found
+   * (recovering from the floor), a queue cannot be ours: what reads as one is our own packets' serialization at
+   * the bottleneck, large there since data waiting for a slow rate leaves in large packets (200 bytes take 100 ms
+   * on 16 kbit/s, against the smallest packets' floor), so a round's mean packet time at that capacity is allowed
+   * on top. Without it a starved link's rate sat at the floor for seconds, each round's reading just over 40 ms.
+   */
+  private target(): number {
+    const t = Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
+    const known = this.congestedAt;
+    if (known === undefined || this.rate >= known * RECOVER_BELOW || this.roundNotified === 0)
+      return t;
+    return Math.max(t, (1000 * this.roundBytes) / this.roundNotified / known);
   }
 
   private baseRtt(): number {
