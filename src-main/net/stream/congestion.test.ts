@@ -147,6 +147,27 @@ describe('RateController', () => {
     expect(run(2000, 100, 50, 480)).toBe(800);
   });
 
+  it('at the floor with no capacity found, probes up through its own large packets’ serialization', () => {
+    const c = new RateController({ floorBytesPerSecond: 800, initialBytesPerSecond: 800 });
+    let now = 0;
+    const step = (bytes: number, queueMs: number): void => {
+      now += (1000 * bytes) / c.bytesPerSecond;
+      c.markLimited();
+      c.onQueueReport(queueMs);
+      c.onNotify(now, bytes, true, rtt(100, 40));
+    };
+    // A queue seen at the floor (a loss burst's episode found no capacity): the rate has nowhere to go.
+    for (let i = 0; i < 6; i++) step(200, 300);
+    expect(c.bytesPerSecond).toBe(800);
+    // Then 200-byte packets that read 70 ms (their own time on a 2,000 B/s link), 100-byte ones 20 ms once the
+    // rate is off the floor: back above 1,400 B/s within 3 s.
+    for (const end = now + 3000; now < end;) {
+      const bytes = c.bytesPerSecond < 1000 ? 200 : 100;
+      step(bytes, (bytes - 60) / 2);
+    }
+    expect(c.bytesPerSecond).toBeGreaterThan(1400);
+  });
+
   it('never goes below its floor', () => {
     const c = new RateController({ floorBytesPerSecond: 2280, initialBytesPerSecond: 10_000 });
     let now = 0;

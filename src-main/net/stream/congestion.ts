@@ -53,6 +53,8 @@ const PLATEAU_HIGH = 1.1;
 const RECOVER_BELOW = 0.6;
 /** A rate within this factor of the floor is at the floor: a cut there says nothing of the path. */
 const FLOOR_MARGIN = 1.05;
+/** A capacity found within this factor of the floor is the floor's own (its packets' time read as a queue). */
+const KNOWN_ABOVE_FLOOR = 1.25;
 /** Weight of a round's figure in the smoothed delivery rate (the bandwidth estimate shown in the stats). */
 const SMOOTHING = 0.5;
 /** What the path took is measured over the last this many rounds: acks bunched into one round don't swing it. */
@@ -242,10 +244,11 @@ export class RateController {
     }
     // While a queue stands at the bottleneck, the bottleneck sends at its full rate whatever ours is: what the
     // path took from us in any round that saw the queue is its capacity, where the episode's first figure (its
-    // average still holds the rounds before the queue formed) may be far less. A join's burst into a 16 kbit/s
+    // average still holds the rounds before the queue formed, or it was a loss burst) may be far less or none. A join's burst into a 16 kbit/s
     // link once left that first figure at 750 B/s of 2,000, and the rate dwelt near it for 15 s.
-    if (delayed && this.congestedAt !== undefined && sent > this.congestedAt)
-      this.congestedAt = sent;
+    // Not at the floor, where the few large packets read as a queue of their own, unless the queue is deep.
+    const wasAtFloor = before <= this.options.floorBytesPerSecond * FLOOR_MARGIN;
+    if (delayed && (deep || !wasAtFloor) && sent > (this.congestedAt ?? 0)) this.congestedAt = sent;
     if (
       !congested &&
       this.roundLimited &&
@@ -255,10 +258,12 @@ export class RateController {
       // Growth slows as the queue nears the target (LEDBAT's proportional gain): a few packets' worth of jitter
       // or of serialization (a 100-byte packet spends 50 ms on a 16 kbit/s link) is no reason to stop.
       const room = 1 - queueDelay / target;
-      const known = this.congestedAt;
+      const known = this.knownCapacity();
       if (known === undefined) {
-        // No bottleneck found yet: probe fast; past one found before, the path has more room: grow.
-        this.rate *= 1 + ((this.everCongested ? INCREASE : PROBE) - 1) * room;
+        // No bottleneck found yet: probe fast; past one found before, the path has more room: grow. At the
+        // floor, nothing is known of the path (a capacity found there is the floor's own): probe as at the start.
+        const probe = !this.everCongested || this.atFloor();
+        this.rate *= 1 + ((probe ? PROBE : INCREASE) - 1) * room;
       } else if (this.rate < known * RECOVER_BELOW) {
         // Far below where the path last congested (after an outage): recover fast.
         this.rate = Math.min(known * PLATEAU_LOW, this.rate * 2);
@@ -330,10 +335,27 @@ export class RateController {
    */
   private target(): number {
     const t = Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
+    // The capacity the packets' time is taken at: the one found, else at the floor the floor's own rate (a link
+    // slower than the floor could not keep a queue under one packet's time there for long: it goes deep).
+    const known = this.knownCapacity();
+    let capacity: number | undefined;
+    if (known !== undefined && this.rate < known * RECOVER_BELOW) capacity = known;
+    else if (this.atFloor()) capacity = this.options.floorBytesPerSecond;
+    if (capacity === undefined || this.roundNotified === 0) return t;
+    return Math.max(t, (1000 * this.roundBytes) / this.roundNotified / capacity);
+  }
+
+  /** At (or within FLOOR_MARGIN of) the floor. */
+  private atFloor(): boolean {
+    return this.rate <= this.options.floorBytesPerSecond * FLOOR_MARGIN;
+  }
+
+  /** The capacity found, unless it is about the floor's own rate (no measure of the path). */
+  private knownCapacity(): number | undefined {
     const known = this.congestedAt;
-    if (known === undefined || this.rate >= known * RECOVER_BELOW || this.roundNotified === 0)
-      return t;
-    return Math.max(t, (1000 * this.roundBytes) / this.roundNotified / known);
+    return known !== undefined && known > this.options.floorBytesPerSecond * KNOWN_ABOVE_FLOOR
+      ? known
+      : undefined;
   }
 
   private baseRtt(): number {
