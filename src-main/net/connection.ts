@@ -73,8 +73,16 @@ const PROBE_HEADROOM = 24;
 /** Probe intervals double up to 16x the probe timeout while nothing is acked. */
 const MAX_PROBE_BACKOFF_EXPONENT = 4;
 const MAX_PROBE_INTERVAL_MS = 500;
-/** An owed ack waits at most this long for a data packet to ride on (a 30 packets/s tick is 33 ms). */
-const MAX_PIGGYBACK_WAIT_MS = 60;
+/**
+ * An owed ack waits at most this long for a data packet the layer above has scheduled (its rate holds it back):
+ * a 30 packets/s tick is 33 ms, and on a starved link (16 kbit/s) data may leave only every 200 ms while the
+ * peer's pointer packets come 30 a second. Acking each of those alone cost that link's downstream 12 packets a
+ * second, 29 % of it, and the queue they made kept the adaptive rate at its floor. The peer learns its
+ * packets' fates that much later; the ack delay is reported, so its RTT does not grow.
+ */
+const MAX_PIGGYBACK_WAIT_MS = 250;
+/** Each new ack takes this much off the ack gap remembered (an idle spell's long gap is soon forgotten). */
+const ACK_GAP_DECAY = 0.875;
 const MAX_CLOSE_DETAIL_BYTES = 200;
 /** Largest notify header: 2+8+8+3+7 bits, a 96-bit mask, a flag and a 15-bit ack delay. */
 const MAX_HEADER_BYTES = 18;
@@ -126,6 +134,10 @@ export class Connection<R> {
   private lastReceivedAt: number;
   /** Last time the window advanced or a probe went out: the probe timer runs from here. */
   private lastProgressAt: number;
+  /** The longest recent time between two packets of the peer's that acked something new (decays per ack). */
+  private ackGapMs = 0;
+  /** When a packet of the peer's last acked something new. */
+  private lastAckedAt: number | undefined;
   /**
    * Since when ack-eliciting packets have been in flight with no notification (the window stuck); reset by
    * every notification, whenever the window empties and when the peer is heard after a silence. Probes do not
@@ -305,6 +317,9 @@ export class Connection<R> {
     }
     if (result.rtt) this.rtt.sample(result.rtt.rttMs, result.rtt.ackDelayMs);
     if (result.notifications.length > 0) {
+      if (this.lastAckedAt !== undefined)
+        this.ackGapMs = Math.max(now - this.lastAckedAt, this.ackGapMs * ACK_GAP_DECAY);
+      this.lastAckedAt = now;
       this.lastProgressAt = now;
       this.stuckSince = now;
       this.probesInARow = 0;
@@ -450,7 +465,10 @@ export class Connection<R> {
   }
 
   private probeDeadline(): number {
-    const pto = this.rtt.smoothed + Math.max(4 * this.rtt.variance, 1) + this.options.maxAckDelayMs;
+    // The peer's acks may wait for its scheduled data (MAX_PIGGYBACK_WAIT_MS): a gap between them that long is
+    // no reason to probe (on a starved link, a probe every gap cost the uplink six packets a second).
+    const ackWait = this.options.maxAckDelayMs + Math.min(this.ackGapMs, MAX_PIGGYBACK_WAIT_MS);
+    const pto = this.rtt.smoothed + Math.max(4 * this.rtt.variance, 1) + ackWait;
     const backoff = pto * 2 ** Math.min(this.probesInARow, MAX_PROBE_BACKOFF_EXPONENT);
     // Capped so a healed path is noticed within half a second (at ~2 small packets/s during an outage).
     return this.lastProgressAt + Math.min(backoff, Math.max(pto, MAX_PROBE_INTERVAL_MS));
