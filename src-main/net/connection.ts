@@ -81,8 +81,6 @@ const MAX_PROBE_INTERVAL_MS = 500;
  * packets' fates that much later; the ack delay is reported, so its RTT does not grow.
  */
 const MAX_PIGGYBACK_WAIT_MS = 250;
-/** Each new ack takes this much off the ack gap remembered (an idle spell's long gap is soon forgotten). */
-const ACK_GAP_DECAY = 0.875;
 const MAX_CLOSE_DETAIL_BYTES = 200;
 /** Largest notify header: 2+8+8+3+7 bits, a 96-bit mask, a flag and a 15-bit ack delay. */
 const MAX_HEADER_BYTES = 18;
@@ -134,10 +132,6 @@ export class Connection<R> {
   private lastReceivedAt: number;
   /** Last time the window advanced or a probe went out: the probe timer runs from here. */
   private lastProgressAt: number;
-  /** The longest recent time between two packets of the peer's that acked something new (decays per ack). */
-  private ackGapMs = 0;
-  /** When a packet of the peer's last acked something new. */
-  private lastAckedAt: number | undefined;
   /**
    * Since when ack-eliciting packets have been in flight with no notification (the window stuck); reset by
    * every notification, whenever the window empties and when the peer is heard after a silence. Probes do not
@@ -317,9 +311,6 @@ export class Connection<R> {
     }
     if (result.rtt) this.rtt.sample(result.rtt.rttMs, result.rtt.ackDelayMs);
     if (result.notifications.length > 0) {
-      if (this.lastAckedAt !== undefined)
-        this.ackGapMs = Math.max(now - this.lastAckedAt, this.ackGapMs * ACK_GAP_DECAY);
-      this.lastAckedAt = now;
       this.lastProgressAt = now;
       this.stuckSince = now;
       this.probesInARow = 0;
@@ -465,10 +456,7 @@ export class Connection<R> {
   }
 
   private probeDeadline(): number {
-    // The peer's acks may wait for its scheduled data (MAX_PIGGYBACK_WAIT_MS): a gap between them that long is
-    // no reason to probe (on a starved link, a probe every gap cost the uplink six packets a second).
-    const ackWait = this.options.maxAckDelayMs + Math.min(this.ackGapMs, MAX_PIGGYBACK_WAIT_MS);
-    const pto = this.rtt.smoothed + Math.max(4 * this.rtt.variance, 1) + ackWait;
+    const pto = this.rtt.smoothed + Math.max(4 * this.rtt.variance, 1) + this.options.maxAckDelayMs;
     const backoff = pto * 2 ** Math.min(this.probesInARow, MAX_PROBE_BACKOFF_EXPONENT);
     // Capped so a healed path is noticed within half a second (at ~2 small packets/s during an outage).
     return this.lastProgressAt + Math.min(backoff, Math.max(pto, MAX_PROBE_INTERVAL_MS));
