@@ -9,7 +9,7 @@ import { runBadnet } from './testing/badnet-workload';
 // their queues short, and every drag lands exactly. Virtual time; each seed is printed with its failure.
 
 const LINK_BYTES_PER_SECOND = 16_000 / 8;
-/** Three seeds; GB_BADNET_SEEDS=N runs N from the same start (200 pass, every user's nearest pointer at 12 Hz or more). */
+/** Three seeds; GB_BADNET_SEEDS=N runs N from the same start (200 pass, every user's nearest pointer at 11.8 Hz or more). */
 const SEEDS = Array.from(
   { length: Number(process.env.GB_BADNET_SEEDS ?? 3) },
   (_, i) => 23_001 + i,
