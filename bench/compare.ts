@@ -12,6 +12,7 @@ import type { RouterStats } from './router/testbed';
 import { Testbed } from './router/testbed';
 import type { RunResult } from './compare/figures';
 import { percentile, round1, runFigures } from './compare/figures';
+import { linkReport, linkTotals } from './compare/link-stats';
 import { JsonProc } from './router/json-proc';
 import { compareCharts, compareTables, compareTargets } from './compare/report';
 import type { StackName } from './compare/stacks';
@@ -80,6 +81,9 @@ async function runOne(stack: StackName, c: Condition, seed: number): Promise<Run
     const started = await startStack(stack, bed);
     let open: RouterStats | undefined;
     let close: RouterStats | undefined;
+    const links =
+      process.env.GB_COMPARE_LINKS && started.relay ? [started.relay, ...started.users] : undefined;
+    let linksOpen: Awaited<ReturnType<typeof linkTotals>> | undefined;
     // How late this process's own event loop ran in the window: it timestamps every event of every stack, so
     // a stall here shows up as latency and gaps for all of them at once.
     const loop = monitorEventLoopDelay({ resolution: 1 });
@@ -96,11 +100,16 @@ async function runOne(stack: StackName, c: Condition, seed: number): Promise<Run
       {
         windowOpened: async () => {
           open = await bed.snapshot();
+          if (links) linksOpen = await linkTotals(links);
           loop.enable();
         },
         windowClosed: async () => {
           loop.disable();
           close = await bed.snapshot();
+          if (links && linksOpen)
+            process.stderr.write(
+              `${linkReport(linksOpen, await linkTotals(links), windowMs / 1000)}\n`,
+            );
         },
       },
       started.relay,

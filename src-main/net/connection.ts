@@ -73,8 +73,14 @@ const PROBE_HEADROOM = 24;
 /** Probe intervals double up to 16x the probe timeout while nothing is acked. */
 const MAX_PROBE_BACKOFF_EXPONENT = 4;
 const MAX_PROBE_INTERVAL_MS = 500;
-/** An owed ack waits at most this long for a data packet to ride on (a 30 packets/s tick is 33 ms). */
-const MAX_PIGGYBACK_WAIT_MS = 60;
+/**
+ * An owed ack waits at most this long for a data packet the layer above has scheduled (its rate holds it back):
+ * a 30 packets/s tick is 33 ms, and on a starved link (16 kbit/s) data may leave only every 200 ms while the
+ * peer's pointer packets come 30 a second. Acking each of those alone cost that link's downstream 12 packets a
+ * second, 29 % of it, and the queue they made kept the adaptive rate at its floor. The peer learns its
+ * packets' fates that much later; the ack delay is reported, so its RTT does not grow.
+ */
+const MAX_PIGGYBACK_WAIT_MS = 250;
 const MAX_CLOSE_DETAIL_BYTES = 200;
 /** Largest notify header: 2+8+8+3+7 bits, a 96-bit mask, a flag and a 15-bit ack delay. */
 const MAX_HEADER_BYTES = 18;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { encodeHandshake, HELLO_SIZE } from './handshake';
 import { NO_IMPAIRMENT } from './impairment';
-import { makePair, SIM_CLIENT, SIM_HOST } from './testing/pair';
+import { makePair, makeSimPair, SIM_CLIENT, SIM_HOST } from './testing/pair';
+import type { Connection } from './connection';
 import type { EndpointEvent } from './endpoint';
 import { Endpoint } from './endpoint';
 import { SIM_VERSION } from './testing/pair';
@@ -294,6 +295,47 @@ describe('life cycle', () => {
     // data; the client's data 20 ms after the host's carries its ack. No probes on either side.
     expect(window.filter((e) => e.from === host).length).toBeLessThanOrEqual(2 * 20 + 2);
     expect(window.filter((e) => e.from === client).length).toBeLessThanOrEqual(20 + 2);
+  });
+
+  it('an ack waits for data the sender has scheduled within 250 ms rather than going alone (a starved link)', () => {
+    // The host's rate lets a packet out every 200 ms; the client sends 30 a second, each owed an ack.
+    let next = 3_000;
+    const pair = makeSimPair<number>({ seed: 25 }, (role) => (conn) => ({
+      onPayload: () => undefined,
+      onNotify: () => undefined,
+      ...(role === 'host'
+        ? {
+            nextSendAt: () => next,
+            onSendTime: (now: number) => {
+              conn.send(now, (w) => {
+                w.writeUint(1, 32);
+                return 1;
+              });
+              next = now + 200;
+            },
+          }
+        : {}),
+    }));
+    pair.sim.runUntil(2_000);
+    let clientConn: Connection<number> | undefined;
+    for (const c of pair.client.connections()) clientConn = c;
+    pair.sim.every(
+      1000 / 30,
+      (now) =>
+        clientConn?.send(now, (w) => {
+          w.writeUint(2, 32);
+          return 2;
+        }),
+      3_000,
+    );
+    pair.sim.runUntil(5_000);
+    const host = `${SIM_HOST.address}:${SIM_HOST.port}`;
+    const fromHost = pair.net.log.filter((e) => e.from === host && e.sentAt >= 3_000);
+    const fromClient = pair.net.log.filter((e) => e.from !== host && e.sentAt >= 3_000);
+    // Five data packets a second carry every ack: no ack-only packets between them (waiting at most 60 ms, 29
+    // went in these 2 s). The client probes now and then for acks 200 ms apart (a few empty packets a second).
+    expect(fromHost.length).toBeLessThanOrEqual(12);
+    expect(fromClient.length).toBeLessThanOrEqual(60 + 15);
   });
 
   it('a reconnect from the same address replaces the old connection', () => {

@@ -113,6 +113,61 @@ describe('RateController', () => {
     expect(c.bytesPerSecond).toBeLessThan(before / 2);
   });
 
+  it('after a join burst into a 16 kbit/s link, comes back from the floor to the capacity it found', () => {
+    const c = new RateController({ floorBytesPerSecond: 800, initialBytesPerSecond: 40_000 });
+    let now = 0;
+    // The rate after `ms` of packets of `bytes` every `everyMs`, each reported as `queueMs` of queue.
+    const run = (ms: number, bytes: number, everyMs: number, queueMs: number): number => {
+      for (const end = now + ms; now < end;) {
+        now += everyMs;
+        c.markLimited();
+        c.onQueueReport(queueMs);
+        c.onNotify(now, bytes, true, rtt(100, 40));
+      }
+      return c.bytesPerSecond;
+    };
+    // Light traffic first (500 B/s, no queue): the first cut's figure of what the path takes averages it in.
+    run(1000, 100, 200, 0);
+    // The burst: a standing 480 ms queue while the 2,000 B/s link delivers all it can, for 2 s.
+    expect(run(2000, 100, 50, 480)).toBe(800);
+    // Then the sender sends what the rate lets it. At the floor, data waits and leaves in large packets (200 B
+    // every 250 ms), and a large packet's serialization against the small packets' floor reads as a queue: 70 ms
+    // at 2,000 B/s, over the 40 ms target, though the link is not half used. At more than the floor, packets of
+    // 100 B read 20 ms. Back near 2,000 B/s within 3 s.
+    for (const end = now + 3000; now < end;) {
+      const bytes = c.bytesPerSecond < 1000 ? 200 : 100;
+      now += (1000 * bytes) / c.bytesPerSecond;
+      c.markLimited();
+      c.onQueueReport((bytes - 60) / 2);
+      c.onNotify(now, bytes, true, rtt(100, 40));
+    }
+    expect(c.bytesPerSecond).toBeGreaterThan(1400);
+    expect(c.bytesPerSecond).toBeLessThan(2000 * 1.1);
+    // A queue that really stands at that rate (deep, round after round) takes it back down to the floor.
+    expect(run(2000, 100, 50, 480)).toBe(800);
+  });
+
+  it('at the floor with no capacity found, probes up through its own large packets’ serialization', () => {
+    const c = new RateController({ floorBytesPerSecond: 800, initialBytesPerSecond: 800 });
+    let now = 0;
+    const step = (bytes: number, queueMs: number): void => {
+      now += (1000 * bytes) / c.bytesPerSecond;
+      c.markLimited();
+      c.onQueueReport(queueMs);
+      c.onNotify(now, bytes, true, rtt(100, 40));
+    };
+    // A queue seen at the floor (a loss burst's episode found no capacity): the rate has nowhere to go.
+    for (let i = 0; i < 6; i++) step(200, 300);
+    expect(c.bytesPerSecond).toBe(800);
+    // Then 200-byte packets that read 70 ms (their own time on a 2,000 B/s link), 100-byte ones 20 ms once the
+    // rate is off the floor: back above 1,400 B/s within 3 s.
+    for (const end = now + 3000; now < end;) {
+      const bytes = c.bytesPerSecond < 1000 ? 200 : 100;
+      step(bytes, (bytes - 60) / 2);
+    }
+    expect(c.bytesPerSecond).toBeGreaterThan(1400);
+  });
+
   it('never goes below its floor', () => {
     const c = new RateController({ floorBytesPerSecond: 2280, initialBytesPerSecond: 10_000 });
     let now = 0;

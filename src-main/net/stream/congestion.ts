@@ -51,6 +51,10 @@ const PLATEAU_LOW = 0.9;
 const PLATEAU_HIGH = 1.1;
 /** Below this fraction of the rate the path last congested at (after an outage), the rate doubles back to it. */
 const RECOVER_BELOW = 0.6;
+/** A rate within this factor of the floor is at the floor: a cut there says nothing of the path. */
+const FLOOR_MARGIN = 1.05;
+/** A capacity found within this factor of the floor is the floor's own (its packets' time read as a queue). */
+const KNOWN_ABOVE_FLOOR = 1.25;
 /** Weight of a round's figure in the smoothed delivery rate (the bandwidth estimate shown in the stats). */
 const SMOOTHING = 0.5;
 /** What the path took is measured over the last this many rounds: acks bunched into one round don't swing it. */
@@ -198,7 +202,7 @@ export class RateController {
     const lossBurst =
       this.roundNotified >= MIN_LOSS_SAMPLE &&
       this.roundDropped > expected + LOSS_SIGMAS * Math.sqrt(expected) + 2;
-    const target = Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
+    const target = this.target();
     const delayed = queueDelay > target;
     const congested = lossBurst || delayed;
     const before = this.rate;
@@ -229,12 +233,23 @@ export class RateController {
       // What the path took when it began to queue (the rate holding the sender back, or a deep queue): about
       // its capacity. Later cuts of the same episode see the rate already cut; a loss burst with no queue
       // says nothing of it.
-      if (!this.wasCongested)
+      // A cut at the floor is no measure: the rate cannot go lower, and on a starved link the floor's few large
+      // packets read as a queue of their own (a 250-byte packet takes 125 ms on 16 kbit/s): the capacity found
+      // before stands, so the rate doubles back to it at the first round without a queue.
+      if (!this.wasCongested && this.rate > this.options.floorBytesPerSecond * FLOOR_MARGIN)
         this.congestedAt = delayed && (this.roundLimited || deep) ? taken : undefined;
       this.everCongested = true;
       this.rate = Math.max(this.options.floorBytesPerSecond, from * factor);
       this.lastDecreaseAt = now;
-    } else if (
+    }
+    // While a queue stands at the bottleneck, the bottleneck sends at its full rate whatever ours is: what the
+    // path took from us in any round that saw the queue is its capacity, where the episode's first figure (its
+    // average still holds the rounds before the queue formed, or it was a loss burst) may be far less or none. A join's burst into a 16 kbit/s
+    // link once left that first figure at 750 B/s of 2,000, and the rate dwelt near it for 15 s.
+    // Not at the floor, where the few large packets read as a queue of their own, unless the queue is deep.
+    const wasAtFloor = before <= this.options.floorBytesPerSecond * FLOOR_MARGIN;
+    if (delayed && (deep || !wasAtFloor) && sent > (this.congestedAt ?? 0)) this.congestedAt = sent;
+    if (
       !congested &&
       this.roundLimited &&
       measured !== undefined &&
@@ -243,10 +258,12 @@ export class RateController {
       // Growth slows as the queue nears the target (LEDBAT's proportional gain): a few packets' worth of jitter
       // or of serialization (a 100-byte packet spends 50 ms on a 16 kbit/s link) is no reason to stop.
       const room = 1 - queueDelay / target;
-      const known = this.congestedAt;
+      const known = this.knownCapacity();
       if (known === undefined) {
-        // No bottleneck found yet: probe fast; past one found before, the path has more room: grow.
-        this.rate *= 1 + ((this.everCongested ? INCREASE : PROBE) - 1) * room;
+        // No bottleneck found yet: probe fast; past one found before, the path has more room: grow. At the
+        // floor, nothing is known of the path (a capacity found there is the floor's own): probe as at the start.
+        const probe = !this.everCongested || this.atFloor();
+        this.rate *= 1 + ((probe ? PROBE : INCREASE) - 1) * room;
       } else if (this.rate < known * RECOVER_BELOW) {
         // Far below where the path last congested (after an outage): recover fast.
         this.rate = Math.min(known * PLATEAU_LOW, this.rate * 2);
@@ -307,6 +324,38 @@ export class RateController {
     const target = Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
     if (this.reported && (this.everCongested || rttQueue <= target)) return undefined;
     return rttQueue;
+  }
+
+  /**
+   * Queueing delay that counts as congestion this round (see QUEUE_DELAY_MS). Far below the capacity found
+   * (recovering from the floor), a queue cannot be ours: what reads as one is our own packets' serialization at
+   * the bottleneck, large there since data waiting for a slow rate leaves in large packets (200 bytes take 100 ms
+   * on 16 kbit/s, against the smallest packets' floor), so a round's mean packet time at that capacity is allowed
+   * on top. Without it a starved link's rate sat at the floor for seconds, each round's reading just over 40 ms.
+   */
+  private target(): number {
+    const t = Math.max(QUEUE_DELAY_MS, this.baseRtt() / 4);
+    // The capacity the packets' time is taken at: the one found, else at the floor the floor's own rate (a link
+    // slower than the floor could not keep a queue under one packet's time there for long: it goes deep).
+    const known = this.knownCapacity();
+    let capacity: number | undefined;
+    if (known !== undefined && this.rate < known * RECOVER_BELOW) capacity = known;
+    else if (this.atFloor()) capacity = this.options.floorBytesPerSecond;
+    if (capacity === undefined || this.roundNotified === 0) return t;
+    return Math.max(t, (1000 * this.roundBytes) / this.roundNotified / capacity);
+  }
+
+  /** At (or within FLOOR_MARGIN of) the floor. */
+  private atFloor(): boolean {
+    return this.rate <= this.options.floorBytesPerSecond * FLOOR_MARGIN;
+  }
+
+  /** The capacity found, unless it is about the floor's own rate (no measure of the path). */
+  private knownCapacity(): number | undefined {
+    const known = this.congestedAt;
+    return known !== undefined && known > this.options.floorBytesPerSecond * KNOWN_ABOVE_FLOOR
+      ? known
+      : undefined;
   }
 
   private baseRtt(): number {

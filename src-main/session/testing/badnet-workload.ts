@@ -94,45 +94,51 @@ export function runBadnet(o: {
   s.sim.runUntil(HOST_JOIN_MS);
 
   let chatSent = 0;
-  let frame = 0;
   const lastDrop = new Array<{ x: number; y: number } | undefined>(USERS).fill(undefined);
   /** The drag under way: its number and when it started. */
   const dragging = new Array<{ k: number; at: number } | undefined>(USERS).fill(undefined);
   const dragCount = new Array<number>(USERS).fill(0);
-  s.sim.every(1000 / POINTER_HZ, (now) => {
-    frame++;
-    const sending = now < end;
-    for (let i = 0; i < USERS; i++) {
-      const p = s.peers[i];
-      if (!p || (!sending && dragging[i] === undefined)) continue;
-      // The pointer wanders within its own column; the column tells receivers whose it is.
-      p.pointer(SPACING * (i + 1) + ((frame * 13 + i * 29) % 97), 1000 + ((frame * 7) % 89));
-      const id = rects[i] ?? 0;
-      const d = dragging[i];
-      if (d !== undefined) {
-        const to = dropTarget(i, d.k);
-        if (now - d.at < DRAG_MS) {
-          const f = ((now - d.at) / DRAG_MS) * 0.97;
-          p.drag(
-            id,
-            Math.round(SPACING * (i + 1) + (to.x - SPACING * (i + 1)) * f),
-            Math.round(1000 + (to.y - 1000) * f),
-          );
-        } else {
-          p.drop(id, to.x, to.y);
-          lastDrop[i] = to;
-          dragging[i] = undefined;
+  // Each user's mouse on its own phase, a quarter of a frame apart (as the compare bench's users): pointers
+  // reach the host one at a time, not four to a tick.
+  for (let i = 0; i < USERS; i++) {
+    let frame = 0;
+    s.sim.every(
+      1000 / POINTER_HZ,
+      (now) => {
+        frame++;
+        const sending = now < end;
+        const p = s.peers[i];
+        if (!p || (!sending && dragging[i] === undefined)) return;
+        // The pointer wanders within its own column; the column tells receivers whose it is.
+        p.pointer(SPACING * (i + 1) + ((frame * 13 + i * 29) % 97), 1000 + ((frame * 7) % 89));
+        const id = rects[i] ?? 0;
+        const d = dragging[i];
+        if (d !== undefined) {
+          const to = dropTarget(i, d.k);
+          if (now - d.at < DRAG_MS) {
+            const f = ((now - d.at) / DRAG_MS) * 0.97;
+            p.drag(
+              id,
+              Math.round(SPACING * (i + 1) + (to.x - SPACING * (i + 1)) * f),
+              Math.round(1000 + (to.y - 1000) * f),
+            );
+          } else {
+            p.drop(id, to.x, to.y);
+            lastDrop[i] = to;
+            dragging[i] = undefined;
+          }
+        } else if (
+          sending &&
+          (now - HOST_JOIN_MS + (i * DRAG_EVERY_MS) / USERS) % DRAG_EVERY_MS < 1000 / POINTER_HZ
+        ) {
+          const k = (dragCount[i] = (dragCount[i] ?? 0) + 1);
+          dragging[i] = { k, at: now };
+          p.grab(id);
         }
-      } else if (
-        sending &&
-        (now - HOST_JOIN_MS + (i * DRAG_EVERY_MS) / USERS) % DRAG_EVERY_MS < 1000 / POINTER_HZ
-      ) {
-        const k = (dragCount[i] = (dragCount[i] ?? 0) + 1);
-        dragging[i] = { k, at: now };
-        p.grab(id);
-      }
-    }
-  });
+      },
+      HOST_JOIN_MS + (i * 1000) / POINTER_HZ / USERS,
+    );
+  }
   for (let i = 0; i < USERS; i++) {
     s.sim.every(
       CHAT_EVERY_MS,
