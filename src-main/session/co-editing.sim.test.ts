@@ -188,6 +188,12 @@ describe('text co-editing over the session', () => {
   it('users typing at one place at once each keep their words whole', async () => {
     for (let seed = 1; seed <= 8; seed++) await coEdit(19_700 + seed, 1 + (seed % 2), false);
   });
+
+  it('a peer typing while its text syncs keeps its keys at its caret, not after the others’ (seed 29713)', async () => {
+    // Its early keys went after everything the sync brought, so past the end of a run someone was still typing,
+    // and that user's next key came after them: a word split in two.
+    await coEdit(29_713, 2, false);
+  });
 });
 
 describe('undo of co-edited typing', () => {

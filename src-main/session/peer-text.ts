@@ -120,7 +120,10 @@ export class PeerText {
     doc.up = new OtLink(true);
     doc.upTold = 0;
     for (const mine of early) {
-      const [t, m] = transform(theirs, mine);
+      // What was typed goes before what the sync brought at its place, as a key at the caret goes before what
+      // arrives there (OtLink's byRole). The difference is everyone else's typing in one lump: after it, our keys
+      // would sit at the end of a run someone may still be typing, and their next key would come after ours.
+      const [t, m] = transform(theirs, mine, false);
       theirs = t;
       this.sendUp(doc, id, m);
     }
