@@ -100,6 +100,9 @@ export class ConnectionPeer {
       case 'code-locked':
         this.print({ ev: 'code-locked', failures: e.failures });
         return;
+      case 'probed':
+        // The demo dials one host: it never probes for the nearest of several.
+        return;
     }
   }
 

@@ -287,6 +287,8 @@ export class MirrorLinks {
             break;
           case 'closed':
           case 'code-locked':
+          // A mirror dials the mirror it was given: it never probes for the nearest.
+          case 'probed':
             break;
         }
       }
