@@ -22,4 +22,5 @@ export {
   MAX_OBJECTS,
   objectsByZ,
   sameBoard,
+  shaped,
 } from './state';

@@ -13,13 +13,15 @@ import {
 
 function randomMessage(rng: Rng): LinkMessage {
   const t = (): number => (rng.next() - 0.5) * 1e13;
-  switch (rng.int(4)) {
+  switch (rng.int(5)) {
     case 0:
       return { kind: 'hello', id: rng.range(0, MAX_MIRROR_ID) };
     case 1:
       return { kind: 'crimp', bytes: rng.bytes(rng.range(0, 1100)) };
     case 2:
       return { kind: 'probe', t0: t() };
+    case 3:
+      return { kind: 'group', bytes: rng.bytes(rng.range(0, 1200)) };
     default:
       return { kind: 'answer', t0: t(), t1: t(), t2: t() };
   }
