@@ -292,6 +292,15 @@ export class MirrorGroup {
     return { origin, upTo: stream.upTo, above: stream.aboveSeqs().slice(0, maxAbove) };
   }
 
+  /** Every live member has told us what it holds, and nothing any of them has is missing here. */
+  caughtUp(): boolean {
+    for (const m of this.members.values())
+      if (m.out === undefined && !m.suspected && m.heard === undefined) return false;
+    for (const [origin, s] of this.origins)
+      if (this.members.get(origin)?.out === undefined && s.upTo < s.maxSeen) return false;
+    return true;
+  }
+
   /** Origins this mirror keeps a stream of (members, and those that left). */
   originIds(): MirrorId[] {
     return [...this.origins.keys()];

@@ -192,6 +192,12 @@ export class Membership {
     return inView(this.current) || inView(this.accepted?.view) || inView(this.change?.view);
   }
 
+  /** This mirror stops: its own links closing say nothing of the others, and it takes no more part. */
+  stop(): void {
+    this.excluded = true;
+    this.queue.length = 0;
+  }
+
   /** The coordinator: the lowest id of the view this mirror does not suspect. */
   coordinator(): MirrorId | undefined {
     return this.current?.members.find((m) => !this.suspects.has(m.id))?.id;
@@ -203,7 +209,13 @@ export class Membership {
 
   /** A member is thought gone (CRIMP's silence or lag, or its link closed): the group decides. */
   suspect(now: number, id: MirrorId, reason: LeaveReason): void {
-    if (!this.active || id === this.selfId || this.suspects.has(id) || this.current === undefined)
+    if (
+      !this.active ||
+      this.excluded ||
+      id === this.selfId ||
+      this.suspects.has(id) ||
+      this.current === undefined
+    )
       return;
     if (!this.current.members.some((m) => m.id === id)) return;
     this.suspects.set(id, reason);
@@ -273,7 +285,8 @@ export class Membership {
           this.asks.push({ nonce: m.nonce, address: m.address, via: m.via });
         return;
       case 'suspect':
-        if (from.id !== undefined) this.suspect(now, m.id, m.reason);
+        // The word of a member we suspect ourselves counts for nothing (it may be the one cut off).
+        if (from.id !== undefined && !this.suspects.has(from.id)) this.suspect(now, m.id, m.reason);
         return;
       case 'propose':
         if (this.active) this.onPropose(now, from, m);

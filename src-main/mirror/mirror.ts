@@ -80,7 +80,7 @@ export class Mirror {
   private transfer: TransferIn | undefined;
   private taken: BoardTransfer | undefined;
   /** Deliveries that came before this joiner could stamp their arrival on the group clock. */
-  private readonly early: { origin: MirrorId; payload: Uint8Array }[] = [];
+  private readonly early: MirrorCommand[] = [];
   private excluded = false;
   private readonly delays: readonly number[];
   /** The group clock's reference mirror, the correction added to its clock, and the last reading (ms). */
@@ -181,6 +181,8 @@ export class Mirror {
   /** Stops: every link is closed, so the others remove this mirror at once rather than after a silence. */
   close(now: number): void {
     this.now = Math.max(this.now, now);
+    this.excluded = true;
+    this.membership?.stop();
     this.node.links.closeAll(now);
   }
 
@@ -255,7 +257,8 @@ export class Mirror {
 
   /**
    * A joiner's synchronizer starts from the board it took once its clock reads the group's (it is linked to the
-   * view's lowest id, the clock's reference): only then can it stamp arrivals and move its trailing states.
+   * view's lowest id, the clock's reference) and its CRIMP has caught up with every member: only then can it
+   * stamp arrivals and move its trailing states.
    */
   private startWhenClocked(now: number): void {
     const taken = this.taken;
@@ -265,6 +268,9 @@ export class Mirror {
     this.now = Math.max(this.now, now);
     const t = this.node.groupTime(now);
     if (t.reference !== reference || !Number.isFinite(t.error)) return;
+    // What was in flight when the board was taken must be here before the trailing states move past its stamps:
+    // a command the giver lacked then, stamped before its last trailing state, would be late here alone.
+    if (!this.node.group.caughtUp()) return;
     this.taken = undefined;
     const { cut } = taken;
     this.clock.reference = reference;
@@ -273,7 +279,9 @@ export class Mirror {
     const start = cut.final + (this.delays[this.delays.length - 1] ?? 0);
     for (const c of cut.commands) this.record?.({ arrival: start, command: c });
     this.groupNow = Math.max(this.groupNow, start);
-    for (const e of this.early.splice(0)) this.onPayload(e.origin, e.payload);
+    // Received at the start's time, before the trailing states move on: each goes in its place.
+    for (const c of this.early.splice(0))
+      if (this.sync.receive(start, c)) this.record?.({ arrival: start, command: c });
     this.membership?.joined(now);
   }
 
@@ -387,7 +395,7 @@ export class Mirror {
       return;
     }
     if (this.sync === undefined) {
-      this.early.push({ origin, payload });
+      this.early.push(command);
       return;
     }
     const arrival = this.groupTime(this.now);
