@@ -49,6 +49,8 @@ export type MembershipEvent =
 export interface MembershipHost {
   /** Sends one message on a link (by its mirror id, or by link key for a joiner's link); false: retry later. */
   send(now: number, to: Dest, bytes: Uint8Array, tag: number): boolean;
+  /** Whether a link by that key is still open (a joiner's link that closed takes its messages with it). */
+  linkOpen(key: number): boolean;
   freeze(origin: MirrorId): void;
   target(now: number, held: HeldSeqs): void;
   holdsAll(held: HeldSeqs): boolean;
@@ -86,6 +88,22 @@ export interface MembershipCounters {
   attempts: number;
   /** Joins refused: the id space (MAX_MIRRORS ids a session) is used up. */
   joinsRefused: number;
+}
+
+/** Who is in, as this mirror sees it: for stats panels and the CLI's `mirror` lines. */
+export interface MembershipStats {
+  /** The installed view's number and members (null: a joiner not yet welcomed). */
+  readonly view: number | null;
+  readonly members: readonly MirrorId[];
+  readonly coordinator: MirrorId | null;
+  /** Members this mirror suspects, with why, until the group decides. */
+  readonly suspected: readonly { readonly id: MirrorId; readonly reason: LeaveReason }[];
+  /** A view change under way: the view it would install. */
+  readonly changing: number | null;
+  readonly phase: 'joining' | 'member' | 'out';
+  /** Membership messages waiting for a link's window. */
+  readonly queued: number;
+  readonly counters: MembershipCounters;
 }
 
 interface Outgoing {
@@ -201,6 +219,19 @@ export class Membership {
   /** The coordinator: the lowest id of the view this mirror does not suspect. */
   coordinator(): MirrorId | undefined {
     return this.current?.members.find((m) => !this.suspects.has(m.id))?.id;
+  }
+
+  stats(): MembershipStats {
+    return {
+      view: this.current?.number ?? null,
+      members: this.current?.members.map((m) => m.id) ?? [],
+      coordinator: this.coordinator() ?? null,
+      suspected: [...this.suspects].map(([id, reason]) => ({ id, reason })),
+      changing: (this.change ?? this.accepted)?.view.number ?? null,
+      phase: this.excluded ? 'out' : this.active ? 'member' : 'joining',
+      queued: this.queue.length,
+      counters: { ...this.counters },
+    };
   }
 
   pollEvent(): MembershipEvent | undefined {
@@ -617,8 +648,8 @@ export class Membership {
     const keep: Outgoing[] = [];
     for (const out of this.queue) {
       const dest = 'id' in out.to ? `id${out.to.id}` : `key${out.to.key}`;
-      // A message for a mirror the group dropped is dropped with it.
-      if ('id' in out.to && !this.allows(out.to.id)) continue;
+      // A message for a mirror the group dropped, or on a joiner's link that closed, is dropped with it.
+      if ('id' in out.to ? !this.allows(out.to.id) : !this.o.host.linkOpen(out.to.key)) continue;
       if (blocked.has(dest)) {
         keep.push(out);
         continue;

@@ -200,6 +200,12 @@ export class MirrorLinks {
     return this.sendPacket(now, link, { kind: 'group', bytes }, undefined, tag);
   }
 
+  /** Whether the link with this key (LinkRef) is still open. */
+  hasLink(key: number): boolean {
+    for (const l of this.links.values()) if (l.key === key) return true;
+    return false;
+  }
+
   /** Mirrors with a named, open link. */
   linked(): MirrorId[] {
     return [...this.byId.keys()];

@@ -21,7 +21,7 @@ import type { CommandOp, MirrorCommand } from './command';
 import { allocateObjectId } from './command';
 import { decodeCommand, encodeCommand, isCommand } from './command-codec';
 import type { LeaveReason, View } from './group-wire';
-import type { MembershipEvent } from './membership';
+import type { MembershipEvent, MembershipStats } from './membership';
 import { JOIN_GRACE_MS, Membership } from './membership';
 import type { MirrorId } from './mirror-id';
 import type { MirrorNodeOptions } from './mirror-node';
@@ -186,6 +186,11 @@ export class Mirror {
     this.node.links.closeAll(now);
   }
 
+  /** Who is in as this mirror sees it (undefined when the group is fixed). */
+  groupStats(): MembershipStats | undefined {
+    return this.membership?.stats();
+  }
+
   /** Who is in: joined, left (with reason), this mirror's own start, its exclusion; the view number with each. */
   pollGroupEvent(): MembershipEvent | undefined {
     return this.membership?.pollEvent();
@@ -204,6 +209,7 @@ export class Mirror {
   private membershipHost(): ConstructorParameters<typeof Membership>[0]['host'] {
     return {
       send: (now, to, bytes, tag) => this.node.links.sendGroup(now, to, bytes, tag),
+      linkOpen: (key) => this.node.links.hasLink(key),
       freeze: (origin) => {
         this.node.group.freeze(origin);
       },
