@@ -52,6 +52,7 @@ function checkRun(
   const views = new Set(survivors.map((m) => m.mirror.membership?.view?.number));
   expect(views.size, `${msg}: one view`).toBe(1);
   const deadId = run.stopped?.mirror.self;
+  const alsoDeadId = run.alsoStopped?.mirror.self;
   // What survivors hold of the dead mirror's commands is one set: the union any of them had.
   const deadCommands = run.commands.filter((c) => c.origin === deadId);
   const first = survivors[0];
@@ -63,7 +64,16 @@ function checkRun(
     for (const c of deadCommands)
       expect(seen(c.seq), `${msg}, slot ${m.slot}: ${commandName(c)}`).toBe(kept(c.seq));
   }
-  const executed = run.commands.filter((c) => c.origin !== deadId || kept(c.seq));
+  const alsoKept = alsoDeadId === undefined ? () => true : seenOf(first, alsoDeadId);
+  for (const m of survivors) {
+    if (alsoDeadId === undefined) break;
+    const seen = seenOf(m, alsoDeadId);
+    for (const c of run.commands.filter((x) => x.origin === alsoDeadId))
+      expect(seen(c.seq), `${msg}, slot ${m.slot}: ${commandName(c)}`).toBe(alsoKept(c.seq));
+  }
+  const executed = run.commands.filter(
+    (c) => (c.origin !== deadId || kept(c.seq)) && (c.origin !== alsoDeadId || alsoKept(c.seq)),
+  );
   // A command that reached a survivor after its last trailing state passed its stamp (a repair slower than the
   // last delay: its origin died before it could answer) is ordered there just past that state (tss.ts): the
   // survivors still agree, but with the group's order only when none was late.
@@ -168,6 +178,29 @@ describe('a mirror group whose members change', () => {
         expect(left, `seed ${seed}`).toMatchObject({ id: stopped?.mirror.self, reason: 'closed' });
       }
     }
+  });
+
+  it('a second death while the first view change may be under way (the coordinator too): the rest agree', () => {
+    let changes = 0;
+    for (let seed = 1; seed <= 8; seed++) {
+      const run = runMembership({
+        ...DEFAULT_MEMBERSHIP_RUN,
+        seed,
+        founders: 3,
+        // CRIMP calls a member silent after 5 s; the second death comes as the first change runs.
+        alsoStopAfter: 5_000 + (seed % 4) * 40,
+      });
+      const { survivors } = checkRun(run, `seed ${seed}`);
+      expect(survivors.length, `seed ${seed}`).toBe(2);
+      for (const m of survivors) {
+        const left = m.events.filter((e) => e.type === 'left').map((e) => e.id);
+        expect(left.sort(), `seed ${seed}`).toEqual(
+          [run.stopped?.mirror.self, run.alsoStopped?.mirror.self].sort(),
+        );
+        changes += m.mirror.groupStats()?.counters.attempts ?? 0;
+      }
+    }
+    expect(changes).toBeGreaterThan(0);
   });
 
   it('a 20,000-object board reaches a joiner in chunks', () => {

@@ -27,6 +27,8 @@ export interface MembershipRunConfig {
   /** When a mirror drawn at random among the live ones stops (ms of editing), and how. */
   readonly stopAt: number | undefined;
   readonly stop: 'silent' | 'close';
+  /** A second mirror killed silently this long after the first stop (a view change may be under way). */
+  readonly alsoStopAfter?: number;
   readonly clientsPerMirror: number;
   /** Mean ms between two commands of one mirror's clients; and how long the clients edit (ms). */
   readonly interval: number;
@@ -62,6 +64,10 @@ export interface RunMirror {
   readonly replica: Map<ObjectId, BoardObject>;
   readonly trace: TraceRecord[];
   readonly events: MembershipEvent[];
+  /** When each event came out (virtual ms, as drained). */
+  readonly eventTimes: number[];
+  /** When a joiner dialled. */
+  joinedAt: number | undefined;
   /** Taken off the network (killed) or closed at this time. */
   stoppedAt: number | undefined;
   /** Its clients' replica was seeded from the leading state once it served. */
@@ -72,8 +78,9 @@ export interface MembershipRun {
   readonly sim: SimHarness;
   readonly mirrors: readonly RunMirror[];
   readonly commands: readonly MirrorCommand[];
-  /** The mirror that stopped, if one did. */
+  /** The mirror that stopped, if one did; and the second, if one did. */
   readonly stopped: RunMirror | undefined;
+  readonly alsoStopped: RunMirror | undefined;
 }
 
 export function runMembership(config: MembershipRunConfig): MembershipRun {
@@ -112,6 +119,8 @@ export function runMembership(config: MembershipRunConfig): MembershipRun {
       replica: new Map(founder && config.board !== undefined ? config.board().objects : []),
       trace,
       events: [],
+      eventTimes: [],
+      joinedAt: undefined,
       stoppedAt: undefined,
       seeded: founder,
     };
@@ -131,8 +140,10 @@ export function runMembership(config: MembershipRunConfig): MembershipRun {
 
   const live = (m: RunMirror): boolean => m.stoppedAt === undefined;
   const drain = (m: RunMirror): void => {
-    for (let e = m.mirror.pollGroupEvent(); e !== undefined; e = m.mirror.pollGroupEvent())
+    for (let e = m.mirror.pollGroupEvent(); e !== undefined; e = m.mirror.pollGroupEvent()) {
       m.events.push(e);
+      m.eventTimes.push(sim.now);
+    }
     if (!m.seeded && m.mirror.ready) {
       m.seeded = true;
       for (const [id, o] of m.mirror.tss.leading.objects) m.replica.set(id, o);
@@ -180,24 +191,36 @@ export function runMembership(config: MembershipRunConfig): MembershipRun {
     for (let j = 0; j < config.joiners; j++) {
       const m = make(config.founders + j, false);
       m.mirror.join(sim.now, listenAddress(rng.int(config.founders)));
+      m.joinedAt = sim.now;
       later(sim.now + 1, () => issue(m));
     }
   });
   let stopped: RunMirror | undefined;
+  let alsoStopped: RunMirror | undefined;
+  const kill = (how: 'silent' | 'close'): RunMirror | undefined => {
+    const candidates = mirrors.filter((m) => live(m) && m.mirror.ready);
+    const m = candidates[rng.int(candidates.length)];
+    if (m === undefined) return undefined;
+    m.stoppedAt = sim.now;
+    if (how === 'close') {
+      m.mirror.close(sim.now);
+      sim.flush();
+    }
+    sim.remove(listenAddress(m.slot));
+    sim.remove(dialAddress(m.slot));
+    return m;
+  };
   const stopAt = config.stopAt;
-  if (stopAt !== undefined)
+  const alsoAfter = config.alsoStopAfter;
+  if (stopAt !== undefined) {
     later(start + stopAt, () => {
-      const candidates = mirrors.filter((m) => live(m) && m.mirror.ready);
-      stopped = candidates[rng.int(candidates.length)];
-      if (stopped === undefined) return;
-      stopped.stoppedAt = sim.now;
-      if (config.stop === 'close') {
-        stopped.mirror.close(sim.now);
-        sim.flush();
-      }
-      sim.remove(listenAddress(stopped.slot));
-      sim.remove(dialAddress(stopped.slot));
+      stopped = kill(config.stop);
     });
+    if (alsoAfter !== undefined)
+      later(start + stopAt + alsoAfter, () => {
+        alsoStopped = kill('silent');
+      });
+  }
 
   // The clients act between the network's events, in time order; the mirrors' outputs are drained as they come.
   for (let step = 0; step < 1_000_000 && due.length > 0; step++) {
@@ -214,5 +237,5 @@ export function runMembership(config: MembershipRunConfig): MembershipRun {
     sim.runUntil(sim.now + 100);
     for (const m of mirrors) if (live(m)) drain(m);
   }
-  return { sim, mirrors, commands, stopped };
+  return { sim, mirrors, commands, stopped, alsoStopped };
 }
