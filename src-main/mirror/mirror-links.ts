@@ -352,13 +352,15 @@ export class MirrorLinks {
             break;
           case 'closed':
           case 'code-locked':
+          // Mirror links dial known addresses: they probe no host.
+          case 'probed':
             break;
         }
       }
     }
   }
 
-  /** One packet: HELLO until acked, queued control messages, the given message if any, then the stream's section. */
+  /** One packet: HELLO until acked, the given message if any, queued control messages, then the stream's section. */
   private sendPacket(
     now: number,
     link: Link,
@@ -371,13 +373,19 @@ export class MirrorLinks {
     const stream =
       link.stream !== undefined && link.stream.demand(now) !== 'none' ? link.stream : undefined;
     return link.conn.send(now, (w: BitWriter, budgetBits: number) => {
-      let used = 1 + (message === undefined ? 0 : linkMessageBits(message));
-      if (message !== undefined) writeLinkMessage(w, message);
+      let used = 1;
+      // Our name goes before anything else in the packet: the other side reads messages in order, and a membership
+      // message read on a link it has not named yet has no sender (membership drops it, and the packet still
+      // counts as delivered).
       const hello = !link.helloAcked && self !== undefined;
       if (hello) {
         const m: LinkMessage = { kind: 'hello', id: self };
         writeLinkMessage(w, m);
         used += linkMessageBits(m);
+      }
+      if (message !== undefined) {
+        writeLinkMessage(w, message);
+        used += linkMessageBits(message);
       }
       while (link.control.length > 0) {
         const next = link.control[0];
