@@ -16,6 +16,8 @@ import { DEFAULT_MEMBERSHIP_RUN, runMembership } from './testing/membership-grou
 import { replicaHash } from './testing/sim';
 
 const SEEDS = Number(process.env.GB_MEMBERSHIP_SEEDS ?? 12);
+/** Seeds of the two-joiner run (looped further by hand when a change touches joins). */
+const JOIN_SEEDS = Number(process.env.GB_MEMBERSHIP_JOIN_SEEDS ?? 4);
 
 /** The seqs of one origin a mirror has seen (executed, or in the board it took). */
 function seenOf(m: RunMirror, origin: number): (seq: number) => boolean {
@@ -152,8 +154,8 @@ describe('a mirror group whose members change', () => {
     expect(deadLost).toBeGreaterThanOrEqual(0);
   });
 
-  it('two joiners at once get distinct fresh ids and the board', () => {
-    for (let seed = 1; seed <= 4; seed++) {
+  it(`two joiners at once get distinct fresh ids and the board, for ${JOIN_SEEDS} seeds`, () => {
+    for (let seed = 1; seed <= JOIN_SEEDS; seed++) {
       const run = runMembership({
         ...DEFAULT_MEMBERSHIP_RUN,
         seed,

@@ -6,7 +6,10 @@
 // installed: so every survivor executes the same set of a dead mirror's commands. A joiner is admitted the same
 // way and takes the board from the member it dialled, at the instant that member installs the view admitting it.
 // Messages go over the mirror links, each re-sent until its packet is delivered (the notify protocol says which
-// were dropped). Sans-IO: time is passed in; knows nothing of sockets, of CRIMP's or TSS's insides (hooks do).
+// were dropped); a delivered one can still be dropped on arrival (unexpected there), so a step of a view change
+// not answered within RETRY_MS goes again: the coordinator's proposal or target to the members that have not
+// answered it, a member's last answer to the coordinator (who answers one for a view it installed with that
+// install). Sans-IO: time is passed in; knows nothing of sockets, of CRIMP's or TSS's insides (hooks do).
 import type { PeerAddress } from '../net/address';
 import { parseAddress } from '../net/address';
 import type { Rng } from '../net/rng';
@@ -83,6 +86,8 @@ export interface MembershipCounters {
   unexpected: number;
   /** Messages re-sent after their packet was dropped. */
   resent: number;
+  /** View change steps sent again after RETRY_MS without an answer (a message delivered but dropped on arrival). */
+  retried: number;
   viewChanges: number;
   /** View change attempts started (a coordinator replaced, or a member lost during one, starts another). */
   attempts: number;
@@ -121,7 +126,10 @@ interface Change {
   readonly joined: readonly Admission[];
   readonly flushes: Map<MirrorId, readonly HeldSeqs[]>;
   readonly flushed: Set<MirrorId>;
-  targeted: boolean;
+  /** What every survivor must hold of those leaving, once each reported (fixed from then on). */
+  target: readonly HeldSeqs[] | undefined;
+  /** When the members that have not answered this step are sent it again. */
+  retryAt: number;
 }
 
 /** A member's part in the view change it accepted. */
@@ -132,6 +140,8 @@ interface Accepted {
   readonly joined: readonly Admission[];
   target: readonly HeldSeqs[] | undefined;
   flushedSent: boolean;
+  /** When this member's last answer goes to the coordinator again if no install came. */
+  retryAt: number;
 }
 
 interface Ask {
@@ -142,6 +152,11 @@ interface Ask {
 
 /** How long a joiner has to take the board before the group may think it silent (ms). */
 export const JOIN_GRACE_MS = 30_000;
+/**
+ * A view change step unanswered this long goes again (ms): well past a round trip between mirrors, so a retry is
+ * for a message lost on arrival, not one still on its way (the link re-sends a dropped packet's by itself).
+ */
+export const RETRY_MS = 1_000;
 
 export function compareBallots(a: Ballot, b: Ballot): number {
   return a.view - b.view || a.attempt - b.attempt || a.coordinator - b.coordinator;
@@ -152,6 +167,7 @@ export class Membership {
     undecodable: 0,
     unexpected: 0,
     resent: 0,
+    retried: 0,
     viewChanges: 0,
     attempts: 0,
     joinsRefused: 0,
@@ -164,6 +180,11 @@ export class Membership {
   private readonly suspects = new Map<MirrorId, LeaveReason>();
   private reportedTo: MirrorId | undefined;
   private readonly asks: Ask[] = [];
+  /**
+   * Nonces of the joiners an installed view admitted (at most MAX_MIRRORS: each took an id). An ask sent before
+   * its sponsor installed that view can come after the coordinator did: it is stale, not a second joiner.
+   */
+  private readonly admitted = new Set<number>();
   /** Joiners that dialled this mirror: their nonce's link. */
   private readonly sponsored = new Map<number, { key: number; address: PeerAddress }>();
   private change: Change | undefined;
@@ -178,7 +199,10 @@ export class Membership {
   private excluded = false;
   /** Takes part in view changes: a founder at once, a joiner once it holds the board (joined). */
   private active: boolean;
-  /** A proposal that came while this joiner was still taking the board: answered once it holds it. */
+  /**
+   * A proposal this mirror cannot answer yet: it came while this joiner was still taking the board (answered once
+   * it holds it), or before the install it follows (answered at that install). The highest ballot is kept.
+   */
   private deferred: { from: LinkRef; m: Extract<GroupMessage, { kind: 'propose' }> } | undefined;
 
   constructor(private readonly o: MembershipOptions) {
@@ -301,7 +325,10 @@ export class Membership {
   /** Work waits (queued messages a full window held back, or a flush to check): the driver ticks soon. */
   get busy(): boolean {
     return (
-      this.queue.length > 0 || (this.accepted?.target !== undefined && !this.accepted.flushedSent)
+      this.queue.length > 0 ||
+      (this.accepted?.target !== undefined && !this.accepted.flushedSent) ||
+      // A change under way may have to retry a step.
+      (this.active && (this.change !== undefined || this.accepted !== undefined))
     );
   }
 
@@ -312,6 +339,7 @@ export class Membership {
         return;
       case 'ask':
         // Kept whoever coordinates: this mirror may be next.
+        if (this.admitted.has(m.nonce)) return;
         if (!this.asks.some((a) => a.nonce === m.nonce))
           this.asks.push({ nonce: m.nonce, address: m.address, via: m.via });
         return;
@@ -321,29 +349,38 @@ export class Membership {
         return;
       case 'propose':
         if (this.active) this.onPropose(now, from, m);
-        else this.deferred = { from, m };
+        else this.defer(from, m);
         return;
       case 'flush': {
         const c = this.change;
         if (from.id === undefined) return;
+        if (this.answerInstalled(from.id, m.ballot)) return;
         if (c === undefined || compareBallots(c.ballot, m.ballot) !== 0) return;
         // It missed the install this change follows (a coordinator died sending it): it gets ours first.
         if (m.installed + 1 < c.ballot.view) {
           if (this.lastInstall !== undefined) this.enqueue({ id: from.id }, this.lastInstall);
           return;
         }
-        c.flushes.set(from.id, m.held);
+        // The target is fixed once named: a report sent again after it changes nothing.
+        if (c.target === undefined) c.flushes.set(from.id, m.held);
         return;
       }
-      case 'target':
-        if (this.accepted !== undefined && compareBallots(this.accepted.ballot, m.ballot) === 0) {
-          this.accepted.target = m.held;
-          for (const h of m.held) this.o.host.target(now, h);
+      case 'target': {
+        const a = this.accepted;
+        if (a === undefined || compareBallots(a.ballot, m.ballot) !== 0) return;
+        // Sent again: our answer did not get there.
+        if (a.flushedSent) {
+          this.enqueue({ id: a.ballot.coordinator }, { kind: 'flushed', ballot: a.ballot });
+          return;
         }
+        a.target = m.held;
+        for (const h of m.held) this.o.host.target(now, h);
         return;
+      }
       case 'flushed':
-        if (from.id !== undefined && this.change !== undefined)
-          if (compareBallots(this.change.ballot, m.ballot) === 0) this.change.flushed.add(from.id);
+        if (from.id === undefined || this.answerInstalled(from.id, m.ballot)) return;
+        if (this.change !== undefined && compareBallots(this.change.ballot, m.ballot) === 0)
+          this.change.flushed.add(from.id);
         return;
       case 'install':
         this.onInstall(now, m);
@@ -365,6 +402,8 @@ export class Membership {
       this.counters.unexpected++;
       return;
     }
+    // Let in already (its welcome went on the link it asked on first).
+    if (this.admitted.has(nonce)) return;
     const address = { address: peer.address, port };
     this.sponsored.set(nonce, { key: from.key, address });
     const ask: Ask = { nonce, address, via: this.selfId };
@@ -387,11 +426,12 @@ export class Membership {
       return;
     }
     if (m.ballot.view > view.number + 1) {
-      // We missed an install: saying which view we hold gets it re-sent.
+      // We missed an install: saying which view we hold gets it re-sent, and the proposal is answered after it.
       this.enqueue(
         { id: m.ballot.coordinator },
         { kind: 'flush', ballot: m.ballot, held: [], installed: view.number },
       );
+      this.defer(from, m);
       return;
     }
     if (this.accepted !== undefined && compareBallots(m.ballot, this.accepted.ballot) <= 0) {
@@ -406,6 +446,7 @@ export class Membership {
       joined: m.joined,
       target: undefined,
       flushedSent: false,
+      retryAt: now + RETRY_MS,
     };
     for (const r of m.removed) this.o.host.freeze(r.id);
     for (const j of m.joined) this.o.host.addMember(now, j.id);
@@ -432,6 +473,20 @@ export class Membership {
       this.install(now, next);
       next = this.future.get(next.view.number + 1);
     }
+    this.answerDeferred(now);
+  }
+
+  private defer(from: LinkRef, m: Extract<GroupMessage, { kind: 'propose' }>): void {
+    if (this.deferred === undefined || compareBallots(m.ballot, this.deferred.m.ballot) > 0)
+      this.deferred = { from, m };
+  }
+
+  /** A deferred proposal is answered (or deferred again, or found stale) once this mirror is a member. */
+  private answerDeferred(now: number): void {
+    const d = this.deferred;
+    if (d === undefined || !this.active || this.excluded) return;
+    this.deferred = undefined;
+    this.onPropose(now, d.from, d.m);
   }
 
   private install(now: number, m: Extract<GroupMessage, { kind: 'install' }>): void {
@@ -451,6 +506,7 @@ export class Membership {
     for (const j of m.joined) {
       this.o.host.addMember(now, j.id);
       this.events.push({ type: 'joined', id: j.id, view: m.view.number });
+      this.admitted.add(j.nonce);
       const i = this.asks.findIndex((a) => a.nonce === j.nonce);
       if (i >= 0) this.asks.splice(i, 1);
       const joiner = j.via === self ? this.sponsored.get(j.nonce) : undefined;
@@ -512,9 +568,7 @@ export class Membership {
     if (id === undefined || this.current === undefined || this.active) return;
     this.active = true;
     this.events.push({ type: 'member', id, view: this.current.number });
-    const d = this.deferred;
-    this.deferred = undefined;
-    if (d !== undefined) this.onPropose(now, d.from, d.m);
+    this.answerDeferred(now);
     this.step(now);
   }
 
@@ -530,12 +584,39 @@ export class Membership {
         a.target.every((h) => this.o.host.holdsAll(h))
       ) {
         a.flushedSent = true;
+        a.retryAt = now + RETRY_MS;
         if (a.ballot.coordinator === this.selfId) this.change?.flushed.add(a.ballot.coordinator);
         else this.enqueue({ id: a.ballot.coordinator }, { kind: 'flushed', ballot: a.ballot });
         if (a.ballot.coordinator === this.selfId) this.coordinate(now);
       }
+      this.retryAnswer(now);
     }
     this.flush(now);
+  }
+
+  /**
+   * A member that holds the target and has not seen the install within RETRY_MS says so again: the install may
+   * have been dropped on arrival (the coordinator answers with it). Before that the coordinator's own retries
+   * (proposal, target) drive the change.
+   */
+  private retryAnswer(now: number): void {
+    const a = this.accepted;
+    if (a === undefined || !a.flushedSent || now < a.retryAt) return;
+    const c = a.ballot.coordinator;
+    a.retryAt = now + RETRY_MS;
+    // A coordinator we suspect is replaced by the next lowest, whose proposal supersedes this one.
+    if (c === this.selfId || this.suspects.has(c) || this.queuedFor(c)) return;
+    this.counters.retried++;
+    this.enqueue({ id: c }, { kind: 'flushed', ballot: a.ballot });
+  }
+
+  /** An answer for a view this coordinator installed since (its install got lost on arrival): the install again. */
+  private answerInstalled(from: MirrorId, ballot: Ballot): boolean {
+    const last = this.lastInstall;
+    if (last === undefined || ballot.view > last.view.number) return false;
+    if (ballot.view === last.view.number && last.view.members.some((m) => m.id === from))
+      this.enqueue({ id: from }, last);
+    return true;
   }
 
   /** Suspicions and joiners' requests go to the coordinator (again whenever it changes). */
@@ -561,21 +642,22 @@ export class Membership {
       if (c === undefined) return;
     }
     const survivors = c.view.members.filter((m) => !c.joined.some((j) => j.id === m.id));
-    if (!c.targeted && survivors.every((m) => c.flushes.has(m.id))) {
-      c.targeted = true;
+    if (c.target === undefined && survivors.every((m) => c.flushes.has(m.id))) {
       const held = c.removed.map((r) =>
         union(
           r.id,
           survivors.map((m) => c.flushes.get(m.id) ?? []),
         ),
       );
+      c.target = held;
+      c.retryAt = now + RETRY_MS;
       for (const m of survivors) {
         const msg: GroupMessage = { kind: 'target', ballot: c.ballot, held };
         if (m.id === self) this.handle(now, { key: 0, id: self, peer: '' }, msg);
         else this.enqueue({ id: m.id }, msg);
       }
     }
-    if (c.targeted && survivors.every((m) => c.flushed.has(m.id))) {
+    if (c.target !== undefined && survivors.every((m) => c.flushed.has(m.id))) {
       const msg: Extract<GroupMessage, { kind: 'install' }> = {
         kind: 'install',
         ballot: c.ballot,
@@ -586,7 +668,34 @@ export class Membership {
       // Those leaving get none: their links close at the install.
       for (const m of survivors) if (m.id !== self) this.enqueue({ id: m.id }, msg);
       this.install(now, msg);
+      return;
     }
+    if (now >= c.retryAt) this.retryStep(now, c, survivors, self);
+  }
+
+  /** The step under way goes again to the survivors that have not answered it within RETRY_MS. */
+  private retryStep(
+    now: number,
+    c: Change,
+    survivors: readonly ViewMember[],
+    self: MirrorId,
+  ): void {
+    c.retryAt = now + RETRY_MS;
+    const msg: GroupMessage =
+      c.target === undefined
+        ? { kind: 'propose', ballot: c.ballot, view: c.view, removed: c.removed, joined: c.joined }
+        : { kind: 'target', ballot: c.ballot, held: c.target };
+    for (const m of survivors) {
+      if (m.id === self || (c.target === undefined ? c.flushes : c.flushed).has(m.id)) continue;
+      // What already waits for that link's window goes first; a retry behind it would only pile up.
+      if (this.queuedFor(m.id)) continue;
+      this.counters.retried++;
+      this.enqueue({ id: m.id }, msg);
+    }
+  }
+
+  private queuedFor(id: MirrorId): boolean {
+    return this.queue.some((out) => 'id' in out.to && out.to.id === id);
   }
 
   /** Starts a view change if anything waits: the suspected leave, the asking join (fresh ids). */
@@ -626,7 +735,8 @@ export class Membership {
       joined,
       flushes: new Map(),
       flushed: new Set(),
-      targeted: false,
+      target: undefined,
+      retryAt: now + RETRY_MS,
     };
     this.change = c;
     const msg: GroupMessage = { kind: 'propose', ballot: c.ballot, view: c.view, removed, joined };
