@@ -507,6 +507,9 @@ export class Membership {
       this.o.host.addMember(now, j.id);
       this.events.push({ type: 'joined', id: j.id, view: m.view.number });
       this.admitted.add(j.nonce);
+      // Ids are never reused, so a session admits at most MAX_MIRRORS: more is a broken install, kept bounded.
+      if (this.admitted.size > MAX_MIRRORS)
+        this.admitted.delete(this.admitted.values().next().value ?? 0);
       const i = this.asks.findIndex((a) => a.nonce === j.nonce);
       if (i >= 0) this.asks.splice(i, 1);
       const joiner = j.via === self ? this.sponsored.get(j.nonce) : undefined;
