@@ -22,5 +22,6 @@ export {
   MAX_OBJECTS,
   objectsByZ,
   sameBoard,
+  shaped,
 } from './state';
 export { allocateObjectId, createWithId, ID_ORIGIN_BITS, ID_ORIGINS, isIdOf } from './ids';

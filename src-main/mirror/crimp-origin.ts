@@ -66,6 +66,23 @@ export class OriginStream {
     return n;
   }
 
+  /** The seqs held above the contiguous prefix, ascending. */
+  aboveSeqs(): CrimpSeq[] {
+    return [...this.above].sort((a, b) => a - b);
+  }
+
+  /**
+   * Marks seqs as arrived without their payloads (a joiner's start: the board it took has them); they are stable
+   * here, as nothing is held to repair them.
+   */
+  assume(upTo: CrimpSeq, above: readonly CrimpSeq[]): void {
+    this.upTo = Math.max(this.upTo, upTo);
+    for (const seq of above) if (seq > this.upTo) this.above.add(seq);
+    while (this.above.delete(this.upTo + 1)) this.upTo++;
+    this.maxSeen = Math.max(this.maxSeen, this.upTo, ...above);
+    this.stable = Math.max(this.stable, upTo);
+  }
+
   /** Drops everything held (the origin left the group): the memory goes, what arrived stays known. */
   clear(): void {
     this.store.clear();

@@ -40,6 +40,9 @@ export interface CrimpCounters {
   bytesOut: number;
   refused: { 'too-large': number; 'window-full': number; 'buffer-full': number };
   membersOut: Record<MemberOutReason, number>;
+  /** Members suspected (agreed membership: the group then decides), and those the group removed. */
+  suspected: Record<MemberOutReason, number>;
+  membersLeft: number;
   decodeErrors: Partial<Record<CrimpDecodeErrorCode, number>>;
   dropped: {
     /** The datagram's sender field is not the link's member. */
@@ -51,6 +54,8 @@ export interface CrimpCounters {
     unknownOrigin: number;
     outOfWindow: number;
     bufferFull: number;
+    /** A seq of an origin frozen for its removal that the view change did not name. */
+    frozen: number;
   };
 }
 
@@ -77,6 +82,8 @@ export function newCrimpCounters(): CrimpCounters {
     bytesOut: 0,
     refused: { 'too-large': 0, 'window-full': 0, 'buffer-full': 0 },
     membersOut: { silent: 0, behind: 0, buffer: 0 },
+    suspected: { silent: 0, behind: 0, buffer: 0 },
+    membersLeft: 0,
     decodeErrors: {},
     dropped: {
       spoofed: 0,
@@ -86,6 +93,7 @@ export function newCrimpCounters(): CrimpCounters {
       unknownOrigin: 0,
       outOfWindow: 0,
       bufferFull: 0,
+      frozen: 0,
     },
   };
 }
@@ -96,7 +104,7 @@ export interface CrimpStats extends CrimpCounters {
   pendingRequests: number;
   members: {
     readonly id: MirrorId;
-    readonly out: MemberOutReason | null;
+    readonly out: MemberOutReason | 'left' | 'suspected' | null;
     readonly rttMs: number | null;
   }[];
 }

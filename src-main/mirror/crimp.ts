@@ -3,8 +3,10 @@
 // delay scaled by its distance to the origin, any holder repairs after a randomized delay scaled by its distance
 // to the requester, and hearing another's NAK or repair suppresses one's own. Every payload is handed up as soon
 // as it arrives (no ordering: TSS orders). Piggybacked "received up to" vectors make payloads stable, and stable
-// payloads are released; a mirror too far behind or silent is declared out. Sans-IO: time is passed in, datagrams
-// go out through `send`; knows nothing of sockets, links, clocks of other mirrors or what payloads mean.
+// payloads are released; a mirror too far behind or silent is declared out — alone, or (with `onSuspect`) by the
+// group's agreement (membership.ts), which adds and removes members here and, before a member leaves, freezes its
+// stream and fetches what any survivor holds of it. Sans-IO: time is passed in, datagrams go out through `send`;
+// knows nothing of sockets, links, clocks of other mirrors or what payloads mean.
 import { BitWriter } from '../net/bitstream';
 import { DueHeap } from '../net/due-heap';
 import type { Rng } from '../net/rng';
@@ -108,7 +110,21 @@ export interface MirrorGroupOptions {
     info: DeliveryInfo,
   ) => void;
   readonly onMemberOut?: (id: MirrorId, reason: MemberOutReason, now: number) => void;
+  /**
+   * Given: a member silent, behind or holding the buffer is only suspected here (no more is sent to it or taken
+   * from it, its payloads stay held) and the group decides (removeMember); absent, it is declared out at once.
+   */
+  readonly onSuspect?: (id: MirrorId, reason: MemberOutReason, now: number) => void;
+  /** A joiner's start: what it holds of each origin already (the board it took has them). */
+  readonly baseline?: readonly HeldSeqs[];
   readonly config?: Partial<CrimpConfig>;
+}
+
+/** What a mirror holds of one origin: every seq 1..upTo and those listed above. */
+export interface HeldSeqs {
+  readonly origin: MirrorId;
+  readonly upTo: CrimpSeq;
+  readonly above: readonly CrimpSeq[];
 }
 
 export type OriginateResult =
@@ -117,7 +133,9 @@ export type OriginateResult =
 
 interface Member {
   readonly id: MirrorId;
-  out: MemberOutReason | undefined;
+  out: MemberOutReason | 'left' | undefined;
+  /** Suspected (agreed mode): nothing more goes to it or is taken from it until the group removes it. */
+  suspected: boolean;
   heardAt: number;
   /** What it told us it holds, per origin (only ever raised). */
   readonly upTo: Map<MirrorId, CrimpSeq>;
@@ -171,6 +189,8 @@ export class MirrorGroup {
   private nextTag = 1;
   private bufferedBytes = 0;
   private readonly writer = new BitWriter(256);
+  /** Origins frozen for a view change: only the listed seqs are still taken (none but held ones before target). */
+  private readonly frozen = new Map<MirrorId, Set<CrimpSeq> | undefined>();
 
   constructor(private readonly o: MirrorGroupOptions) {
     this.self = assertMirrorId(o.self);
@@ -182,27 +202,108 @@ export class MirrorGroup {
     if (c.maxPayloadBytes + 24 > c.maxDatagramBytes)
       throw new RangeError('maxPayloadBytes does not fit a datagram');
     if (!o.members.includes(o.self)) throw new RangeError('members must include self');
-    for (const id of o.members) {
-      assertMirrorId(id);
+    for (const id of o.members) this.addMember(o.now, id, 0);
+    for (const h of o.baseline ?? []) {
+      const stream = this.origins.get(h.origin);
+      if (stream === undefined) continue;
+      stream.assume(h.upTo, h.above);
+      this.considered.set(h.origin, stream.upTo);
+    }
+  }
+
+  /**
+   * A member joins (the group agreed): from now on it counts for stability, so nothing it has not confirmed is
+   * released; it is not thought silent before `graceMs` (it is still taking the board).
+   */
+  addMember(now: number, id: MirrorId, graceMs: number): void {
+    assertMirrorId(id);
+    if (this.members.has(id) || (this.origins.has(id) && id !== this.self)) return;
+    if (!this.origins.has(id)) {
       this.origins.set(id, new OriginStream());
       this.requests.set(id, new Map());
       this.repairs.set(id, new Map());
       this.considered.set(id, 0);
-      if (id === this.self) continue;
-      this.members.set(id, {
-        id,
-        out: undefined,
-        heardAt: o.now,
-        upTo: new Map(),
-        srtt: undefined,
-        heard: undefined,
-        // The first heartbeat goes out at once.
-        stateSentAt: -Infinity,
-        stateChanged: true,
-        queue: [],
-        sent: new Map(),
-      });
     }
+    if (id === this.self) return;
+    this.members.set(id, {
+      id,
+      out: undefined,
+      suspected: false,
+      heardAt: now + graceMs,
+      upTo: new Map(),
+      srtt: undefined,
+      heard: undefined,
+      // The first heartbeat goes out at once.
+      stateSentAt: -Infinity,
+      stateChanged: true,
+      queue: [],
+      sent: new Map(),
+    });
+  }
+
+  /** A member leaves (the group agreed, every survivor holding the same of its stream): what it held back goes. */
+  removeMember(now: number, id: MirrorId): void {
+    const m = this.members.get(id);
+    this.frozen.delete(id);
+    if (m === undefined || m.out !== undefined) return;
+    this.declareOut(now, m, 'left');
+  }
+
+  /** Stops taking new seqs of an origin (a view change removes it): `target` later says which to fetch. */
+  freeze(origin: MirrorId): void {
+    if (!this.frozen.has(origin)) this.frozen.set(origin, undefined);
+  }
+
+  /** The seqs of a frozen origin every survivor must hold: those missing here are asked for at once. */
+  target(now: number, held: HeldSeqs): void {
+    const stream = this.origins.get(held.origin);
+    const requests = this.requests.get(held.origin);
+    if (stream === undefined || requests === undefined || !this.frozen.has(held.origin)) return;
+    const want = new Set(held.above);
+    this.frozen.set(held.origin, want);
+    const missing = [...held.above];
+    for (let seq = stream.upTo + 1; seq <= held.upTo; seq++) {
+      want.add(seq);
+      missing.push(seq);
+    }
+    for (const seq of missing) {
+      if (stream.has(seq) || requests.has(seq)) continue;
+      this.counters.gaps++;
+      requests.set(seq, { at: now, round: 0 });
+      this.schedule('request', held.origin, seq, now);
+    }
+    this.flush(now);
+  }
+
+  /** Whether every seq listed is held here. */
+  holdsAll(held: HeldSeqs): boolean {
+    const stream = this.origins.get(held.origin);
+    if (stream === undefined) return false;
+    if (stream.upTo < held.upTo) {
+      for (let seq = stream.upTo + 1; seq <= held.upTo; seq++) if (!stream.has(seq)) return false;
+    }
+    return held.above.every((seq) => stream.has(seq));
+  }
+
+  /** What this mirror holds of an origin (the above list at most `maxAbove` long: the lowest ones). */
+  held(origin: MirrorId, maxAbove = Infinity): HeldSeqs {
+    const stream = this.origins.get(origin);
+    if (stream === undefined) return { origin, upTo: 0, above: [] };
+    return { origin, upTo: stream.upTo, above: stream.aboveSeqs().slice(0, maxAbove) };
+  }
+
+  /** Every live member has told us what it holds, and nothing any of them has is missing here. */
+  caughtUp(): boolean {
+    for (const m of this.members.values())
+      if (m.out === undefined && !m.suspected && m.heard === undefined) return false;
+    for (const [origin, s] of this.origins)
+      if (this.members.get(origin)?.out === undefined && s.upTo < s.maxSeen) return false;
+    return true;
+  }
+
+  /** Origins this mirror keeps a stream of (members, and those that left). */
+  originIds(): MirrorId[] {
+    return [...this.origins.keys()];
   }
 
   /** Numbers a payload of ours, keeps it for repairs and sends it to every member. */
@@ -251,7 +352,7 @@ export class MirrorGroup {
       this.counters.dropped.notMember++;
       return;
     }
-    if (m.out !== undefined) {
+    if (m.out !== undefined || m.suspected) {
       this.counters.dropped.fromOut++;
       return;
     }
@@ -296,7 +397,7 @@ export class MirrorGroup {
       else this.onRepairTimer(now, t);
     }
     for (const m of this.members.values()) {
-      if (m.out === undefined && now >= m.heardAt + this.config.memberTimeoutMs)
+      if (m.out === undefined && !m.suspected && now >= m.heardAt + this.config.memberTimeoutMs)
         this.declareOut(now, m, 'silent');
     }
     this.evictBehind(now);
@@ -307,7 +408,7 @@ export class MirrorGroup {
   nextTimeout(): number {
     let t = this.timers.peek()?.at ?? Infinity;
     for (const m of this.members.values()) {
-      if (m.out !== undefined) continue;
+      if (m.out !== undefined || m.suspected) continue;
       t = Math.min(
         t,
         m.stateSentAt + this.config.heartbeatMs,
@@ -317,11 +418,13 @@ export class MirrorGroup {
     return t;
   }
 
-  /** Members not declared out, this one included. */
+  /** Members not declared out nor suspected, this one included. */
   liveMembers(): MirrorId[] {
     return [
       this.self,
-      ...[...this.members.values()].filter((m) => m.out === undefined).map((m) => m.id),
+      ...[...this.members.values()]
+        .filter((m) => m.out === undefined && !m.suspected)
+        .map((m) => m.id),
     ];
   }
 
@@ -335,7 +438,7 @@ export class MirrorGroup {
       pendingRequests: [...this.requests.values()].reduce((n, r) => n + r.size, 0),
       members: [...this.members.values()].map((m) => ({
         id: m.id,
-        out: m.out ?? null,
+        out: m.out ?? (m.suspected ? 'suspected' : null),
         rttMs: m.srtt ?? null,
       })),
     };
@@ -407,6 +510,10 @@ export class MirrorGroup {
       this.counters.dropped.fromOut++;
       return;
     }
+    if (this.frozen.has(origin) && this.frozen.get(origin)?.has(seq) !== true) {
+      this.counters.dropped.frozen++;
+      return;
+    }
     if (this.bufferedBytes + msg.payload.length > this.config.maxBufferedBytes) {
       this.evictHeaviest(now);
       if (this.bufferedBytes + msg.payload.length > this.config.maxBufferedBytes) {
@@ -440,8 +547,9 @@ export class MirrorGroup {
 
   /** Schedules requests for seqs now known to exist and missing, within the window. */
   private learnSeen(now: number, origin: MirrorId, maxSeen: CrimpSeq): void {
-    // An origin declared out is given up on (declareOut): others' vectors must not revive its requests.
-    if (this.members.get(origin)?.out !== undefined) return;
+    // An origin declared out is given up on (declareOut): others' vectors must not revive its requests; a frozen
+    // one's are only what the view change's target names.
+    if (this.members.get(origin)?.out !== undefined || this.frozen.has(origin)) return;
     const stream = this.stream(origin);
     stream.maxSeen = Math.max(stream.maxSeen, maxSeen);
     const from = Math.max(this.considered.get(origin) ?? 0, stream.upTo);
@@ -503,7 +611,7 @@ export class MirrorGroup {
           this.counters.naksSuppressed++;
           r.at = now + this.requestDelay(this.distance(origin), r.round);
           this.schedule('request', origin, seq, r.at);
-        } else if (r === undefined && origin !== this.self) {
+        } else if (r === undefined && origin !== this.self && !this.frozen.has(origin)) {
           this.learnSeen(now, origin, seq);
         }
         continue;
@@ -565,6 +673,7 @@ export class MirrorGroup {
   private releaseStable(origin: MirrorId): void {
     const stream = this.stream(origin);
     let stable = stream.upTo;
+    // A suspected member still counts: what it lacks may be what a survivor must fetch before it is removed.
     for (const m of this.members.values()) {
       if (m.out === undefined) stable = Math.min(stable, m.upTo.get(origin) ?? 0);
     }
@@ -591,7 +700,7 @@ export class MirrorGroup {
   /** Declares out every live member a full window behind us on some origin. */
   private evictBehind(now: number): void {
     for (const m of this.members.values()) {
-      if (m.out !== undefined) continue;
+      if (m.out !== undefined || m.suspected) continue;
       for (const [origin, stream] of this.origins) {
         if (origin === m.id) continue;
         if (stream.upTo - (m.upTo.get(origin) ?? 0) >= this.config.window) {
@@ -607,7 +716,7 @@ export class MirrorGroup {
     let worst: Member | undefined;
     let worstBytes = 0;
     for (const m of this.members.values()) {
-      if (m.out !== undefined) continue;
+      if (m.out !== undefined || m.suspected) continue;
       let bytes = 0;
       for (const [origin, stream] of this.origins)
         bytes += stream.bytesAbove(m.upTo.get(origin) ?? 0);
@@ -619,11 +728,22 @@ export class MirrorGroup {
     if (worst !== undefined) this.declareOut(now, worst, 'buffer');
   }
 
-  private declareOut(now: number, m: Member, reason: MemberOutReason): void {
+  private declareOut(now: number, m: Member, reason: MemberOutReason | 'left'): void {
+    if (reason !== 'left' && this.o.onSuspect !== undefined) {
+      // The group decides; until then nothing goes to it, and what it holds back stays held.
+      m.suspected = true;
+      m.queue.length = 0;
+      m.sent.clear();
+      this.counters.suspected[reason]++;
+      this.o.onSuspect(m.id, reason, now);
+      return;
+    }
     m.out = reason;
+    m.suspected = false;
     m.queue.length = 0;
     m.sent.clear();
-    this.counters.membersOut[reason]++;
+    if (reason === 'left') this.counters.membersLeft++;
+    else this.counters.membersOut[reason]++;
     // What it originated and we lack can still come from others; what nobody has is lost with it.
     const stream = this.stream(m.id);
     const requests = this.requests.get(m.id);
@@ -634,7 +754,7 @@ export class MirrorGroup {
     this.bufferedBytes -= stream.bytes;
     stream.clear();
     for (const origin of this.origins.keys()) this.releaseStable(origin);
-    this.o.onMemberOut?.(m.id, reason, now);
+    if (reason !== 'left') this.o.onMemberOut?.(m.id, reason, now);
   }
 
   private countDecodeError(code: CrimpDecodeErrorCode): void {
@@ -658,7 +778,7 @@ export class MirrorGroup {
   /** Sends what is queued: group messages once (multicast) or to each member, state blocks where due. */
   private flush(now: number): void {
     const group = this.o.sendToGroup;
-    const live = [...this.members.values()].filter((m) => m.out === undefined);
+    const live = [...this.members.values()].filter((m) => m.out === undefined && !m.suspected);
     if (this.toAll.length > 0) {
       if (group !== undefined) {
         this.build(undefined, this.toAll, false, (bytes) => {

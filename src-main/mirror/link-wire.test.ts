@@ -15,13 +15,15 @@ import {
 
 function randomMessage(rng: Rng): LinkMessage {
   const t = (): number => (rng.next() - 0.5) * 1e13;
-  switch (rng.int(4)) {
+  switch (rng.int(5)) {
     case 0:
       return { kind: 'hello', id: rng.range(0, MAX_MIRROR_ID) };
     case 1:
       return { kind: 'crimp', bytes: rng.bytes(rng.range(0, 1100)) };
     case 2:
       return { kind: 'probe', t0: t() };
+    case 3:
+      return { kind: 'group', bytes: rng.bytes(rng.range(0, 1200)) };
     default:
       return { kind: 'answer', t0: t(), t1: t(), t2: t() };
   }
@@ -64,19 +66,19 @@ describe('mirror link messages', () => {
   it('keep their layout (golden bytes)', () => {
     const hex = (messages: readonly LinkMessage[]): string =>
       Buffer.from(encode(messages)).toString('hex');
-    // 1 · kind 00 · id 0011 · end 0. A CRIMP datagram's length is a varuint, its bytes start on a byte boundary;
-    // clock readings are float64.
-    expect(hex([{ kind: 'hello', id: 3 }])).toBe('86');
-    expect(hex([{ kind: 'crimp', bytes: new Uint8Array([1, 2, 3]) }])).toBe('a601020300');
-    expect(hex([{ kind: 'probe', t0: 1234.5 }])).toBe('c81269400000000000');
+    // 1 · kind 000 · id 0011 · end 0 (kinds take 3 bits since membership's group message). A CRIMP datagram's
+    // length is a varuint, its bytes start on a byte boundary; clock readings are float64.
+    expect(hex([{ kind: 'hello', id: 3 }])).toBe('8300');
+    expect(hex([{ kind: 'crimp', bytes: new Uint8Array([1, 2, 3]) }])).toBe('9300810180');
+    expect(hex([{ kind: 'probe', t0: 1234.5 }])).toBe('a40934a00000000000');
     expect(hex([{ kind: 'answer', t0: 1, t1: -2, t2: 0.5 }])).toBe(
-      'e7fe000000000000180000000000000007fc00000000000000',
+      'b3ff0000000000000c0000000000000003fe00000000000000',
     );
     expect(hex([])).toBe('00');
   });
 
   it('flag a stream section after the end bit, and read none from a packet without one', () => {
-    // HELLO and the end bit fill a byte exactly: no bit is left for a flag.
+    // HELLO and the end bit leave padding: zeros, no flag.
     const bare = new BitReader(encode([{ kind: 'hello', id: 3 }]));
     expect(readLinkMessages(bare)).toEqual([{ kind: 'hello', id: 3 }]);
     expect(readLinkSectionFlag(bare)).toBe(false);
@@ -90,7 +92,7 @@ describe('mirror link messages', () => {
     writeLinkSectionFlag(w);
     w.writeUint(0b101, 3);
     const bytes = w.finish();
-    expect(Buffer.from(bytes).toString('hex')).toBe('86d0');
+    expect(Buffer.from(bytes).toString('hex')).toBe('8368');
     const r = new BitReader(bytes);
     expect(readLinkMessages(r)).toEqual([{ kind: 'hello', id: 3 }]);
     expect(readLinkSectionFlag(r)).toBe(true);

@@ -1,14 +1,16 @@
 // What travels inside a mirror link's sealed packets, bit-packed: the HELLO that names the mirror, CRIMP
-// datagrams, and clock probes and answers, then maybe a stream's section (the participants' ghosts). Reads are
-// bounded and a bad packet is a typed error. Knows nothing of connections, timers or what CRIMP and the stream carry.
+// datagrams, clock probes and answers, and membership messages (group-wire.ts), then maybe a stream's section (the
+// participants' ghosts). Reads are bounded and a bad packet is a typed error. Knows nothing of connections, timers
+// or what CRIMP, the group messages and the stream carry.
 //
-// Packet layout: (1 · kind 2 · the message)* · 0 · [1 · the stream's section]. The section's flag comes after the
-// end bit and only when a section follows, so a packet without one is what it was before streams existed: its
-// padding (fewer than 8 zero bits) reads as no flag.
+// Packet layout: (1 · kind (KIND_BITS) · the message)* · 0 · [1 · the stream's section]. The section's flag comes
+// after the end bit and only when a section follows, so a packet without one reads as it always did: its padding
+// (fewer than 8 zero bits) reads as no flag.
 import type { BitReader, BitWriter } from '../net/bitstream';
 import { DecodeError } from '../net/bitstream';
 import type { DecodeErrorCode } from '../net/bitstream';
 import { CRIMP_MAX_DATAGRAM_BYTES } from './crimp-wire';
+import { GROUP_MAX_MESSAGE_BYTES } from './group-wire';
 import type { MirrorId } from './mirror-id';
 import { MIRROR_ID_BITS } from './mirror-id';
 
@@ -19,10 +21,20 @@ export type LinkMessage =
   /** Our clock (ms) when the probe left. */
   | { readonly kind: 'probe'; readonly t0: number }
   /** The probe's t0 echoed, our clock when it arrived (t1) and when the answer left (t2). */
-  | { readonly kind: 'answer'; readonly t0: number; readonly t1: number; readonly t2: number };
+  | { readonly kind: 'answer'; readonly t0: number; readonly t1: number; readonly t2: number }
+  // membership (joins, view changes, board transfer): one message of group-wire.ts, also on a link not yet named
+  | { readonly kind: 'group'; readonly bytes: Uint8Array };
 
-const KINDS = ['hello', 'crimp', 'probe', 'answer'] as const;
-const KIND_BITS = 2;
+const KINDS = [
+  'hello',
+  'crimp',
+  'probe',
+  'answer',
+  // membership
+  'group',
+] as const;
+/** Wide enough for every kind: a kind added at the end widens it by itself. */
+const KIND_BITS = Math.ceil(Math.log2(KINDS.length));
 /** Messages one packet may hold (a CRIMP datagram fills one; the others are a few bytes). */
 export const LINK_MAX_MESSAGES = 16;
 
@@ -49,6 +61,7 @@ export function writeLinkMessage(w: BitWriter, m: LinkMessage): void {
       w.writeUint(m.id, MIRROR_ID_BITS);
       return;
     case 'crimp':
+    case 'group':
       w.writeByteArray(m.bytes);
       return;
     case 'probe':
@@ -82,6 +95,7 @@ export function linkMessageBits(m: LinkMessage): number {
     case 'hello':
       return 1 + KIND_BITS + MIRROR_ID_BITS;
     case 'crimp':
+    case 'group':
       // A varuint length takes 5 bits per 4 bits of value.
       return (
         1 +
@@ -122,6 +136,8 @@ function readMessage(r: BitReader): LinkMessage {
       return { kind, id: r.readUint(MIRROR_ID_BITS) };
     case 'crimp':
       return { kind, bytes: r.readByteArray(CRIMP_MAX_DATAGRAM_BYTES) };
+    case 'group':
+      return { kind, bytes: r.readByteArray(GROUP_MAX_MESSAGE_BYTES) };
     case 'probe':
       return { kind, t0: readTime(r) };
     case 'answer':

@@ -64,7 +64,12 @@ describe('a mirror group over lossy links', () => {
           expect(m.mirror.tss.hash(j), `${where}, state ${j}`).toBe(ordered);
         expect(replicaHash(m.replica), where).toBe(ordered);
         expect(m.mirror.tss.stats.late, where).toBe(0);
-        expect(m.mirror.counters, where).toEqual({ undecodable: 0, forged: 0, unsent: 0 });
+        expect(m.mirror.counters, where).toEqual({
+          undecodable: 0,
+          forged: 0,
+          unsent: 0,
+          badTransfer: 0,
+        });
         // Every command reached every mirror once (its own at submission).
         expect(m.mirror.tss.stats.received, where).toBe(run.commands.length);
         rollbacks += m.mirror.tss.stats.leadingRollbacks;

@@ -3,9 +3,17 @@ import { Endpoint } from '../net/endpoint';
 import type { Impairment } from '../net/impairment';
 import { NO_IMPAIRMENT } from '../net/impairment';
 import { Rng } from '../net/rng';
+import { SimHarness } from '../net/testing/harness';
+import { SimNetwork } from '../net/testing/network';
 import { MirrorNode } from './mirror-node';
 import { generateMirrorSecret, MIRROR_LINK_VERSION, MirrorLinks } from './mirror-links';
-import { listenAddress, MESH_SECRET, MirrorMesh, simSides } from './testing/mirror-mesh';
+import {
+  dialAddress,
+  listenAddress,
+  MESH_SECRET,
+  MirrorMesh,
+  simSides,
+} from './testing/mirror-mesh';
 
 const SEEDS = Number(process.env.GB_MIRROR_SEEDS ?? 20);
 
@@ -107,6 +115,45 @@ describe('mirror links', () => {
     expect(mesh.mirrors[0]?.node.links.counters.malformed).toBe(1);
     expect(mesh.mirrors[0]?.node.links.linked()).toEqual([]);
     expect(conn?.closeInfo?.reason).toBe('protocol-error');
+  });
+
+  it('give a membership message riding the packet that names the link its sender (HELLO goes first)', () => {
+    const net = new SimNetwork(new Rng(6), NO_IMPAIRMENT);
+    const sim = new SimHarness(net);
+    const from: (number | undefined)[] = [];
+    const member = new MirrorLinks({
+      self: 0,
+      secret: MESH_SECRET,
+      now: 0,
+      onCrimp: () => undefined,
+      onGroup: (_now, link, bytes) => {
+        if (bytes[0] === 0x7e) from.push(link.id);
+      },
+    });
+    // A joiner: it dials with no id, so the member has not named its link when the id comes.
+    const joiner = new MirrorLinks({
+      self: undefined,
+      secret: MESH_SECRET,
+      now: 0,
+      onCrimp: () => undefined,
+    });
+    const m = simSides(member);
+    const j = simSides(joiner);
+    sim.add(listenAddress(0), m.listener);
+    sim.add(dialAddress(0), m.dialer);
+    sim.add(listenAddress(1), j.listener);
+    sim.add(dialAddress(1), j.dialer);
+    joiner.connect(0, listenAddress(0));
+    expect(sim.runUntilTrue(() => joiner.linked().includes(0), 5_000)).toBe(true);
+    sim.runUntil(sim.now + 500);
+    expect(member.linked()).toEqual([]);
+    // The id comes: the packet with its HELLO alone is lost, the next carries the HELLO and a message.
+    joiner.assignSelf(sim.now, 1);
+    expect(joiner.pollTransmit('dialer')).toBeDefined();
+    expect(joiner.sendGroup(sim.now, { id: 0 }, Uint8Array.of(0x7e), 1)).toBe(true);
+    sim.runUntil(sim.now + 500);
+    expect(member.linked()).toEqual([1]);
+    expect(from).toEqual([1]);
   });
 
   it('close a link that names an id already linked', () => {

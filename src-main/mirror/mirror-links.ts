@@ -1,10 +1,12 @@
 // One mirror's links to the other mirrors of its group: sealed notify connections (net/ Endpoint) keyed by the
 // mirror secret under the mirror channel label, so only the group's mirrors get in and a peer's join code never
 // does; each link names its mirror (HELLO), carries CRIMP datagrams unreliably (with the notify protocol's
-// verdicts passed back as hints) and clock probes, and keeps an NTP-style offset to its mirror. A stream manager
-// given by the owner (the participants' ghosts) rides the link's packets after the messages, and sends packets of
-// its own at most every streamIntervalMs. A mirror listens on one endpoint and dials on another (an Endpoint is a
-// host or a client). Sans-IO; knows nothing of sockets, of what CRIMP or the stream carry, or of sessions.
+// verdicts passed back as hints) and clock probes, and keeps an NTP-style offset to its mirror. Links also carry
+// membership messages (group-wire.ts), on a joiner's link before it has an id too. A stream manager given by the
+// owner (the participants' ghosts) rides the link's packets after the messages, and sends packets of its own at
+// most every streamIntervalMs. A mirror listens on one endpoint and dials on another (an Endpoint is a host or a
+// client). Sans-IO; knows nothing of sockets, of what CRIMP, membership messages or the stream carry, or of
+// sessions.
 import { randomBytes } from 'node:crypto';
 import type { PeerAddress } from '../net/address';
 import { BitReader, DecodeError } from '../net/bitstream';
@@ -44,15 +46,29 @@ export function generateMirrorSecret(): string {
 
 /** The CPace channel label of mirror links: a join code run under the session's label can't match it. */
 export const MIRROR_CHANNEL = 'ghostboard/mirror';
-export const MIRROR_LINK_VERSION = 1;
+/** 2: membership messages (the kind field widened to 3 bits). */
+export const MIRROR_LINK_VERSION = 2;
 
 /** What a link packet carried, told back when the connection notifies it. */
 export interface LinkRecord {
   readonly hello: boolean;
   /** The CRIMP datagram's tag, if it carried one. */
   readonly crimpTag?: number;
+  /** The membership message's tag, if it carried one. */
+  readonly groupTag?: number;
   /** What the link's stream wrote into it, if anything. */
   readonly stream?: unknown;
+}
+
+/** Where a membership message goes: a named link's mirror, or a link by its key (a joiner's, before its id). */
+export type LinkDest = { readonly id: MirrorId } | { readonly key: number };
+
+/** A link as membership sees it: a number for as long as it is open, and its mirror once named. */
+export interface LinkRef {
+  readonly key: number;
+  readonly id: MirrorId | undefined;
+  /** The other side's address key ("1.2.3.4:5"). */
+  readonly peer: string;
 }
 
 /**
@@ -67,12 +83,13 @@ export interface LinkStreams {
 }
 
 export interface MirrorLinksOptions {
-  readonly self: MirrorId;
+  /** Undefined for a joiner until the group gives it an id (assignSelf): it sends no HELLO till then. */
+  readonly self: MirrorId | undefined;
   /** The group's secret: the PAKE's password under MIRROR_CHANNEL. */
   readonly secret: string;
   readonly now: number;
-  /** Ids a link may name (the group's mirrors); any id but ours when absent. */
-  readonly members?: readonly MirrorId[];
+  /** Ids a link may name (the group's mirrors, or a test of the current view); any id but ours when absent. */
+  readonly members?: readonly MirrorId[] | ((id: MirrorId) => boolean);
   /** This mirror's clock (ms) at the driver's `now`: the identity in a process, skewed in tests. */
   readonly clock?: (now: number) => number;
   /** Probe interval once a link's offset has its first samples (ms), and the faster one before. */
@@ -86,6 +103,11 @@ export interface MirrorLinksOptions {
   readonly onCrimpNotify?: (now: number, to: MirrorId, tag: number, delivered: boolean) => void;
   readonly onLinkUp?: (now: number, id: MirrorId) => void;
   readonly onLinkDown?: (now: number, id: MirrorId, info: CloseInfo) => void;
+  /** A membership message (group-wire.ts) on any link, named or not. */
+  readonly onGroup?: (now: number, from: LinkRef, bytes: Uint8Array) => void;
+  readonly onGroupNotify?: (now: number, to: LinkRef, tag: number, delivered: boolean) => void;
+  /** A dial of ours connected (the link is not named yet). */
+  readonly onDialed?: (now: number, link: LinkRef) => void;
 }
 
 export interface MirrorLinkCounters {
@@ -113,6 +135,7 @@ const HELLO_RETRY_MS = 200;
 const STREAM_INTERVAL_MS = 10;
 
 interface Link {
+  readonly key: number;
   readonly conn: Connection<LinkRecord>;
   id: MirrorId | undefined;
   helloAcked: boolean;
@@ -151,9 +174,12 @@ export class MirrorLinks {
   private readonly probeMs: number;
   private readonly firstProbesMs: number;
   private readonly streamIntervalMs: number;
+  private self: MirrorId | undefined;
+  private nextKey = 1;
 
   constructor(private readonly o: MirrorLinksOptions) {
-    assertMirrorId(o.self);
+    if (o.self !== undefined) assertMirrorId(o.self);
+    this.self = o.self;
     // A weak secret would let the endpoint's code lock shut the group out, and guessers try it.
     if (joinCodeStrengthBits(o.secret) < MIRROR_SECRET_MIN_BITS)
       throw new RangeError(
@@ -179,6 +205,41 @@ export class MirrorLinks {
   connect(now: number, to: PeerAddress): void {
     this.dialer.connect(now, to);
     this.pollEvents(now);
+  }
+
+  /** A joiner's id, once the group gave it: its HELLO goes on every open link. */
+  assignSelf(now: number, id: MirrorId): void {
+    if (this.self !== undefined) throw new Error('this mirror has an id already');
+    this.self = assertMirrorId(id);
+    for (const link of this.links.values()) {
+      if (link.id !== undefined) this.openStream(now, link, link.id);
+      link.helloAcked = false;
+      this.sendPacket(now, link, undefined, undefined);
+    }
+  }
+
+  /** Closes the link to a mirror (it left the group): it cannot come back under the same id. */
+  closeLink(now: number, id: MirrorId, reason: 'closed' | 'kicked'): void {
+    this.byId.get(id)?.conn.close(now, reason, 'left the mirror group');
+  }
+
+  /** Closes every link: this mirror leaves its group. */
+  closeAll(now: number): void {
+    for (const link of [...this.links.values()]) link.conn.close(now, 'closed', 'mirror stopping');
+  }
+
+  /** Sends one membership message on a link; false if it is gone or its window is full (the caller retries). */
+  sendGroup(now: number, to: LinkDest, bytes: Uint8Array, tag: number): boolean {
+    const link =
+      'id' in to ? this.byId.get(to.id) : [...this.links.values()].find((l) => l.key === to.key);
+    if (link === undefined || !link.conn.canSend()) return false;
+    return this.sendPacket(now, link, { kind: 'group', bytes }, undefined, tag);
+  }
+
+  /** Whether the link with this key (LinkRef) is still open. */
+  hasLink(key: number): boolean {
+    for (const l of this.links.values()) if (l.key === key) return true;
+    return false;
   }
 
   /** Mirrors with a named, open link. */
@@ -251,6 +312,7 @@ export class MirrorLinks {
 
   private adopt(conn: Connection<LinkRecord>): ConnectionHandler<LinkRecord> {
     const link: Link = {
+      key: this.nextKey++,
       conn,
       id: undefined,
       helloAcked: false,
@@ -278,7 +340,10 @@ export class MirrorLinks {
           case 'connected': {
             const link = this.links.get(e.conn);
             // Our name goes first: everything else on the link waits for the other side's.
-            if (link !== undefined) this.sendPacket(now, link, undefined, undefined);
+            if (link !== undefined) {
+              this.sendPacket(now, link, undefined, undefined);
+              if (endpoint === this.dialer) this.o.onDialed?.(now, refOf(link));
+            }
             break;
           }
           case 'connect-failed':
@@ -295,24 +360,32 @@ export class MirrorLinks {
     }
   }
 
-  /** One packet: HELLO until acked, queued control messages, the given message if any, then the stream's section. */
+  /** One packet: HELLO until acked, the given message if any, queued control messages, then the stream's section. */
   private sendPacket(
     now: number,
     link: Link,
     message: LinkMessage | undefined,
     crimpTag: number | undefined,
+    groupTag?: number,
   ): boolean {
+    const self = this.self;
     if (!link.helloAcked) link.helloAt = now + HELLO_RETRY_MS;
     const stream =
       link.stream !== undefined && link.stream.demand(now) !== 'none' ? link.stream : undefined;
     return link.conn.send(now, (w: BitWriter, budgetBits: number) => {
-      let used = 1 + (message === undefined ? 0 : linkMessageBits(message));
-      if (message !== undefined) writeLinkMessage(w, message);
-      const hello = !link.helloAcked;
+      let used = 1;
+      // Our name goes before anything else in the packet: the other side reads messages in order, and a membership
+      // message read on a link it has not named yet has no sender (membership drops it, and the packet still
+      // counts as delivered).
+      const hello = !link.helloAcked && self !== undefined;
       if (hello) {
-        const m: LinkMessage = { kind: 'hello', id: this.o.self };
+        const m: LinkMessage = { kind: 'hello', id: self };
         writeLinkMessage(w, m);
         used += linkMessageBits(m);
+      }
+      if (message !== undefined) {
+        writeLinkMessage(w, message);
+        used += linkMessageBits(message);
       }
       while (link.control.length > 0) {
         const next = link.control[0];
@@ -326,10 +399,12 @@ export class MirrorLinks {
         stream === undefined
           ? undefined
           : this.writeStream(now, link, stream, w, budgetBits - used);
-      if (section === undefined) return crimpTag === undefined ? { hello } : { hello, crimpTag };
-      return crimpTag === undefined
-        ? { hello, stream: section }
-        : { hello, crimpTag, stream: section };
+      return {
+        hello,
+        ...(crimpTag === undefined ? {} : { crimpTag }),
+        ...(groupTag === undefined ? {} : { groupTag }),
+        ...(section === undefined ? {} : { stream: section }),
+      };
     });
   }
 
@@ -380,6 +455,9 @@ export class MirrorLinks {
           if (link.id === undefined) this.counters.crimpUnnamed++;
           else this.o.onCrimp(now, link.id, m.bytes);
           break;
+        case 'group':
+          this.o.onGroup?.(now, refOf(link), m.bytes);
+          break;
         case 'probe': {
           // Answered at once, in its own packet: t1 and t2 are the same instant here.
           const t = this.clock(now);
@@ -426,25 +504,33 @@ export class MirrorLinks {
   private onHello(now: number, link: Link, id: MirrorId): void {
     if (link.id !== undefined) return;
     const other = this.byId.get(id);
-    const allowed = this.o.members === undefined || this.o.members.includes(id);
-    if (id === this.o.self || !allowed || (other !== undefined && other !== link)) {
+    const members = this.o.members;
+    const allowed =
+      members === undefined || (typeof members === 'function' ? members(id) : members.includes(id));
+    if (id === this.self || !allowed || (other !== undefined && other !== link)) {
       this.counters.badId++;
       link.conn.close(now, 'protocol-error', `mirror id ${id} is taken or not of this group`);
       return;
     }
     link.id = id;
     this.byId.set(id, link);
-    if (this.o.streams !== undefined) {
-      const stream = this.o.streams.open(now, id);
-      stream.wake = () => {
-        link.streamWants = true;
-      };
-      link.stream = stream;
-      link.streamWants = true;
-    }
+    // A joiner's stream waits for its id: the other side names the link only on the HELLO the id brings, and
+    // takes a section before that for a broken link.
+    if (this.self !== undefined) this.openStream(now, link, id);
     link.nextProbeAt = now;
     this.o.onLinkUp?.(now, id);
     this.probe(now, link);
+  }
+
+  /** The owner's stream starts riding a named link's packets (both sides named). */
+  private openStream(now: number, link: Link, id: MirrorId): void {
+    if (this.o.streams === undefined || link.stream !== undefined) return;
+    const stream = this.o.streams.open(now, id);
+    stream.wake = () => {
+      link.streamWants = true;
+    };
+    link.stream = stream;
+    link.streamWants = true;
   }
 
   private probe(now: number, link: Link): void {
@@ -462,6 +548,8 @@ export class MirrorLinks {
     if (record.crimpTag !== undefined && link.id !== undefined)
       this.o.onCrimpNotify?.(now, link.id, record.crimpTag, delivered);
     if (record.stream !== undefined) link.stream?.notify(now, record.stream, delivered);
+    if (record.groupTag !== undefined)
+      this.o.onGroupNotify?.(now, refOf(link), record.groupTag, delivered);
   }
 
   private onClosed(now: number, link: Link, info: CloseInfo): void {
@@ -482,4 +570,8 @@ export class MirrorLinks {
 function streamDueAt(link: Link, stream: StreamManager<unknown>): number {
   if (link.streamWants) return link.streamAt;
   return Math.max(link.streamAt, stream.nextCheckAt?.() ?? Infinity);
+}
+
+function refOf(link: Link): LinkRef {
+  return { key: link.key, id: link.id, peer: link.conn.peer };
 }

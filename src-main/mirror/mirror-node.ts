@@ -1,22 +1,26 @@
-// One mirror of a group: its links (mirror-secret auth, clock offsets) carrying its CRIMP multicast, and the
-// mirror-group clock (the lowest linked id's clock, by the measured offset) that command stamps are read on.
+// One mirror of a group: its links (mirror-secret auth, clock offsets) carrying its CRIMP multicast and its
+// membership messages, and the mirror-group clock (the lowest linked id's clock, by the measured offset) that
+// command stamps are read on. A joiner's CRIMP starts once it has an id and the board (startGroup).
 // Sans-IO: the driver passes time in and moves datagrams; knows nothing of sockets or of what payloads mean.
 import type { PeerAddress } from '../net/address';
 import type { CloseInfo } from '../net/close-reason';
 import type { EndpointOptions, Transmit } from '../net/endpoint-types';
 import type { Rng } from '../net/rng';
-import type { CrimpConfig, DeliveryInfo, OriginateResult } from './crimp';
+import type { CrimpConfig, DeliveryInfo, HeldSeqs, OriginateResult } from './crimp';
 import { MirrorGroup } from './crimp';
 import type { CrimpStats, MemberOutReason } from './crimp-stats';
 import type { CrimpSeq } from './crimp-wire';
 import type { MirrorId } from './mirror-id';
-import type { LinkStreams, MirrorLinkCounters } from './mirror-links';
+import type { LinkRef, LinkStreams, MirrorLinkCounters } from './mirror-links';
 import { MirrorLinks } from './mirror-links';
 
 export interface MirrorNodeOptions {
-  readonly self: MirrorId;
-  /** Every mirror of the group, this one included. */
+  /** Undefined for a joiner until the group gives it an id. */
+  readonly self: MirrorId | undefined;
+  /** Every mirror of the group, this one included (a joiner: none, until startGroup). */
   readonly members: readonly MirrorId[];
+  /** Which ids a link may name, when membership decides (the members list when absent). */
+  readonly allows?: (id: MirrorId) => boolean;
   readonly secret: string;
   readonly rng: Rng;
   readonly now: number;
@@ -35,6 +39,11 @@ export interface MirrorNodeOptions {
   ) => void;
   readonly onMemberOut?: (id: MirrorId, reason: MemberOutReason, now: number) => void;
   readonly onLinkDown?: (now: number, id: MirrorId, info: CloseInfo) => void;
+  /** Given: CRIMP only suspects a member; the group decides (membership.ts). */
+  readonly onSuspect?: (id: MirrorId, reason: MemberOutReason, now: number) => void;
+  readonly onGroup?: (now: number, from: LinkRef, bytes: Uint8Array) => void;
+  readonly onGroupNotify?: (now: number, to: LinkRef, tag: number, delivered: boolean) => void;
+  readonly onDialed?: (now: number, link: LinkRef) => void;
 }
 
 /** The mirror-group clock's reading and how far it may be off (ms). */
@@ -46,7 +55,8 @@ export interface GroupTime {
 }
 
 export interface MirrorNodeStats {
-  readonly crimp: CrimpStats;
+  /** Null for a joiner that does not hold the board yet. */
+  readonly crimp: CrimpStats | null;
   readonly links: MirrorLinkCounters & { readonly failedAttempts: number };
   /** Per linked mirror: its clock minus ours (ms), the error bound and the drift (ppm). */
   readonly clocks: {
@@ -59,34 +69,64 @@ export interface MirrorNodeStats {
 
 export class MirrorNode {
   readonly links: MirrorLinks;
-  readonly group: MirrorGroup;
+  private crimp: MirrorGroup | undefined;
   /** The time of the call being handled: CRIMP's sends happen within one and the link needs it. */
   private now = 0;
 
-  constructor(o: MirrorNodeOptions) {
+  constructor(private readonly o: MirrorNodeOptions) {
     this.links = new MirrorLinks({
       self: o.self,
       secret: o.secret,
       now: o.now,
-      members: o.members,
+      members: o.allows ?? o.members,
       ...(o.clock === undefined ? {} : { clock: o.clock }),
       ...(o.endpoint === undefined ? {} : { endpoint: o.endpoint }),
       ...(o.streams === undefined ? {} : { streams: o.streams }),
       ...(o.streamIntervalMs === undefined ? {} : { streamIntervalMs: o.streamIntervalMs }),
-      onCrimp: (now, from, bytes) => this.group.receive(now, from, bytes),
-      onCrimpNotify: (now, to, tag, delivered) => this.group.linkNotify(now, to, tag, delivered),
+      onCrimp: (now, from, bytes) => {
+        if (this.crimp === undefined) this.links.counters.crimpUnnamed++;
+        else this.crimp.receive(now, from, bytes);
+      },
+      onCrimpNotify: (now, to, tag, delivered) => this.crimp?.linkNotify(now, to, tag, delivered),
       ...(o.onLinkDown === undefined ? {} : { onLinkDown: o.onLinkDown }),
+      ...(o.onGroup === undefined ? {} : { onGroup: o.onGroup }),
+      ...(o.onGroupNotify === undefined ? {} : { onGroupNotify: o.onGroupNotify }),
+      ...(o.onDialed === undefined ? {} : { onDialed: o.onDialed }),
     });
-    this.group = new MirrorGroup({
-      self: o.self,
-      members: o.members,
+    if (o.self !== undefined) this.startGroup(o.now, o.self, o.members, []);
+  }
+
+  /** This mirror's CRIMP. A joiner has none until startGroup. */
+  get group(): MirrorGroup {
+    if (this.crimp === undefined) throw new Error('this mirror has not joined its group yet');
+    return this.crimp;
+  }
+
+  get started(): boolean {
+    return this.crimp !== undefined;
+  }
+
+  /** CRIMP starts: a founder's at once, a joiner's once it holds the board (baseline: what came with it). */
+  startGroup(
+    now: number,
+    self: MirrorId,
+    members: readonly MirrorId[],
+    baseline: readonly HeldSeqs[],
+  ): void {
+    if (this.crimp !== undefined) throw new Error('CRIMP started already');
+    const o = this.o;
+    this.crimp = new MirrorGroup({
+      self,
+      members,
       rng: o.rng,
-      now: o.now,
+      now,
+      baseline,
       ...(o.crimp === undefined ? {} : { config: o.crimp }),
       // Only the send's own call knows the time; the group calls it from within a call that passed it.
       send: (to, bytes, tag) => this.links.sendCrimp(this.now, to, bytes, tag),
       deliver: o.deliver,
       ...(o.onMemberOut === undefined ? {} : { onMemberOut: o.onMemberOut }),
+      ...(o.onSuspect === undefined ? {} : { onSuspect: o.onSuspect }),
     });
   }
 
@@ -103,9 +143,9 @@ export class MirrorNode {
   /** The mirror-group clock: the clock of the lowest id among this mirror and its linked mirrors. */
   groupTime(now: number): GroupTime {
     const local = this.links.localClock(now);
-    let reference = this.group.self;
+    let reference = this.crimp?.self ?? Infinity;
     for (const id of this.links.linked()) if (id < reference) reference = id;
-    if (reference === this.group.self) return { stamp: local, error: 0, reference };
+    if (reference === this.crimp?.self) return { stamp: local, error: 0, reference };
     const e = this.links.offsetTo(now, reference);
     if (e === undefined) return { stamp: local, error: Infinity, reference };
     return { stamp: local + e.offset, error: e.error, reference };
@@ -124,11 +164,11 @@ export class MirrorNode {
   handleTimeout(now: number): void {
     this.now = now;
     if (this.links.nextTimeout() <= now) this.links.handleTimeout(now);
-    if (this.group.nextTimeout() <= now) this.group.tick(now);
+    if (this.crimp !== undefined && this.crimp.nextTimeout() <= now) this.crimp.tick(now);
   }
 
   nextTimeout(): number {
-    return Math.min(this.links.nextTimeout(), this.group.nextTimeout());
+    return Math.min(this.links.nextTimeout(), this.crimp?.nextTimeout() ?? Infinity);
   }
 
   pollTransmit(side: 'listener' | 'dialer'): Transmit | undefined {
@@ -137,7 +177,7 @@ export class MirrorNode {
 
   stats(now: number): MirrorNodeStats {
     return {
-      crimp: this.group.stats(),
+      crimp: this.crimp?.stats() ?? null,
       links: {
         ...this.links.counters,
         failedAttempts: this.links.listener.counters.failedAttempts,

@@ -109,7 +109,18 @@ export class MirrorPresence implements LinkStreams {
   /** Roster keys with something to tell the host, in the order it happened. */
   private readonly dirty = new Set<number>();
 
-  constructor(readonly self: MirrorId) {}
+  /** A joiner's mirror has no id until the group gives it one (assignSelf); it serves no client before. */
+  constructor(private id: MirrorId | undefined) {}
+
+  get self(): MirrorId {
+    if (this.id === undefined) throw new Error('this mirror has no id in its group yet');
+    return this.id;
+  }
+
+  assignSelf(id: MirrorId): void {
+    if (this.id !== undefined && this.id !== id) throw new Error(`mirror id ${this.id} already`);
+    this.id = id;
+  }
 
   /**
    * Sets what changed of one of this mirror's clients (creating it with blank fields first if it is new); every

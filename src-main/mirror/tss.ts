@@ -27,6 +27,32 @@ export interface TssConfig {
   readonly maxHeld?: number;
   /** A microsecond clock for the rollback-cost figure (benchmarks); absent, none is taken. */
   readonly micros?: () => number;
+  /**
+   * A joiner's start (board-transfer.ts): the time the given board is final at (every state starts there, the last
+   * trailing state exactly at its horizon), and the commands already seen per origin (in the board or to come).
+   */
+  readonly start?: {
+    readonly final: number;
+    readonly seen: readonly SeenExport[];
+    /** Every command held past `final`, in order (finalCut). */
+    readonly commands: readonly MirrorCommand[];
+  };
+}
+
+/** The seqs of one origin a synchronizer has seen: every one below `floor`, and those in `above`. */
+export interface SeenExport {
+  readonly origin: MirrorId;
+  readonly floor: number;
+  readonly above: readonly number[];
+}
+
+/** What a joiner takes: the last trailing state's board (final) and every command held past it, in order. */
+export interface FinalCut {
+  readonly board: BoardState;
+  /** The last trailing state's time: every command stamped up to it is in the board. */
+  readonly final: number;
+  readonly commands: readonly MirrorCommand[];
+  readonly seen: readonly SeenExport[];
 }
 
 export const DEFAULT_MAX_AHEAD_MS = 10_000;
@@ -135,6 +161,26 @@ export class TrailingStateSync {
     this.states = [board, ...d.map(() => copyOf(board))];
     this.writers = this.states.map((): Writers => new Map());
     this.cursors = this.states.map(() => 0);
+    if (config.start !== undefined) {
+      this.now = config.start.final + (d[d.length - 1] ?? 0);
+      for (const e of config.start.seen) this.seen.set(e.origin, SeenSeqs.from(e));
+      // Seen already (the giver had them): executed here, quietly (the host gives its clients the board whole).
+      for (const c of config.start.commands) if (c.op.type !== 'chat') this.place(c, true);
+    }
+  }
+
+  /**
+   * The last trailing state's board and what it has yet to execute: a joiner that starts there (start option) and
+   * receives the commands holds the same states as this one will. Immutable objects are shared, not copied.
+   */
+  finalCut(): FinalCut {
+    const last = this.states.length - 1;
+    return {
+      board: copyOf(this.state(last)),
+      final: this.horizon(last),
+      commands: this.entries.slice(this.cursors[last] ?? 0).map((e) => e.command),
+      seen: [...this.seen].map(([origin, s]) => ({ origin, ...s.export() })),
+    };
   }
 
   /** The state clients see. Not to be changed: only commands change it. */
@@ -189,6 +235,12 @@ export class TrailingStateSync {
       this.outputs.push({ type: 'chat', origin, stamp, client, text: command.op.text });
       return true;
     }
+    this.place(command, false);
+    return true;
+  }
+
+  /** Puts a command in its place in the order and executes it in every state whose time is past its stamp. */
+  private place(command: MirrorCommand, quiet: boolean): void {
     const lastHorizon = this.horizon(this.states.length - 1);
     const late = command.stamp <= lastHorizon;
     if (late) this.stats.late++;
@@ -203,9 +255,8 @@ export class TrailingStateSync {
       const cursor = this.cursors[j] ?? 0;
       if (j > 0 && at >= cursor && entry.stamp > this.horizon(j)) continue;
       this.cursors[j] = cursor + 1;
-      this.run(j, entry);
+      this.run(j, entry, quiet);
     }
-    return true;
   }
 
   /** Moves time on: each trailing state executes what its delay lets it, in order; what all have done is released. */
@@ -398,6 +449,17 @@ function diff(a: BoardState, b: BoardState): BoardEffect[] {
 class SeenSeqs {
   private floor = 0;
   private readonly above = new Set<number>();
+
+  static from(e: SeenExport): SeenSeqs {
+    const s = new SeenSeqs();
+    s.floor = e.floor;
+    for (const seq of e.above) if (seq > e.floor && s.above.size < MAX_SEQ_GAP) s.above.add(seq);
+    return s;
+  }
+
+  export(): { floor: number; above: number[] } {
+    return { floor: this.floor, above: [...this.above].sort((a, b) => a - b) };
+  }
 
   has(seq: number): boolean {
     return seq < this.floor || this.above.has(seq);

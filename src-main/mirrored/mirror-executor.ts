@@ -78,6 +78,9 @@ export class MirrorExecutor implements BoardExecutor {
     readonly mirror: Mirror,
     private readonly board: Board,
   ) {
+    // A joining mirror serves no one before the group has given it its id and its board.
+    if (mirror.self === undefined || !mirror.ready)
+      throw new Error('a host is served from a mirror that has joined its group');
     this.ids = peerIdsOf(mirror.self);
   }
 
