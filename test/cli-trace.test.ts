@@ -51,6 +51,9 @@ describe('ghostboard host --trace', () => {
     bea.send({ cmd: 'create', kind: 'note', x: 300, y: 10, w: 120, h: 120, text: 'hello' });
     const first = num(await bea.waitFor(objectAt(10), 'the host’s rect'), 'id');
     const second = num(await host.waitFor(objectAt(300), 'Bea’s note'), 'id');
+    // Bea deletes (and then undoes) only what her board shows, as a person would: her undo history records a
+    // delete with what it removed.
+    await bea.waitFor(objectAt(300), 'Bea’s note on her board');
     // A single host allocates as mirror 0 does: ids of origin 0.
     expect([first % 16, second % 16]).toEqual([0, 0]);
     bea.send({ cmd: 'grab', id: first });
