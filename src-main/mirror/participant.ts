@@ -85,27 +85,19 @@ export function blankParticipant(origin: MirrorId = 0, client: PeerId = 0): Part
  */
 const NEAR_COORD = 8192;
 function writeCoord(w: BitWriter, v: number): void {
-  const near = v >= -NEAR_COORD && v < NEAR_COORD;
-  w.writeBool(near);
-  if (near) w.writeRanged(v, -NEAR_COORD, NEAR_COORD - 1);
-  else w.writeRanged(v, -WORLD_EXTENT, WORLD_EXTENT);
+  w.writeNearRanged(v, -NEAR_COORD, NEAR_COORD - 1, -WORLD_EXTENT, WORLD_EXTENT);
 }
 function readCoord(r: BitReader): number {
-  return r.readBool()
-    ? r.readRanged(-NEAR_COORD, NEAR_COORD - 1)
-    : r.readRanged(-WORLD_EXTENT, WORLD_EXTENT);
+  return r.readNearRanged(-NEAR_COORD, NEAR_COORD - 1, -WORLD_EXTENT, WORLD_EXTENT);
 }
 
 /** A live width or height, mostly a few hundred units: one flag bit, then 12 bits below 4096 or 20. */
 const NEAR_SIZE = 4096;
 function writeSize(w: BitWriter, v: number): void {
-  const near = v < NEAR_SIZE;
-  w.writeBool(near);
-  if (near) w.writeRanged(v, 0, NEAR_SIZE - 1);
-  else w.writeRanged(v, 0, MAX_SIZE);
+  w.writeNearRanged(v, 0, NEAR_SIZE - 1, 0, MAX_SIZE);
 }
 function readSize(r: BitReader): number {
-  return r.readBool() ? r.readRanged(0, NEAR_SIZE - 1) : r.readRanged(0, MAX_SIZE);
+  return r.readNearRanged(0, NEAR_SIZE - 1, 0, MAX_SIZE);
 }
 
 /** No drag (or no shape): the fields that mean nothing then are zero, so two equal states compare equal. */

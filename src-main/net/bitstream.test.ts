@@ -239,6 +239,19 @@ describe('bitstream round trip', () => {
     }
   });
 
+  it('near-ranged values take the near range’s bits inside it and the whole range’s outside, and read back', () => {
+    const w = new BitWriter();
+    for (const v of [0, -8192, 8191, 8192, -8193, 2_000_000])
+      w.writeNearRanged(v, -8192, 8191, -2_097_152, 2_097_152);
+    // 3 near (1 + 14 bits) and 3 far (1 + 23 bits).
+    expect(w.bitLength).toBe(3 * 15 + 3 * 24);
+    const r = new BitReader(w.finish());
+    const back = Array.from({ length: 6 }, () =>
+      r.readNearRanged(-8192, 8191, -2_097_152, 2_097_152),
+    );
+    expect(back).toEqual([0, -8192, 8191, 8192, -8193, 2_000_000]);
+  });
+
   it('reads a sub-range [bitOffset, bitEnd) of a buffer', () => {
     for (let seed = 1; seed <= 50; seed++) {
       const rng = new Rng(seed);

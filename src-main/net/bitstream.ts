@@ -131,6 +131,17 @@ export class BitWriter {
     this.writeUint(v - min, assertRanged(v, min, max));
   }
 
+  /**
+   * A value in min..max that is mostly in nearMin..nearMax (inside it): one flag bit, then the value in the near
+   * range's bits when it is there, else in the whole range's.
+   */
+  writeNearRanged(v: number, nearMin: number, nearMax: number, min: number, max: number): void {
+    const near = v >= nearMin && v <= nearMax;
+    this.writeBool(near);
+    if (near) this.writeRanged(v, nearMin, nearMax);
+    else this.writeRanged(v, min, max);
+  }
+
   writeVarUint(v: number): void {
     if (!Number.isSafeInteger(v) || v < 0) {
       throw new RangeError(`writeVarUint: ${v} is not an integer in 0..${VARUINT_MAX}`);
@@ -327,6 +338,11 @@ export class BitReader {
     const u = this.readUint(bitsForRange(min, max));
     if (u > max - min) throw new DecodeError('range', `ranged value ${min + u} above ${max}`);
     return min + u;
+  }
+
+  /** What writeNearRanged wrote. */
+  readNearRanged(nearMin: number, nearMax: number, min: number, max: number): number {
+    return this.readBool() ? this.readRanged(nearMin, nearMax) : this.readRanged(min, max);
   }
 
   readVarUint(): number {

@@ -16,24 +16,16 @@ import type { Field } from '../net/stream/params';
 import { fieldCodec, MAX_PEER_ID, NO_TABLE } from './fields';
 import { TOOLS } from '../../shared/api';
 
-const writeCoord = (w: BitWriter, v: number): void => {
-  w.writeRanged(v, -WORLD_EXTENT, WORLD_EXTENT);
-};
-const readCoord = (r: BitReader): number => r.readRanged(-WORLD_EXTENT, WORLD_EXTENT);
-
 /**
  * Pointer and drag positions, sent many times a second, mostly near the board's origin: one flag bit, then 14
  * bits for |v| < 8192 or the full 22-bit range. Saves 14 bits on a typical pointer update (a quarter of it).
  */
 const NEAR_COORD = 8192;
 const writePointerCoord = (w: BitWriter, v: number): void => {
-  const near = v >= -NEAR_COORD && v < NEAR_COORD;
-  w.writeBool(near);
-  if (near) w.writeRanged(v, -NEAR_COORD, NEAR_COORD - 1);
-  else writeCoord(w, v);
+  w.writeNearRanged(v, -NEAR_COORD, NEAR_COORD - 1, -WORLD_EXTENT, WORLD_EXTENT);
 };
 const readPointerCoord = (r: BitReader): number =>
-  r.readBool() ? r.readRanged(-NEAR_COORD, NEAR_COORD - 1) : readCoord(r);
+  r.readNearRanged(-NEAR_COORD, NEAR_COORD - 1, -WORLD_EXTENT, WORLD_EXTENT);
 
 /**
  * A live resize's width or height, mostly a few hundred units: one flag bit, then 12 bits below 4096 or the full
@@ -41,13 +33,9 @@ const readPointerCoord = (r: BitReader): number =>
  */
 const NEAR_SIZE = 4096;
 const writeLiveSize = (w: BitWriter, v: number): void => {
-  const near = v < NEAR_SIZE;
-  w.writeBool(near);
-  if (near) w.writeRanged(v, 0, NEAR_SIZE - 1);
-  else w.writeRanged(v, 0, MAX_SIZE);
+  w.writeNearRanged(v, 0, NEAR_SIZE - 1, 0, MAX_SIZE);
 };
-const readLiveSize = (r: BitReader): number =>
-  r.readBool() ? r.readRanged(0, NEAR_SIZE - 1) : r.readRanged(0, MAX_SIZE);
+const readLiveSize = (r: BitReader): number => r.readNearRanged(0, NEAR_SIZE - 1, 0, MAX_SIZE);
 
 /** A participant's live presence, as its owner sets it and as every other participant sees it. */
 export interface PresenceState {
