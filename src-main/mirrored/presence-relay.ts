@@ -5,7 +5,7 @@
 // Sans-IO: whoever drives the mirror calls pump() after its datagrams and timers. Knows nothing of sockets.
 import type { PeerId } from '../../shared/board';
 import type { MirrorPresence, PresenceChange } from '../mirror/mirror-presence';
-import type { ParticipantFields, ParticipantState } from '../mirror/participant';
+import type { ParticipantFields } from '../mirror/participant';
 import { MAX_COLOR_INDEX, PARTICIPANT_FIELD } from '../mirror/participant';
 import { participantColor } from '../session/colors';
 import type { PresenceState } from '../session/ghost-classes';
@@ -30,24 +30,10 @@ function colorIndexOf(color: number): number {
 
 const PRESENCE_GROUPS = PARTICIPANT_FIELD.pointer | PARTICIPANT_FIELD.tool | PARTICIPANT_FIELD.drag;
 
-function presenceOf(peer: PeerId, s: Readonly<ParticipantState>): PresenceState {
-  return {
-    peer,
-    x: s.x,
-    y: s.y,
-    visible: s.visible,
-    tool: s.tool,
-    dragId: s.dragId,
-    dragX: s.dragX,
-    dragY: s.dragY,
-    dragShaped: s.dragShaped,
-    dragW: s.dragW,
-    dragH: s.dragH,
-    dragRotation: s.dragRotation,
-  };
-}
+/** What a participant's presence and its ghost between mirrors have alike: its pointer, tool and drag. */
+type Live = Omit<PresenceState, 'peer'>;
 
-function fieldsOf(s: Readonly<PresenceState>): Partial<ParticipantFields> {
+function liveOf(s: Readonly<Live>): Live {
   return {
     x: s.x,
     y: s.y,
@@ -80,7 +66,7 @@ export class PresenceRelay implements ParticipantRelay {
   }
 
   presence(peer: PeerId, state: Readonly<PresenceState>): void {
-    this.set(peer, fieldsOf(state));
+    this.set(peer, liveOf(state));
   }
 
   /** Everything the other mirrors' participants did since the last call, shown through `remote`. */
@@ -106,7 +92,7 @@ export class PresenceRelay implements ParticipantRelay {
         role: s.role,
         isHost: false,
       });
-    if (all || (c.fields & PRESENCE_GROUPS) !== 0) remote.presence(peer, presenceOf(peer, s));
+    if (all || (c.fields & PRESENCE_GROUPS) !== 0) remote.presence(peer, { peer, ...liveOf(s) });
   }
 
   /** Called from within the host's handling of a participant's packets: never throws. */
