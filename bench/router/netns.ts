@@ -1,8 +1,15 @@
 // The namespaces and processes a benchmark network made, and their teardown: every namespace and child is
 // registered here, so a normal close, a process exit or Ctrl-C removes them all. Also moves a router's TUN device
-// into a fresh namespace. Knows nothing of the router's topology or of what runs inside.
+// into a fresh namespace, and runs the router (RouterRun). Knows nothing of the router's topology or of what runs
+// inside.
 import { execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { JsonEvent } from './json-proc';
+import { JsonProc } from './json-proc';
+
+const ROUTER = join(dirname(fileURLToPath(import.meta.url)), 'router.py');
 
 /** Every namespace any live testbed created, so an exit or a signal can still delete them. */
 const liveNamespaces = new Set<string>();
@@ -78,4 +85,63 @@ export function deleteNamespace(ns: string): void {
     // never created
   }
   liveNamespaces.delete(ns);
+}
+
+/**
+ * A running router.py and what runs in its namespaces: starts it with a config, starts Node processes inside
+ * namespaces, asks for its counters, and tears it all down (processes, router, namespaces) once.
+ */
+export class RouterRun {
+  private readonly procs = new Set<JsonProc>();
+  private closed = false;
+
+  private constructor(
+    private readonly router: JsonProc,
+    private readonly namespaces: readonly string[],
+  ) {}
+
+  /** Starts the router; `attach` moves its devices into `namespaces` once it is ready (all undone on failure). */
+  static async start(
+    config: unknown,
+    namespaces: readonly string[],
+    attach: () => void,
+  ): Promise<RouterRun> {
+    hookExit();
+    const router = JsonProc.start('router', 'python3', [ROUTER, JSON.stringify(config)]);
+    trackProcess(router.child);
+    const run = new RouterRun(router, namespaces);
+    try {
+      await router.waitFor((e) => e.ev === 'ready', 5000);
+      attach();
+    } catch (e) {
+      await run.close();
+      throw e;
+    }
+    return run;
+  }
+
+  /** Starts `node args...` inside a namespace, speaking JSON lines on stdio. */
+  node(ns: string, label: string, args: readonly string[]): JsonProc {
+    const p = JsonProc.start(label, 'ip', ['netns', 'exec', ns, process.execPath, ...args]);
+    trackProcess(p.child);
+    this.procs.add(p);
+    return p;
+  }
+
+  /** The router's counters now (one SIGUSR1 → one stats line). */
+  async snapshot(): Promise<JsonEvent> {
+    const n = this.router.events.length;
+    this.router.child.kill('SIGUSR1');
+    return this.router.waitFor((ev) => ev.ev === 'stats', 3000, n);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.procs].map((p) => p.stop(1500)));
+    for (const p of this.procs) untrackProcess(p.child);
+    await this.router.stop(1500);
+    untrackProcess(this.router.child);
+    for (const ns of this.namespaces) deleteNamespace(ns);
+  }
 }

@@ -3,15 +3,12 @@
 // sender's access link, the core between the two sites when they differ, and its receiver's access link, so one
 // site's users reach their own site's mirror in one short hop and any other site through the core. Unique per
 // run; everything it made is removed on close, on exit and on Ctrl-C. Knows nothing of what runs inside.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Impairment } from '../../src-main/net/impairment';
 import { NO_IMPAIRMENT } from '../../src-main/net/impairment';
 import type { DirectionCounts } from './testbed';
-import { JsonProc } from './json-proc';
-import { attachTun, deleteNamespace, hookExit, trackProcess, untrackProcess } from './netns';
+import type { JsonProc } from './json-proc';
+import { attachTun, RouterRun } from './netns';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const SUBNET = '10.78.0.0/24';
 /** Nodes at most: addresses 10.78.0.10 and up within one /24. */
 export const MAX_SITE_NODES = 200;
@@ -76,13 +73,11 @@ export function mirrorSites(o: ThreeSitesOptions): { nodes: SiteNodeSpec[]; core
 let runCounter = 0;
 
 export class Sites {
-  private readonly procs = new Set<JsonProc>();
   private readonly byName: ReadonlyMap<string, SiteNode>;
-  private closed = false;
 
   private constructor(
     readonly nodes: readonly SiteNode[],
-    private readonly router: JsonProc,
+    private readonly router: RouterRun,
   ) {
     this.byName = new Map(nodes.map((n) => [n.name, n]));
   }
@@ -92,7 +87,6 @@ export class Sites {
       throw new Error(`a sites network has 1..${MAX_SITE_NODES} nodes, not ${o.nodes.length}`);
     if (new Set(o.nodes.map((n) => n.name)).size !== o.nodes.length)
       throw new Error('node names must be unique');
-    hookExit();
     runCounter++;
     const tag = `${process.pid}-${runCounter}`;
     // Interface names are at most 15 bytes: gs<pid><run>n<i>.
@@ -116,23 +110,17 @@ export class Sites {
         })),
       },
     };
-    const router = JsonProc.start('router', 'python3', [
-      join(here, 'router.py'),
-      JSON.stringify(config),
-    ]);
-    trackProcess(router.child);
-    const sites = new Sites(
-      placed.map((p) => p.node),
-      router,
+    const run = await RouterRun.start(
+      config,
+      placed.map((p) => p.node.ns),
+      () => {
+        for (const p of placed) attachTun(p.node.ns, p.dev, p.node.addr, SUBNET);
+      },
     );
-    try {
-      await router.waitFor((e) => e.ev === 'ready', 5000);
-      for (const p of placed) attachTun(p.node.ns, p.dev, p.node.addr, SUBNET);
-    } catch (e) {
-      await sites.close();
-      throw e;
-    }
-    return sites;
+    return new Sites(
+      placed.map((p) => p.node),
+      run,
+    );
   }
 
   node(name: string): SiteNode {
@@ -143,33 +131,15 @@ export class Sites {
 
   /** Starts `node args...` inside a node's namespace, speaking JSON lines on stdio. */
   run(name: string, label: string, args: readonly string[]): JsonProc {
-    const p = JsonProc.start(label, 'ip', [
-      'netns',
-      'exec',
-      this.node(name).ns,
-      process.execPath,
-      ...args,
-    ]);
-    trackProcess(p.child);
-    this.procs.add(p);
-    return p;
+    return this.router.node(this.node(name).ns, label, args);
   }
 
   /** The router's counters now (one SIGUSR1 → one stats line). */
   async snapshot(): Promise<SitesStats> {
-    const n = this.router.events.length;
-    this.router.child.kill('SIGUSR1');
-    const e = await this.router.waitFor((ev) => ev.ev === 'stats', 3000, n);
-    return e as unknown as SitesStats;
+    return (await this.router.snapshot()) as unknown as SitesStats;
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await Promise.all([...this.procs].map((p) => p.stop(1500)));
-    for (const p of this.procs) untrackProcess(p.child);
-    await this.router.stop(1500);
-    untrackProcess(this.router.child);
-    for (const n of this.nodes) deleteNamespace(n.ns);
+  close(): Promise<void> {
+    return this.router.close();
   }
 }

@@ -1,12 +1,9 @@
 // Builds and tears down a benchmark network: one server namespace and N client namespaces joined by the TUN
 // router (router.py), unique per run. Knows nothing of what runs inside the namespaces.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Impairment } from '../../src-main/net/impairment';
-import { JsonProc } from './json-proc';
-import { attachTun, deleteNamespace, hookExit, trackProcess, untrackProcess } from './netns';
+import type { JsonProc } from './json-proc';
+import { attachTun, RouterRun } from './netns';
 
-const here = dirname(fileURLToPath(import.meta.url));
 export const SERVER_ADDR = '10.77.0.1';
 const clientAddr = (i: number): string => `10.77.0.${10 + i}`;
 const SUBNET = '10.77.0.0/24';
@@ -42,17 +39,13 @@ export interface RouterStats {
 let runCounter = 0;
 
 export class Testbed {
-  private readonly procs = new Set<JsonProc>();
-  private closed = false;
-
   private constructor(
     readonly serverNs: string,
     readonly clients: readonly { ns: string; addr: string }[],
-    private readonly router: JsonProc,
+    private readonly run: RouterRun,
   ) {}
 
   static async open(o: TestbedOptions): Promise<Testbed> {
-    hookExit();
     const tag = `${process.pid}-${runCounter++}`;
     // Interface names are at most 15 bytes: gb<pid><run><s|cN>.
     const short = `${process.pid % 100000}${String.fromCharCode(97 + (runCounter % 26))}`;
@@ -64,49 +57,27 @@ export class Testbed {
       server: { dev: serverDev, addr: SERVER_ADDR },
       clients: clientDevs.map((dev, i) => ({ dev, addr: clientAddr(i), up: o.up, down: o.down })),
     };
-    const router = JsonProc.start('router', 'python3', [
-      join(here, 'router.py'),
-      JSON.stringify(config),
-    ]);
-    trackProcess(router.child);
     const serverNs = `gbb-${tag}-s`;
     const clients = clientDevs.map((_, i) => ({ ns: `gbb-${tag}-c${i}`, addr: clientAddr(i) }));
-    const bed = new Testbed(serverNs, clients, router);
-    try {
-      await router.waitFor((e) => e.ev === 'ready', 5000);
+    const run = await RouterRun.start(config, [serverNs, ...clients.map((c) => c.ns)], () => {
       attachTun(serverNs, serverDev, SERVER_ADDR, SUBNET);
       clients.forEach((c, i) => attachTun(c.ns, clientDevs[i] ?? '', c.addr, SUBNET));
-    } catch (e) {
-      await bed.close();
-      throw e;
-    }
-    return bed;
+    });
+    return new Testbed(serverNs, clients, run);
   }
 
   /** Starts `node args...` inside a namespace, speaking JSON lines on stdio. */
   node(ns: string, label: string, args: readonly string[]): JsonProc {
-    const p = JsonProc.start(label, 'ip', ['netns', 'exec', ns, process.execPath, ...args]);
-    trackProcess(p.child);
-    this.procs.add(p);
-    return p;
+    return this.run.node(ns, label, args);
   }
 
   /** The router's counters now (one SIGUSR1 → one stats line). */
   async snapshot(): Promise<RouterStats> {
-    const n = this.router.events.length;
-    this.router.child.kill('SIGUSR1');
-    const e = await this.router.waitFor((ev) => ev.ev === 'stats', 3000, n);
-    return e as unknown as RouterStats;
+    return (await this.run.snapshot()) as unknown as RouterStats;
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await Promise.all([...this.procs].map((p) => p.stop(1500)));
-    for (const p of this.procs) untrackProcess(p.child);
-    await this.router.stop(1500);
-    untrackProcess(this.router.child);
-    for (const ns of [this.serverNs, ...this.clients.map((c) => c.ns)]) deleteNamespace(ns);
+  close(): Promise<void> {
+    return this.run.close();
   }
 }
 
