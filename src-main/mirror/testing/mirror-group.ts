@@ -13,7 +13,7 @@ import type { MirrorId } from '../mirror-id';
 import { Mirror } from '../mirror';
 import type { TraceRecord } from '../trace';
 import type { TssOutput } from '../tss';
-import { dialAddress, listenAddress, MESH_SECRET, simSides } from './mirror-mesh';
+import { dialAddress, linkMirrors, listenAddress, simSides, skewedMirror } from './mirror-mesh';
 import { applyEffects, pickOp } from './sim';
 
 export interface GroupConfig {
@@ -80,27 +80,10 @@ export function runGroup(config: GroupConfig): GroupRun {
   const net = new SimNetwork(new Rng(config.seed ^ 0x5a17), NO_IMPAIRMENT);
   const sim = new SimHarness(net);
   const ids = Array.from({ length: config.mirrors }, (_, i) => i);
-  for (const a of ids)
-    for (const b of ids) {
-      if (a === b) continue;
-      for (const from of [listenAddress(a), dialAddress(a)])
-        for (const to of [listenAddress(b), dialAddress(b)])
-          net.setConditions(from, to, config.link);
-    }
+  linkMirrors(net, ids, config.link);
   const mirrors: GroupMirror[] = ids.map((id) => {
-    const offset = (rng.next() * 2 - 1) * config.maxOffsetMs;
-    const drift = (rng.next() * 2 - 1) * config.maxDrift;
     const trace: TraceRecord[] = [];
-    const mirror = new Mirror({
-      self: id,
-      members: ids,
-      secret: MESH_SECRET,
-      rng: new Rng(config.seed * 64 + id),
-      now: 0,
-      clock: (now) => offset + now * (1 + drift),
-      delays: config.delays,
-      record: (r) => trace.push(r),
-    });
+    const mirror = skewedMirror(config, rng, id, ids, trace);
     const sides = simSides(mirror);
     sim.add(listenAddress(id), sides.listener);
     sim.add(dialAddress(id), sides.dialer);

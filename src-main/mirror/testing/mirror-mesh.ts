@@ -10,7 +10,9 @@ import { SimHarness } from '../../net/testing/harness';
 import { SimNetwork } from '../../net/testing/network';
 import type { CrimpConfig } from '../crimp';
 import type { MirrorId } from '../mirror-id';
+import { Mirror } from '../mirror';
 import { MirrorNode } from '../mirror-node';
+import type { TraceRecord } from '../trace';
 
 export const listenAddress = (id: number): PeerAddress => ({
   address: `10.1.0.${id + 1}`,
@@ -124,4 +126,44 @@ export class MirrorMesh {
   allLinked(): boolean {
     return this.mirrors.every((m) => m.node.links.linked().length === this.mirrors.length - 1);
   }
+}
+
+/** Every direction between every two mirrors' addresses (listening and dialling) takes `link`. */
+export function linkMirrors(net: SimNetwork, ids: readonly number[], link: Impairment): void {
+  for (const a of ids)
+    for (const b of ids) {
+      if (a === b) continue;
+      for (const from of [listenAddress(a), dialAddress(a)])
+        for (const to of [listenAddress(b), dialAddress(b)]) net.setConditions(from, to, link);
+    }
+}
+
+/**
+ * One mirror of a seeded test group: its clock skewed and drifting (up to maxOffsetMs and maxDrift, drawn from
+ * `rng`), every command it receives recorded in `trace`.
+ */
+export function skewedMirror(
+  config: {
+    readonly seed: number;
+    readonly maxOffsetMs: number;
+    readonly maxDrift: number;
+    readonly delays: readonly number[];
+  },
+  rng: Rng,
+  id: MirrorId,
+  ids: readonly MirrorId[],
+  trace: TraceRecord[],
+): Mirror {
+  const offset = (rng.next() * 2 - 1) * config.maxOffsetMs;
+  const drift = (rng.next() * 2 - 1) * config.maxDrift;
+  return new Mirror({
+    self: id,
+    members: ids,
+    secret: MESH_SECRET,
+    rng: new Rng(config.seed * 64 + id),
+    now: 0,
+    clock: (now) => offset + now * (1 + drift),
+    delays: config.delays,
+    record: (r) => trace.push(r),
+  });
 }

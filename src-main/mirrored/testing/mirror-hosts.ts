@@ -13,9 +13,10 @@ import { SimNetwork } from '../../net/testing/network';
 import { Mirror } from '../../mirror/mirror';
 import {
   dialAddress,
+  linkMirrors,
   listenAddress,
-  MESH_SECRET,
   simSides,
+  skewedMirror,
 } from '../../mirror/testing/mirror-mesh';
 import type { TraceRecord } from '../../mirror/trace';
 import { HostSession } from '../../session/host';
@@ -116,13 +117,7 @@ export function runMirrorHosts(config: MirrorHostsConfig): MirrorHostsRun {
   net.logging = false;
   const sim = new SimHarness(net);
   const ids = Array.from({ length: config.mirrors }, (_, i) => i);
-  for (const a of ids)
-    for (const b of ids) {
-      if (a === b) continue;
-      for (const from of [listenAddress(a), dialAddress(a)])
-        for (const to of [listenAddress(b), dialAddress(b)])
-          net.setConditions(from, to, config.link);
-    }
+  linkMirrors(net, ids, config.link);
   const mirrors: ServedMirror[] = [];
   for (const id of ids) mirrors.push(serve(config, rng, sim, id, ids, mirrors));
   // Each host's own user, announced before the others were there to hear it.
@@ -182,19 +177,8 @@ function serve(
   ids: readonly number[],
   among: readonly ServedMirror[],
 ): ServedMirror {
-  const offset = (rng.next() * 2 - 1) * config.maxOffsetMs;
-  const drift = (rng.next() * 2 - 1) * config.maxDrift;
   const trace: TraceRecord[] = [];
-  const mirror = new Mirror({
-    self: id,
-    members: ids,
-    secret: MESH_SECRET,
-    rng: new Rng(config.seed * 64 + id),
-    now: 0,
-    clock: (now) => offset + now * (1 + drift),
-    delays: config.delays,
-    record: (r) => trace.push(r),
-  });
+  const mirror = skewedMirror(config, rng, id, ids, trace);
   let executor: MirrorExecutor | undefined;
   // The host announces its own user as it is made, before there is anything to relay it from: the caller does.
   const made: { served?: ServedMirror } = {};
