@@ -388,10 +388,7 @@ export class Directory {
       this.reply(from, { type: 'error', request: m.request, error: 'full' });
       return;
     }
-    const candidates = m.candidates.flatMap((c) => {
-      const a = canonicalAddress(c);
-      return a === undefined || a.port === 0 ? [] : [a];
-    });
+    const candidates = usableCandidates(m.candidates);
     const fresh = existing === undefined || addressKey(existing.host) !== addressKey(from);
     if (existing !== undefined) this.remove(existing);
     // A mirror that registers as the host (it took over): no longer one of the mirrors.
@@ -425,15 +422,7 @@ export class Directory {
     } else {
       this.counters.heartbeats++;
     }
-    const relay = m.wantRelay === true ? this.grant('host') : undefined;
-    this.reply(from, {
-      type: 'registered',
-      request: m.request,
-      observed: from,
-      heartbeatMs: this.heartbeatMs(),
-      ttlMs: this.ttlMs(),
-      ...(relay === undefined ? {} : { relay }),
-    });
+    this.replyRegistered(from, m);
   }
 
   /**
@@ -470,10 +459,7 @@ export class Directory {
       this.reply(from, { type: 'error', request: m.request, error: 'full' });
       return;
     }
-    const candidates = m.candidates.flatMap((c) => {
-      const a = canonicalAddress(c);
-      return a === undefined || a.port === 0 ? [] : [a];
-    });
+    const candidates = usableCandidates(m.candidates);
     const relayed = m.relayed === undefined ? undefined : canonicalAddress(m.relayed);
     r.mirrors.set(key, {
       host: from,
@@ -486,6 +472,11 @@ export class Directory {
       this.counters.mirrors++;
       this.events.push({ type: 'mirror', name: r.name, host: from, state: 'registered' });
     } else this.counters.heartbeats++;
+    this.replyRegistered(from, m);
+  }
+
+  /** A registration's or a mirror's heartbeat answered: where it was seen from, the timing, a relay if asked. */
+  private replyRegistered(from: PeerAddress, m: RegisterBody): void {
     const relay = m.wantRelay === true ? this.grant('host') : undefined;
     this.reply(from, {
       type: 'registered',
@@ -671,4 +662,12 @@ function info(r: Registration, now = -Infinity): SessionInfo {
     ...(r.nat === undefined ? {} : { nat: r.nat }),
     ...(mirrors.length === 0 ? {} : { mirrors }),
   };
+}
+
+/** A host's candidate addresses as the directory keeps them: canonical, with a port. */
+function usableCandidates(candidates: readonly PeerAddress[]): PeerAddress[] {
+  return candidates.flatMap((c) => {
+    const a = canonicalAddress(c);
+    return a === undefined || a.port === 0 ? [] : [a];
+  });
 }
