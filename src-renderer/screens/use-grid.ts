@@ -5,7 +5,7 @@
 // board screen and rasterises nothing. Reads the store; knows nothing of Konva.
 import { type RefObject, useEffect } from 'react';
 import type { Camera } from '../board/camera';
-import { gridAlpha } from '../board/detail';
+import { GRID_PX, gridAlpha } from '../board/detail';
 import { gridBase, gridLayerSize, gridLayout } from '../board/grid-layer';
 import type { Store } from '../store/store';
 
@@ -24,7 +24,7 @@ export function useGrid(
 
     const draw = (el: HTMLElement, scale: number): void => {
       base = scale;
-      const { tile } = gridLayout(scale, { x: 0, y: 0, scale });
+      const tile = GRID_PX * scale;
       el.style.backgroundSize = `${tile}px ${tile}px`;
       el.style.width = gridLayerSize(tile);
       el.style.height = gridLayerSize(tile);
