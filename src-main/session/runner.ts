@@ -305,6 +305,12 @@ export class SessionRunner {
       : undefined;
   }
 
+  /**
+   * Hosting with mirrors: the link another machine starts a mirror of this session with
+   * (`ghostboard host --mirror-of LINK`); undefined while this host takes no mirrors.
+   */
+  mirrorLink: string | undefined = undefined;
+
   /** Hosting through directories: the key that proves the registration, for the session's mirrors (`mirrorOf`). */
   get directoryKey(): Uint8Array | undefined {
     return this.rendezvous?.registrationKey;
