@@ -292,6 +292,23 @@ export class MirrorGroup {
     return { origin, upTo: stream.upTo, above: stream.aboveSeqs().slice(0, maxAbove) };
   }
 
+  /**
+   * This mirror's own payloads that outlive it: every seq through the returned one is held by some other live
+   * member (the highest prefix any of them told us of). With no other live member, all it sent: none could hold it.
+   */
+  heldElsewhere(): CrimpSeq {
+    const sent = this.stream(this.self).upTo;
+    let others = false;
+    let held = 0;
+    for (const m of this.members.values()) {
+      if (m.id === this.self || m.out !== undefined) continue;
+      others = true;
+      // A suspected member may be gone with what it holds: until the group decides, its word does not count.
+      if (!m.suspected) held = Math.max(held, m.upTo.get(this.self) ?? 0);
+    }
+    return others ? Math.min(held, sent) : sent;
+  }
+
   /** Every live member has told us what it holds, and nothing any of them has is missing here. */
   caughtUp(): boolean {
     for (const m of this.members.values())

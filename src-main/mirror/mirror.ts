@@ -65,7 +65,12 @@ export interface MirrorCounters {
 }
 
 export type SubmitResult =
-  | { readonly ok: true; readonly command: MirrorCommand }
+  | {
+      readonly ok: true;
+      readonly command: MirrorCommand;
+      /** Its CRIMP seq: the command outlives this mirror once `heldElsewhere()` reaches it. */
+      readonly sent: number;
+    }
   | {
       readonly ok: false;
       readonly reason: 'too-large' | 'window-full' | 'buffer-full' | 'joining' | 'excluded';
@@ -353,7 +358,15 @@ export class Mirror {
     this.lastStamp = stamp;
     this.record?.({ arrival: stamp, command });
     this.tss.receive(stamp, command);
-    return { ok: true, command };
+    return { ok: true, command, sent: sent.seq };
+  }
+
+  /**
+   * This mirror's commands another live mirror holds, through this CRIMP seq (all it sent when it is alone): what a
+   * host may acknowledge to its clients, since a crash here no longer loses them.
+   */
+  heldElsewhere(): number {
+    return this.node.started ? this.node.group.heldElsewhere() : 0;
   }
 
   /** The next thing for the host: the leading state's changes, its clients' refusals and grants, chat. */

@@ -3,7 +3,28 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PEER_ID } from '../../shared/board';
 import { MAX_MIRRORS } from '../mirror/mirror-id';
-import { peerIdsOf } from './mirror-executor';
+import { NO_IMPAIRMENT } from '../net/impairment';
+import { Rng } from '../net/rng';
+import { SimHarness } from '../net/testing/harness';
+import { SimNetwork } from '../net/testing/network';
+import {
+  dialAddress,
+  linkMirrors,
+  listenAddress,
+  simSides,
+  skewedMirror,
+} from '../mirror/testing/mirror-mesh';
+import { Board } from '../session/board';
+import type { ExecutorSink } from '../session/board-executor';
+import { newRect } from '../../shared/testing/rect';
+import { MirrorExecutor, peerIdsOf } from './mirror-executor';
+
+const NO_SINK: ExecutorSink = {
+  changed: () => undefined,
+  refused: () => undefined,
+  granted: () => undefined,
+  chat: () => undefined,
+};
 
 describe('participant ids of a mirror group', () => {
   it('splits the id space among the mirrors and swaps each host user with its mirror id', () => {
@@ -27,5 +48,70 @@ describe('participant ids of a mirror group', () => {
       // The host user's id in the group is never a joiner's of any mirror.
       expect(owner.has(ids.toGroup(0))).toBe(false);
     }
+  });
+});
+
+describe('acknowledging a mirror-backed host’s commands', () => {
+  /** Two mirrors 30 ms apart, mirror 0 backing a session board; the link from 0 to 1 cut when asked. */
+  function twoMirrors(seed: number) {
+    const net = new SimNetwork(new Rng(seed), NO_IMPAIRMENT);
+    net.logging = false;
+    const sim = new SimHarness(net);
+    const ids = [0, 1];
+    linkMirrors(net, ids, { ...NO_IMPAIRMENT, delayMs: 30 });
+    const config = { seed, maxOffsetMs: 0, maxDrift: 0, delays: [100, 400] };
+    const rng = new Rng(seed);
+    const mirrors = ids.map((id) => skewedMirror(config, rng, id, ids, []));
+    for (const [id, m] of mirrors.entries()) {
+      const sides = simSides(m);
+      sim.add(listenAddress(id), sides.listener);
+      sim.add(dialAddress(id), sides.dialer);
+    }
+    mirrors[1]?.node.connect(0, listenAddress(0));
+    const [a, b] = mirrors;
+    if (a === undefined || b === undefined) throw new Error('two mirrors');
+    return { net, sim, a, b };
+  }
+
+  it('acknowledges a command only once the other mirror holds it', () => {
+    const seed = 7;
+    const { sim, a, b } = twoMirrors(seed);
+    expect(sim.runUntilTrue(() => a.node.links.linked().length === 1 && b.ready, 5_000)).toBe(true);
+    const executor = new MirrorExecutor(a, new Board());
+    executor.attach(NO_SINK);
+    sim.every(5, () => {
+      executor.pump();
+    });
+    const r = executor.execute(16, { type: 'create', fields: newRect() }, sim.now);
+    expect(r.ok, `seed ${seed}`).toBe(true);
+    let acknowledgedAt: number | undefined;
+    const sentAt = sim.now;
+    executor.whenSafe(() => (acknowledgedAt = sim.now));
+    expect(acknowledgedAt).toBeUndefined();
+    expect(sim.runUntilTrue(() => acknowledgedAt !== undefined, sim.now + 2_000)).toBe(true);
+    // Not before a round trip: the other mirror had to take it and say so.
+    expect((acknowledgedAt ?? 0) - sentAt).toBeGreaterThanOrEqual(60);
+    expect(b.node.group.held(0).upTo).toBeGreaterThanOrEqual(1);
+  });
+
+  it('never acknowledges what no other mirror took while that mirror is in the group', () => {
+    const seed = 8;
+    const { net, sim, a, b } = twoMirrors(seed);
+    expect(sim.runUntilTrue(() => a.node.links.linked().length === 1 && b.ready, 5_000)).toBe(true);
+    const executor = new MirrorExecutor(a, new Board());
+    executor.attach(NO_SINK);
+    sim.every(5, () => {
+      executor.pump();
+    });
+    // Everything from mirror 0 to mirror 1 is lost from now on.
+    for (const from of [listenAddress(0), dialAddress(0)])
+      for (const to of [listenAddress(1), dialAddress(1)])
+        net.setConditions(from, to, { ...NO_IMPAIRMENT, delayMs: 30, loss: 1 });
+    executor.chat(0, 'never held elsewhere', sim.now);
+    let acknowledged = false;
+    executor.whenSafe(() => (acknowledged = true));
+    sim.runUntilTrue(() => acknowledged, sim.now + 500);
+    expect(acknowledged, `seed ${seed}`).toBe(false);
+    expect(executor.unacknowledged).toBe(1);
   });
 });

@@ -73,6 +73,9 @@ export class MirrorExecutor implements BoardExecutor {
   private sink: ExecutorSink | undefined;
   /** This mirror's commands by seq, oldest first, until every trailing state has passed them. */
   private readonly pending = new Map<number, Pending>();
+  /** The CRIMP seq of this mirror's last command, and acknowledgements waiting for another mirror to hold theirs. */
+  private lastSent = 0;
+  private readonly unsafe: { readonly through: number; readonly acknowledge: () => void }[] = [];
 
   constructor(
     readonly mirror: Mirror,
@@ -103,6 +106,7 @@ export class MirrorExecutor implements BoardExecutor {
       return refused({ type: 'invalid', why: `the mirror group is busy (${sent.reason})` });
     }
     const { seq, stamp } = sent.command;
+    this.lastSent = sent.sent;
     // The leading state ran it at once: its effects are the one output not made by a rollback (tss.ts), and a
     // refusal of it comes as 'refused' unrevised. Anything else is news for the sink, in order.
     let result: Executed = { ok: true, effects: [] };
@@ -119,7 +123,8 @@ export class MirrorExecutor implements BoardExecutor {
   chat(peer: PeerId, text: string, now: number): void {
     this.pump();
     const sent = this.mirror.submit(now, this.ids.toGroup(peer), { type: 'chat', text });
-    if (!sent.ok) this.counters.unsent++;
+    if (sent.ok) this.lastSent = sent.sent;
+    else this.counters.unsent++;
     this.pump();
   }
 
@@ -133,9 +138,29 @@ export class MirrorExecutor implements BoardExecutor {
     this.pump();
   }
 
+  /** Acknowledged in order, each once another mirror holds every command before it (mirror.heldElsewhere). */
+  whenSafe(acknowledge: () => void): void {
+    this.unsafe.push({ through: this.lastSent, acknowledge });
+    this.release();
+  }
+
+  /** Acknowledgements waiting for another mirror to hold their commands. */
+  get unacknowledged(): number {
+    return this.unsafe.length;
+  }
+
+  private release(): void {
+    if (this.unsafe.length === 0) return;
+    const held = this.mirror.heldElsewhere();
+    let n = 0;
+    while (n < this.unsafe.length && (this.unsafe[n]?.through ?? Infinity) <= held) n++;
+    for (const u of this.unsafe.splice(0, n)) u.acknowledge();
+  }
+
   /** Takes everything the mirror has put out: call after each of its datagrams and timeouts. */
   pump(): void {
     for (let o = this.mirror.poll(); o !== undefined; o = this.mirror.poll()) this.take(o);
+    this.release();
     // Past the last trailing state nothing is revised: forget it (seqs run in stamp order).
     const final = this.mirror.tss.finalThrough;
     for (const [seq, p] of this.pending) {

@@ -46,6 +46,12 @@ export interface BoardExecutor {
   ownsPeerId(id: PeerId): boolean;
   /** The host's periodic tick: time for work the executor paces itself. */
   tick(now: number): void;
+  /**
+   * Runs `acknowledge` once everything executed so far would outlive this host's crash: at once for a lone host,
+   * once another mirror holds it in a group. A participant is told its command is done only then, so a client that
+   * moves to another host after a crash loses nothing it was told was done.
+   */
+  whenSafe(acknowledge: () => void): void;
 }
 
 /**
@@ -83,6 +89,11 @@ export class DirectExecutor implements BoardExecutor {
 
   tick(): void {
     // Nothing paced: every operation is done when execute returns.
+  }
+
+  whenSafe(acknowledge: () => void): void {
+    // Nothing could hold it but this host: done is as safe as it gets.
+    acknowledge();
   }
 }
 

@@ -245,7 +245,14 @@ export class HostSession {
       },
       chat: (peer, text) => {
         this.emit({ type: 'chat', peer, text });
-        this.broadcast((rpc) => rpc.send(this.proto.chatFrom, { peer, text }));
+        // Its sender sees its line come back as the acknowledgement: only once the line would outlive this host.
+        const sender = this.peerOf(peer);
+        this.broadcast((rpc) => rpc.send(this.proto.chatFrom, { peer, text }), sender);
+        if (sender !== undefined)
+          this.executor.whenSafe(() => {
+            if (sender.stack.conn.isOpen)
+              sender.stack.events.rpc.send(this.proto.chatFrom, { peer, text });
+          });
       },
     });
     this.rules = new HostRules(this.executor, options.lockTimeoutMs ?? 15_000);
@@ -436,7 +443,10 @@ export class HostSession {
         const { req, ...fields } = a;
         const r = this.createAs(actor, fields, now);
         if (isRefusal(r)) this.refuse(p, 'create', r.refused);
-        else rpc.send(pr.created, { req, id: r.id });
+        else
+          this.executor.whenSafe(() => {
+            if (p.stack.conn.isOpen) rpc.send(pr.created, { req, id: r.id });
+          });
       }),
     );
     rpc.on(
