@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { JoinLink, JoinLinkError } from './join-link';
-import { formatJoinLink, MAX_LINK_HOSTS, parseJoinLink, readJoinLink } from './join-link';
+import {
+  formatJoinLink,
+  formatMirrorLink,
+  MAX_LINK_HOSTS,
+  parseJoinLink,
+  readJoinLink,
+  readMirrorLink,
+} from './join-link';
 
 describe('join links', () => {
   it('carry directories, the session and the code (after #), and read back', () => {
@@ -118,3 +125,42 @@ function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+describe('mirror links', () => {
+  it('carry the mirrors’ addresses, the join code and the mirror secret, and read back', () => {
+    const link = {
+      members: [
+        { address: '10.0.1.2', port: 7351 },
+        { address: 'fd00::3', port: 7351 },
+      ],
+      code: 'BLUE/FOX 7',
+      secret: 'K7QX2M9TRDK7QX2M9TRDK7QX2M',
+    };
+    const text = formatMirrorLink(link);
+    expect(text).toBe(
+      'ghostboard://mirror/10.0.1.2:7351,[fd00::3]:7351#BLUE%2FFOX%207/K7QX2M9TRDK7QX2M9TRDK7QX2M',
+    );
+    expect(readMirrorLink(text)).toEqual(link);
+    // Neither a join link nor a mirror link is taken for the other.
+    expect(readJoinLink(text)).toEqual({ error: 'not-a-link' });
+    expect(readMirrorLink('ghostboard://direct/10.0.1.2:7350#CODE')).toEqual({
+      error: 'not-a-link',
+    });
+  });
+
+  it('refuse a link without its secret, code or a good address', () => {
+    expect(readMirrorLink('ghostboard://mirror/10.0.1.2:7351#CODE/')).toEqual({
+      error: 'no-secret',
+    });
+    expect(readMirrorLink('ghostboard://mirror/10.0.1.2:7351#/SECRET')).toEqual({
+      error: 'no-code',
+    });
+    expect(readMirrorLink('ghostboard://mirror/10.0.1.2#CODE/SECRET')).toEqual({
+      error: 'bad-address',
+    });
+    expect(readMirrorLink('ghostboard://mirror/10.0.1.2:7351#CODE')).toEqual({
+      error: 'not-a-link',
+    });
+    expect(readMirrorLink('x'.repeat(10_000))).toEqual({ error: 'too-long' });
+  });
+});

@@ -135,3 +135,49 @@ function addressList(
   }
   return out;
 }
+
+/**
+ * A mirror link: what starts another host of a running session (`ghostboard host --mirror-of LINK`). It names where
+ * the session's mirrors link to each other (any one of them) and carries, after '#', the join code the new host
+ * serves under and the group's mirror secret, which only the session's hosts hold: a join code alone never makes
+ * a host.
+ *
+ *   ghostboard://mirror/<host:port>[,<host:port>…]#<code>/<mirror secret>
+ */
+export interface MirrorLink {
+  /** Mirror-link addresses of the session's hosts (the new mirror dials the first that answers). */
+  readonly members: readonly LinkAddress[];
+  readonly code: string;
+  readonly secret: string;
+}
+
+export type MirrorLinkError =
+  'too-long' | 'not-a-link' | 'no-code' | 'no-secret' | 'bad-address' | 'too-many-hosts';
+
+export function formatMirrorLink(link: MirrorLink): string {
+  const hosts = link.members.map(formatLinkAddress).join(',');
+  return `${LINK_SCHEME}://mirror/${hosts}#${encodeURIComponent(link.code)}/${encodeURIComponent(link.secret)}`;
+}
+
+/** Parses a mirror link, or says why it is not one. Hostile input: bounded, never throws. */
+export function readMirrorLink(text: string): MirrorLink | { readonly error: MirrorLinkError } {
+  const s = text.trim();
+  if (s.length > MAX_LINK_LENGTH) return { error: 'too-long' };
+  const m = /^ghostboard:\/\/mirror\/([^#]*)#([^/]*)\/(.*)$/i.exec(s);
+  if (m?.[1] === undefined || m[2] === undefined || m[3] === undefined)
+    return { error: 'not-a-link' };
+  let code: string;
+  let secret: string;
+  try {
+    code = decodeURIComponent(m[2]).trim();
+    secret = decodeURIComponent(m[3]).trim();
+  } catch {
+    return { error: 'not-a-link' };
+  }
+  if (code === '') return { error: 'no-code' };
+  if (secret === '') return { error: 'no-secret' };
+  const members = addressList(m[1].replace(/\/+$/, ''), MAX_LINK_HOSTS, 'too-many-hosts');
+  if ('error' in members)
+    return { error: members.error === 'bad-address' ? 'bad-address' : 'too-many-hosts' };
+  return { members, code, secret };
+}
