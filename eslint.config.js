@@ -63,7 +63,8 @@ const LAYERS = [
     name: 'mirrored',
     dirs: ['src-main/mirrored'],
     allow: ['session', 'mirror', 'board', 'net', 'shared'],
-    packages: [],
+    // mirror-runner.ts drives a mirror's sockets as session/runner.ts drives a session's.
+    packages: ['node:crypto', 'node:os'],
     why: 'mirrored/ serves a host session from a mirror (the executor seam between session/ and mirror/) and knows nothing of the app or the shells.',
   },
   {

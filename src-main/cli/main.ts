@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import type { PeerAddress } from '../net/address';
-import { formatJoinLink, readJoinLink } from '../../shared/join-link';
+import { formatJoinLink, MAX_LINK_HOSTS, readJoinLink } from '../../shared/join-link';
 import { DirectoryRunner } from '../directory/runner';
 import { convertBoard, formatOf } from '../files/convert';
 import { discover } from './discover';
@@ -22,6 +22,8 @@ import { probedLine } from '../app/nearest';
 import { replayTraceFile } from './replay';
 import { TraceFile } from './trace-file';
 import { soloMirrorExecutor } from '../mirrored/solo';
+import type { MirrorHosting } from './mirror-host';
+import { attachMirror, startMirror } from './mirror-host';
 import { ConnectionPeer } from './connection-demo';
 import { monotonicNow } from '../net/transport';
 
@@ -36,6 +38,10 @@ const USAGE = `usage:
                   [--list NAME]   listed publicly under NAME (default: unlisted, found only through the link)
                   [--lan]   announce the session on this network (mDNS), as the app does
                   [--trace FILE]   record the session's command log (a mirror group of one) for \`replay\`
+                  [--mirrors]   serve the session from a mirror group other hosts can join (links on --port + 1);
+                                prints the mirror link that starts one
+                  [--mirror-of LINK]   start another host of a running session from its mirror link: the board
+                                comes from the group, joiners pick the nearest host and move on if one stops
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
   ghostboard join LINK [--name NAME] [--viewer] [--script]   a ghostboard:// invite link (the code rides in it)
   ghostboard directory [--bind ADDR] [--port N]   a rendezvous server (default port 7340)
@@ -112,14 +118,14 @@ function shareableAddress(bind: string): string {
 async function host(v: Values): Promise<void> {
   if (typeof v.code === 'string' && v['long-code'] === true)
     fail('--code or --long-code, not both');
-  const code =
+  const chosenCode =
     typeof v.code === 'string'
       ? v.code
       : v['long-code'] === true
         ? generateLongJoinCode()
         : generateJoinCode();
   // Codes under 40 bits (spoken ones included) lock after 30 failed joins; a user's code can be weaker still.
-  if (joinCodeStrengthBits(code) < 20)
+  if (joinCodeStrengthBits(chosenCode) < 20)
     process.stderr.write(
       'warning: a join code this short is easy to guess (the host locks it after 30 failed joins)\n',
     );
@@ -137,10 +143,27 @@ async function host(v: Values): Promise<void> {
   const listName = typeof v.list === 'string' ? v.list : undefined;
   if (listName !== undefined && directories.length === 0) fail('--list needs a --directory');
   const trace = typeof v.trace === 'string' ? await openTrace(v.trace, v) : undefined;
+  const port = Number(v.port ?? 7350);
+  const mirrorOf = typeof v['mirror-of'] === 'string' ? v['mirror-of'] : undefined;
+  let mirror: MirrorHosting | undefined;
+  if (mirrorOf !== undefined || v.mirrors === true) {
+    if (mirrorOf !== undefined && typeof v.board === 'string')
+      fail('--mirror-of takes the board from the session: not with --board');
+    const m = await startMirror({
+      of: mirrorOf,
+      bind,
+      sessionPort: port,
+      code: typeof v.code === 'string' ? v.code : undefined,
+      ...(trace === undefined ? {} : { record: (r) => trace.record(r) }),
+    });
+    if ('fail' in m) fail(m.fail);
+    mirror = m;
+  }
+  const code = mirror?.code ?? chosenCode;
   const runner = await SessionRunner.host({
     name: typeof v.name === 'string' ? v.name : 'Host',
     code,
-    port: Number(v.port ?? 7350),
+    port,
     bind,
     ...(typeof v.board === 'string' ? { boardFile: v.board } : {}),
     ...(rate ? { rate } : {}),
@@ -151,10 +174,13 @@ async function host(v: Values): Promise<void> {
     ...(imageSpace === undefined ? {} : { imageLimits: { maxSessionBytes: imageSpace * 2 ** 20 } }),
     ...(directories.length === 0 ? {} : { directories }),
     ...(listName === undefined ? {} : { listName }),
-    ...(trace === undefined
-      ? {}
-      : { executor: soloMirrorExecutor({ now: monotonicNow(), record: (r) => trace.record(r) }) }),
+    ...(mirror !== undefined
+      ? mirror.hostRun
+      : trace === undefined
+        ? {}
+        : { executor: soloMirrorExecutor({ now: monotonicNow(), record: (r) => trace.record(r) }) }),
   });
+  if (mirror !== undefined) attachMirror(mirror, runner, code, emitLine);
   if (trace !== undefined) runner.beforeClose(() => trace.close());
   const quiet = v['quiet-pointers'] === true;
   runner.controls.on((e) => {
@@ -198,9 +224,19 @@ async function host(v: Values): Promise<void> {
     });
   const address = shareableAddress(bind);
   const registered = runner.registeredAs;
+  const self = { address, port: runner.address.port };
+  // A mirror's link names the session's other hosts too: a joiner probes them all and joins the nearest.
+  const others = (mirror?.runner.sessionHosts ?? []).filter(
+    (h) => !(h.port === self.port && h.address === self.address),
+  );
   const link = formatJoinLink(
     registered === undefined
-      ? { kind: 'direct', host: { address, port: runner.address.port }, code }
+      ? {
+          kind: 'direct',
+          host: self,
+          ...(others.length === 0 ? {} : { mirrors: others.slice(0, MAX_LINK_HOSTS - 1) }),
+          code,
+        }
       : {
           kind: 'directory',
           directories: directoryArgs.map((d) => parseAddress(d) ?? { address: d, port: 7340 }),
@@ -217,6 +253,7 @@ async function host(v: Values): Promise<void> {
     link,
     ...(registered === undefined ? {} : { session: registered.name, listed: registered.listed }),
     ...(typeof v.trace === 'string' ? { trace: v.trace } : {}),
+    ...(runner.mirrorLink === undefined ? {} : { mirrorLink: runner.mirrorLink }),
   });
   await serve(runner, v.script === true);
 }
@@ -454,6 +491,8 @@ export async function main(argv: readonly string[]): Promise<void> {
       spread: { type: 'string' },
       seed: { type: 'string' },
       trace: { type: 'string' },
+      mirrors: { type: 'boolean' },
+      'mirror-of': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

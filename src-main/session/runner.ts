@@ -65,6 +65,12 @@ export interface HostRun {
   readonly listName?: string;
   /** What executes the board's operations (default: at once, as a lone host; board-executor.ts). */
   readonly executor?: HostSessionOptions['executor'];
+  /** The board to start from when there is no board file (a mirror's, handed over by its group). */
+  readonly board?: Board;
+  /** Where the host's participants are relayed to the session's other hosts (its mirrors). */
+  readonly relay?: HostSessionOptions['relay'];
+  /** The host session, once made (a mirror's runner shows the other hosts' participants in it). */
+  readonly served?: (session: HostSession) => void;
   /**
    * Hosting as a mirror of a session registered with the directories: one more host under its name, proven by its
    * first host's key (`directoryKey` there). Joiners are told of every host and join the nearest.
@@ -151,6 +157,7 @@ export class SessionRunner {
     let blobs: readonly ImageBlob[] = [];
     if (o.boardFile !== undefined)
       ({ board, notice, blobs = [] } = await loadBoardFile(o.boardFile));
+    board ??= o.board;
     const session = new HostSession(
       {
         name: o.name,
@@ -167,9 +174,11 @@ export class SessionRunner {
           ? {}
           : { maxConnectionsPerAddress: o.maxConnectionsPerAddress }),
         ...(o.executor === undefined ? {} : { executor: o.executor }),
+        ...(o.relay === undefined ? {} : { relay: o.relay }),
       },
       monotonicNow(),
     );
+    o.served?.(session);
     for (const b of blobs) session.images.load(b);
     const transport = await UdpTransport.open(session.endpoint, { port: o.port, bind: o.bind });
     const runner = new SessionRunner(hostControls(session), transport, o.boardFile);
