@@ -91,7 +91,9 @@ export class MirrorRunner {
   static async open(o: MirrorRunOptions): Promise<MirrorRunner> {
     const r = new MirrorRunner(o);
     try {
-      r.transports.push(await UdpTransport.open(r.side('listener'), { port: o.port, bind: o.bind }));
+      r.transports.push(
+        await UdpTransport.open(r.side('listener'), { port: o.port, bind: o.bind }),
+      );
       r.transports.push(await UdpTransport.open(r.side('dialer'), { port: 0, bind: o.bind }));
     } catch (e) {
       await r.close();
@@ -143,18 +145,22 @@ export class MirrorRunner {
       group: { join: { listenPort: this.address.port } },
     });
     this.start(mirror);
+    const links = mirror.node.links.counters;
     for (const member of members) {
       if (this.closed) break;
+      const refused = links.wrongSecret;
       mirror.join(monotonicNow(), member);
       this.pumpAll();
-      if (await this.until(() => mirror.ready, JOIN_WAIT_MS)) {
+      // A wrong secret is known from the handshake: no use waiting for the group.
+      const done = (): boolean => mirror.ready || links.wrongSecret > refused;
+      if ((await this.until(done, JOIN_WAIT_MS)) && mirror.ready) {
         const s = mirror.tss.leading;
         return { objects: new Map(s.objects), nextId: s.nextId, topZ: s.topZ };
       }
+      if (links.wrongSecret > refused)
+        throw new Error('the session’s mirror refused this one: the mirror link’s secret is wrong');
     }
-    throw new Error(
-      `no mirror of the session let this one in (${members.length} tried; is the mirror secret right?)`,
-    );
+    throw new Error(`no mirror of the session let this one in (${members.length} tried)`);
   }
 
   /** The executor of a joined mirror's host, on a board that starts as the one join() returned. */

@@ -1,0 +1,119 @@
+// `ghostboard host --mirrors` and `ghostboard host --mirror-of LINK`, as a user runs them, over loopback UDP: the
+// first host prints the mirror link, a second host on another loopback address joins its group through it and
+// starts from the group's board; a joiner on each edits and chats; every board ends equal, the mirror events say
+// who joined and left, and a create or chat is answered only once both mirrors hold it. A wrong mirror secret is
+// refused with a message, not served.
+import { randomInt } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { GhostEvent, GhostProc } from './session/harness';
+import { CODE, Lab, num, settledBoards, START_MS, str } from './session/harness';
+
+const objectAt =
+  (x: number) =>
+  (e: GhostEvent): boolean =>
+    e.ev === 'object' && e.x === x;
+const mirrorEvent =
+  (event: string, more: (e: GhostEvent) => boolean = () => true) =>
+  (e: GhostEvent): boolean =>
+    e.ev === 'mirror' && e.event === event && more(e);
+
+function hostArgs(address: string, port: number, more: readonly string[]): string[] {
+  return [
+    'host',
+    '--bind',
+    address,
+    '--port',
+    String(port),
+    '--name',
+    `Host ${address}`,
+    '--script',
+    '--quiet-pointers',
+    ...more,
+  ];
+}
+
+function joinArgs(address: string, port: number, name: string): string[] {
+  return ['join', `${address}:${port}`, '--code', CODE, '--name', name, '--script'];
+}
+
+describe('ghostboard host --mirrors / --mirror-of', () => {
+  it('serves one session from two hosts that end with one board', async ({ onTestFinished }) => {
+    const lab = new Lab();
+    onTestFinished(() => lab.close());
+    // Both hosts use the same port on two loopback addresses (the mirror links take the next one).
+    const port = 20_000 + 2 * randomInt(10_000);
+    const a = lab.spawn('a', hostArgs('127.0.0.1', port, ['--code', CODE, '--mirrors']));
+    const readyA = await a.waitFor((e) => e.ev === 'ready', 'ready', START_MS);
+    const mirrorLink = str(readyA, 'mirrorLink');
+    expect(mirrorLink).toMatch(/^ghostboard:\/\/mirror\/127\.0\.0\.1:\d+#/);
+    expect(mirrorLink).toContain(CODE);
+    await a.waitFor(
+      mirrorEvent('member', (e) => e.id === 0),
+      'a founds the group',
+    );
+    a.send({ cmd: 'create', kind: 'rect', x: 10, y: 10, w: 100, h: 60 });
+    await a.waitFor(objectAt(10), 'a’s rect');
+
+    const b = lab.spawn('b', hostArgs('127.0.0.2', port, ['--mirror-of', mirrorLink]));
+    const readyB = await b.waitFor((e) => e.ev === 'ready', 'ready', START_MS);
+    // Its link names both hosts; its board came from the group.
+    expect(str(readyB, 'link')).toContain(`127.0.0.1:${port}`);
+    await b.waitFor(
+      mirrorEvent('member', (e) => e.id === 1),
+      'b is in',
+    );
+    await a.waitFor(
+      mirrorEvent('joined', (e) => e.id === 1),
+      'a sees b join',
+    );
+    expect((await b.boardState()).objects).toBe(1);
+
+    const ann = lab.spawn('ann', joinArgs('127.0.0.1', port, 'Ann'));
+    const bob = lab.spawn('bob', joinArgs('127.0.0.2', port, 'Bob'));
+    const annReady = await ann.waitFor((e) => e.ev === 'ready', 'ready', START_MS);
+    const bobReady = await bob.waitFor((e) => e.ev === 'ready', 'ready', START_MS);
+    // Participant ids are split between the mirrors (≡ mirror id mod 16).
+    expect(num(annReady, 'peer') % 16).toBe(0);
+    expect(num(bobReady, 'peer') % 16).toBe(1);
+
+    ann.send({ cmd: 'create', kind: 'note', x: 300, y: 10, w: 120, h: 120, text: 'ann', tag: 'n' });
+    bob.send({ cmd: 'create', kind: 'ellipse', x: 500, y: 10, w: 40, h: 40, tag: 'e' });
+    bob.send({ cmd: 'chat', text: 'from b' });
+    const annCreated = await ann.waitFor(
+      (e) => e.ev === 'created' && e.tag === 'n',
+      'Ann’s answer',
+    );
+    await bob.waitFor((e) => e.ev === 'created' && e.tag === 'e', 'Bob’s answer');
+    // Answered only once the other mirror held it: by then the other host shows it.
+    expect(b.events.some(objectAt(300))).toBe(true);
+    expect(num(annCreated, 'id') % 16).toBe(0);
+    await ann.waitFor((e) => e.ev === 'chat' && e.text === 'from b', 'Bob’s chat at Ann');
+
+    const all: GhostProc[] = [a, b, ann, bob];
+    const { states, settled } = await settledBoards(all, 20_000);
+    expect(settled).toBe(true);
+    expect(states.map((s) => s.objects)).toEqual([3, 3, 3, 3]);
+
+    // b stops: a hears it leave at once (its links closed), and goes on alone.
+    expect(await b.quit()).toBe(0);
+    await a.waitFor(
+      mirrorEvent('left', (e) => e.id === 1 && e.reason === 'closed'),
+      'b left',
+    );
+    a.send({ cmd: 'create', kind: 'rect', x: 700, y: 10, w: 10, h: 10 });
+    await ann.waitFor(objectAt(700), 'a goes on');
+  });
+
+  it('refuses a mirror link with the wrong secret', async ({ onTestFinished }) => {
+    const lab = new Lab();
+    onTestFinished(() => lab.close());
+    const port = 20_001 + 2 * randomInt(10_000);
+    const a = lab.spawn('a', hostArgs('127.0.0.1', port, ['--code', CODE, '--mirrors']));
+    const link = str(await a.waitFor((e) => e.ev === 'ready', 'ready', START_MS), 'mirrorLink');
+    const forged = link.replace(/\/[^/]+$/, '/K7QX2M9TRDK7QX2M9TRDK7QX2M');
+    const b = lab.spawn('b', hostArgs('127.0.0.2', port, ['--mirror-of', forged]));
+    expect(await b.closed).toBe(2);
+    expect(b.events.some((e) => e.ev === 'ready')).toBe(false);
+    expect(a.events.some(mirrorEvent('joined'))).toBe(false);
+  });
+});
