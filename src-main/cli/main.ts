@@ -5,12 +5,17 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { networkInterfaces } from 'node:os';
 import type { PeerAddress } from '../net/address';
-import { formatJoinLink, MAX_LINK_HOSTS, readJoinLink } from '../../shared/join-link';
+import {
+  formatJoinLink,
+  MAX_LINK_HOSTS,
+  readJoinLink,
+  readMirrorLink,
+} from '../../shared/join-link';
 import { DirectoryRunner } from '../directory/runner';
 import { convertBoard, formatOf } from '../files/convert';
 import { discover } from './discover';
 import { advertise } from '../lan/advertise';
-import type { PathKind, ReachEvent } from '../session/runner';
+import type { HostRun, PathKind, ReachEvent } from '../session/runner';
 import { generateJoinCode, generateLongJoinCode, joinCodeStrengthBits } from '../net/join-code';
 import { addressKey, parseAddress } from '../net/address';
 import type { SessionRate } from '../session/connection-stack';
@@ -22,8 +27,10 @@ import { probedLine } from '../app/nearest';
 import { replayTraceFile } from './replay';
 import { TraceFile } from './trace-file';
 import { soloMirrorExecutor } from '../mirrored/solo';
-import type { MirrorHosting } from './mirror-host';
-import { attachMirror, startMirror } from './mirror-host';
+import type { TraceRecord } from '../mirror/trace';
+import { hostMirrored } from '../mirrored/mirror-hosting';
+import type { MirrorRunner } from '../mirrored/mirror-runner';
+import { mirrorLine } from './mirror-host';
 import { ConnectionPeer } from './connection-demo';
 import { monotonicNow } from '../net/transport';
 
@@ -144,23 +151,18 @@ async function host(v: Values): Promise<void> {
   if (listName !== undefined && directories.length === 0) fail('--list needs a --directory');
   const trace = typeof v.trace === 'string' ? await openTrace(v.trace, v) : undefined;
   const port = Number(v.port ?? 7350);
-  const mirrorOf = typeof v['mirror-of'] === 'string' ? v['mirror-of'] : undefined;
-  let mirror: MirrorHosting | undefined;
-  if (mirrorOf !== undefined || v.mirrors === true) {
-    if (mirrorOf !== undefined && typeof v.board === 'string')
-      fail('--mirror-of takes the board from the session: not with --board');
-    const m = await startMirror({
-      of: mirrorOf,
-      bind,
-      sessionPort: port,
-      code: typeof v.code === 'string' ? v.code : undefined,
-      ...(trace === undefined ? {} : { record: (r) => trace.record(r) }),
-    });
-    if ('fail' in m) fail(m.fail);
-    mirror = m;
-  }
-  const code = mirror?.code ?? chosenCode;
-  const runner = await SessionRunner.host({
+  const mirrorOf = typeof v['mirror-of'] === 'string' ? readMirrorLink(v['mirror-of']) : undefined;
+  if (mirrorOf !== undefined && 'error' in mirrorOf)
+    fail(`--mirror-of: not a mirror link (${mirrorOf.error})`);
+  if (mirrorOf !== undefined && typeof v.code === 'string' && v.code !== mirrorOf.code)
+    fail('--code differs from the mirror link’s: a session has one code');
+  if (mirrorOf !== undefined && typeof v.board === 'string')
+    fail('--mirror-of takes the board from the session: not with --board');
+  const mirrored = mirrorOf !== undefined || v.mirrors === true;
+  if (mirrored && port === 0)
+    fail('a mirrored host needs a fixed --port (its mirror links take the next one)');
+  const code = mirrorOf?.code ?? chosenCode;
+  const run: HostRun = {
     name: typeof v.name === 'string' ? v.name : 'Host',
     code,
     port,
@@ -174,13 +176,27 @@ async function host(v: Values): Promise<void> {
     ...(imageSpace === undefined ? {} : { imageLimits: { maxSessionBytes: imageSpace * 2 ** 20 } }),
     ...(directories.length === 0 ? {} : { directories }),
     ...(listName === undefined ? {} : { listName }),
-    ...(mirror !== undefined
-      ? mirror.hostRun
-      : trace === undefined
+  };
+  const record = trace === undefined ? undefined : (r: TraceRecord) => trace.record(r);
+  let runner: SessionRunner;
+  let mirror: MirrorRunner | undefined;
+  if (mirrored) {
+    try {
+      ({ session: runner, mirror } = await hostMirrored(run, {
+        ...(mirrorOf === undefined ? {} : { of: mirrorOf }),
+        ...(record === undefined ? {} : { record }),
+      }));
+    } catch (e) {
+      fail(e instanceof Error ? e.message : String(e));
+    }
+    mirror.on((e) => emitLine(mirrorLine(e)));
+  } else
+    runner = await SessionRunner.host({
+      ...run,
+      ...(record === undefined
         ? {}
-        : { executor: soloMirrorExecutor({ now: monotonicNow(), record: (r) => trace.record(r) }) }),
-  });
-  if (mirror !== undefined) attachMirror(mirror, runner, code, emitLine);
+        : { executor: soloMirrorExecutor({ now: monotonicNow(), record }) }),
+    });
   if (trace !== undefined) runner.beforeClose(() => trace.close());
   const quiet = v['quiet-pointers'] === true;
   runner.controls.on((e) => {
@@ -226,7 +242,7 @@ async function host(v: Values): Promise<void> {
   const registered = runner.registeredAs;
   const self = { address, port: runner.address.port };
   // A mirror's link names the session's other hosts too: a joiner probes them all and joins the nearest.
-  const others = (mirror?.runner.sessionHosts ?? []).filter(
+  const others = (mirror?.sessionHosts ?? []).filter(
     (h) => !(h.port === self.port && h.address === self.address),
   );
   const link = formatJoinLink(
