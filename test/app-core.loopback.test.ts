@@ -135,7 +135,11 @@ describe('app core', () => {
       options: { name: 'Cy', address: `127.0.0.1:${port}`, code: 'ABCDE-FGHJK' },
     });
     await until(() => c.events.some((e) => e.type === 'status' && e.status.phase === 'ended'));
-    expect(await a.core.invoke({ cmd: 'kick', peer: 1 })).toEqual({ ok: true });
+    // Ben's participant id, as the host gave it (a host's joiners' ids follow its mirror group's rule).
+    const ben = b.events.flatMap((e) =>
+      e.type === 'status' && e.status.phase === 'joined' ? [e.status.you] : [],
+    )[0];
+    expect(await a.core.invoke({ cmd: 'kick', peer: ben ?? -1 })).toEqual({ ok: true });
     await until(() => b.events.some((e) => e.type === 'status' && e.status.phase === 'ended'));
     const ended = b.events.find((e) => e.type === 'status' && e.status.phase === 'ended');
     expect(ended?.type === 'status' && ended.status.phase === 'ended' && ended.status.reason).toBe(

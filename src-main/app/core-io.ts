@@ -5,6 +5,7 @@ import type { Impairment } from '../net/impairment';
 import { monotonicNow } from '../net/transport';
 import type { HostRun, JoinRun } from '../session/runner';
 import { SessionRunner } from '../session/runner';
+import { hostMirrored } from '../mirrored/mirror-hosting';
 
 /** What the core uses of a running session (a SessionRunner has all of it). */
 export type SessionHandle = Pick<
@@ -46,7 +47,9 @@ export interface CoreIo {
 }
 
 export const realSessions: SessionFactory = {
-  host: (o) => SessionRunner.host(o),
+  // The app hosts from a mirror group of one: another host can join it later (its share panel's "Add a mirror"),
+  // and then the session outlives either host.
+  host: async (o) => (await hostMirrored(o)).session,
   join: (o) => SessionRunner.join(o),
 };
 

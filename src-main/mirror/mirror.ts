@@ -369,6 +369,26 @@ export class Mirror {
     return this.node.started ? this.node.group.heldElsewhere() : 0;
   }
 
+  /** No other mirror is in the group, none is joining, and this one serves. */
+  get alone(): boolean {
+    if (this.id === undefined || this.sync === undefined || this.excluded) return false;
+    const m = this.membership;
+    if (m === undefined) return this.node.links.linked().length === 0;
+    return !m.busy && m.view?.members.length === 1;
+  }
+
+  /**
+   * A mirror alone in its group starts over from `board` (a file opened into its session): nothing else holds or
+   * will send a command, so its states simply become the board; a mirror that joins later takes it. False, and
+   * nothing changes, when another mirror is in or joining: a group's board changes only by commands.
+   */
+  restartAlone(board: BoardState): boolean {
+    const id = this.id;
+    if (!this.alone || id === undefined) return false;
+    this.sync = new TrailingStateSync({ self: id, delays: this.delays }, board);
+    return true;
+  }
+
   /** The next thing for the host: the leading state's changes, its clients' refusals and grants, chat. */
   poll(): TssOutput | undefined {
     return this.sync?.poll();

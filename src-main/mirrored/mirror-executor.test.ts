@@ -17,7 +17,9 @@ import {
 import { Board } from '../session/board';
 import type { ExecutorSink } from '../session/board-executor';
 import { newRect } from '../../shared/testing/rect';
+import type { BoardOp } from '../board';
 import { MirrorExecutor, peerIdsOf } from './mirror-executor';
+import { soloMirrorExecutor } from './solo';
 
 const NO_SINK: ExecutorSink = {
   changed: () => undefined,
@@ -113,5 +115,62 @@ describe('acknowledging a mirror-backed host’s commands', () => {
     sim.runUntilTrue(() => acknowledged, sim.now + 500);
     expect(acknowledged, `seed ${seed}`).toBe(false);
     expect(executor.unacknowledged).toBe(1);
+  });
+});
+
+describe('a file opened into a mirror-backed session', () => {
+  const put = (id: number, x: number): BoardOp => ({
+    type: 'put',
+    object: { ...newRect({ x }), id, z: id, lockedBy: null, pinned: 0 },
+  });
+
+  it('replaces the board of a mirror alone in its group, which then goes on from it', () => {
+    const board = new Board();
+    const executor = soloMirrorExecutor({ now: 0 })(board);
+    executor.attach(NO_SINK);
+    expect(executor.execute(0, { type: 'create', fields: newRect() }, 1).ok).toBe(true);
+    const r = executor.execute(
+      0,
+      { type: 'batch', ops: [{ type: 'remove', id: 16 }, put(48, 7)] },
+      2,
+    );
+    expect(r.ok).toBe(true);
+    expect(board.all().map((o) => [o.id, o.x])).toEqual([[48, 7]]);
+    // The mirror's states are the new board: the next create goes on from it, and the leading state agrees.
+    const next = executor.execute(0, { type: 'create', fields: newRect() }, 3);
+    expect(next.ok).toBe(true);
+    const leading = executor.mirror.tss.leading;
+    expect([...leading.objects.keys()].sort((a, b) => a - b)).toEqual(
+      board
+        .all()
+        .map((o) => o.id)
+        .sort((a, b) => a - b),
+    );
+    expect(board.size).toBe(2);
+  });
+
+  it('is refused while another mirror serves the session', () => {
+    const seed = 9;
+    const net = new SimNetwork(new Rng(seed), NO_IMPAIRMENT);
+    net.logging = false;
+    const sim = new SimHarness(net);
+    linkMirrors(net, [0, 1], { ...NO_IMPAIRMENT, delayMs: 10 });
+    const rng = new Rng(seed);
+    const config = { seed, maxOffsetMs: 0, maxDrift: 0, delays: [100, 400] };
+    const [a, b] = [0, 1].map((id) => skewedMirror(config, rng, id, [0, 1], []));
+    if (a === undefined || b === undefined) throw new Error('two mirrors');
+    for (const [id, m] of [a, b].entries()) {
+      const sides = simSides(m);
+      sim.add(listenAddress(id), sides.listener);
+      sim.add(dialAddress(id), sides.dialer);
+    }
+    b.node.connect(0, listenAddress(0));
+    expect(sim.runUntilTrue(() => a.node.links.linked().length === 1, 5_000)).toBe(true);
+    const board = new Board();
+    const executor = new MirrorExecutor(a, board);
+    executor.attach(NO_SINK);
+    const r = executor.execute(0, { type: 'batch', ops: [put(48, 7)] }, sim.now);
+    expect(r.ok, `seed ${seed}`).toBe(false);
+    expect(board.size).toBe(0);
   });
 });

@@ -94,6 +94,7 @@ export class MirrorExecutor implements BoardExecutor {
   execute(by: PeerId, op: BoardOp, now: number): Executed {
     // What the group did before comes first, so the command runs on the board the host validated it on.
     this.pump();
+    if (op.type === 'batch') return this.replaceAlone(op);
     const c = this.commandOf(op);
     if (c === undefined) {
       this.counters.inexpressible++;
@@ -118,6 +119,26 @@ export class MirrorExecutor implements BoardExecutor {
     }
     if (c.type !== 'chat') this.pending.set(seq, { by, stamp, command: laterOf(c) });
     return result;
+  }
+
+  /**
+   * A whole board put in place (a file opened into the session): only while this mirror is alone in its group, when
+   * its states can start over from the result; with another host serving the session, refused.
+   */
+  private replaceAlone(op: Extract<BoardOp, { type: 'batch' }>): Executed {
+    if (!this.mirror.alone) {
+      this.counters.inexpressible++;
+      return refused({
+        type: 'invalid',
+        why: 'another host serves this session: its board is changed only object by object',
+      });
+    }
+    const r = this.board.apply(op);
+    if (!r.ok) return r;
+    const s = this.board.state;
+    this.mirror.restartAlone({ objects: new Map(s.objects), nextId: s.nextId, topZ: s.topZ });
+    this.pending.clear();
+    return r;
   }
 
   chat(peer: PeerId, text: string, now: number): void {
