@@ -25,8 +25,10 @@ import {
 } from './crimp-wire';
 import type { MirrorId } from './mirror-id';
 import { assertMirrorId } from './mirror-id';
+import { askCopies, askTargets } from './crimp-ask';
+import type { AskCandidate } from './crimp-ask';
 import type { CrimpCounters, CrimpStats, MemberOutReason } from './crimp-stats';
-import { newCrimpCounters } from './crimp-stats';
+import { LatencyWindow, newCrimpCounters } from './crimp-stats';
 
 export interface CrimpConfig {
   /** Largest payload originate() takes and a receiver accepts, bytes. */
@@ -62,6 +64,24 @@ export interface CrimpConfig {
   readonly defaultDistanceMs: number;
   /** Datagram records kept per member for the link's drop notifications (early re-send). */
   readonly maxSentRecords: number;
+  /**
+   * Groups of at most this many live members (this one included) repair fast: a gap is asked for at once, of a
+   * few likely holders directly, and a holder answers at once; larger groups keep SRM's timers and suppression,
+   * which bound the NAKs and repairs of a loss many mirrors share.
+   */
+  readonly fastRepairMaxMembers: number;
+  /** Fast repair: members asked per round (the origin and the nearest other likely holder). */
+  readonly fastAskTargets: number;
+  /** Fast repair: the chance a round brings nothing back that a round's NAK copies aim at, given the loss seen. */
+  readonly fastMissGoal: number;
+  /** Fast repair: most copies of a NAK one member gets in a round. */
+  readonly fastMaxCopies: number;
+  /** Fast repair: ms between a round's copies, so one burst of loss does not take them all. */
+  readonly fastCopySpacingMs: number;
+  /** Fast repair: a round unanswered after the asked members' round trip plus this (ms) asks again. */
+  readonly fastRetryMarginMs: number;
+  /** Recent repair latencies kept for stats() (a ring: memory stays bounded). */
+  readonly latencyWindow: number;
 }
 
 export const DEFAULT_CRIMP_CONFIG: CrimpConfig = {
@@ -82,12 +102,24 @@ export const DEFAULT_CRIMP_CONFIG: CrimpConfig = {
   originRepairsAtOnce: true,
   defaultDistanceMs: 50,
   maxSentRecords: 256,
+  fastRepairMaxMembers: 4,
+  fastAskTargets: 2,
+  fastMissGoal: 0.02,
+  fastMaxCopies: 3,
+  fastCopySpacingMs: 2,
+  fastRetryMarginMs: 10,
+  latencyWindow: 1024,
 };
+
+/** Weight of one sample in the running loss estimate (about the last 32 seqs count). */
+const LOSS_GAIN = 1 / 32;
 
 /** How a payload reached this mirror. */
 export interface DeliveryInfo {
   /** It came as a repair or re-send, not its origin's first transmission. */
   readonly repaired: boolean;
+  /** When this mirror first could know it lacked it (absent: it was never missed here). */
+  readonly detectedAt?: number;
 }
 
 export interface MirrorGroupOptions {
@@ -162,6 +194,10 @@ interface Timer {
 interface Request {
   at: number;
   round: number;
+  /** Fast repair: copies of this round's NAK sent so far. */
+  copy: number;
+  /** When the gap was first known here: repair latency counts from it. */
+  readonly detectedAt: number;
 }
 
 interface Repair {
@@ -191,11 +227,15 @@ export class MirrorGroup {
   private readonly writer = new BitWriter(256);
   /** Origins frozen for a view change: only the listed seqs are still taken (none but held ones before target). */
   private readonly frozen = new Map<MirrorId, Set<CrimpSeq> | undefined>();
+  private readonly repairLatency: LatencyWindow;
+  /** Running chance that a first transmission to this mirror is lost: sizes fast repair's NAK copies. */
+  private lossEstimate = 0;
 
   constructor(private readonly o: MirrorGroupOptions) {
     this.self = assertMirrorId(o.self);
     this.config = { ...DEFAULT_CRIMP_CONFIG, ...o.config };
     const c = this.config;
+    this.repairLatency = new LatencyWindow(c.latencyWindow);
     if (c.maxDatagramBytes > CRIMP_MAX_DATAGRAM_BYTES)
       throw new RangeError(`maxDatagramBytes above ${CRIMP_MAX_DATAGRAM_BYTES}`);
     // A DATA message's header (kind, origin, seq, flag, length) needs at most 24 bytes with the state block's 0.
@@ -269,9 +309,10 @@ export class MirrorGroup {
     for (const seq of missing) {
       if (stream.has(seq) || requests.has(seq)) continue;
       this.counters.gaps++;
-      requests.set(seq, { at: now, round: 0 });
+      requests.set(seq, { at: now, round: 0, copy: 0, detectedAt: now });
       this.schedule('request', held.origin, seq, now);
     }
+    this.runTimers(now);
     this.flush(now);
   }
 
@@ -366,6 +407,9 @@ export class MirrorGroup {
       if (msg.kind === 'data') this.onData(now, m, msg);
       else this.onNak(now, m, msg.origin, msg.first, msg.count);
     }
+    if (d.state !== undefined) this.learnVector(now, d.state);
+    // Requests due now (a gap asked for at once) leave with this flush, not at the next tick.
+    this.runTimers(now);
     this.flush(now);
   }
 
@@ -391,17 +435,21 @@ export class MirrorGroup {
 
   /** Runs what is due: request and repair timers, heartbeats, silence and lag checks. */
   tick(now: number): void {
-    for (let t = this.timers.peek(); t !== undefined && t.at <= now; t = this.timers.peek()) {
-      this.timers.pop();
-      if (t.kind === 'request') this.onRequestTimer(now, t);
-      else this.onRepairTimer(now, t);
-    }
+    this.runTimers(now);
     for (const m of this.members.values()) {
       if (m.out === undefined && !m.suspected && now >= m.heardAt + this.config.memberTimeoutMs)
         this.declareOut(now, m, 'silent');
     }
     this.evictBehind(now);
     this.flush(now);
+  }
+
+  private runTimers(now: number): void {
+    for (let t = this.timers.peek(); t !== undefined && t.at <= now; t = this.timers.peek()) {
+      this.timers.pop();
+      if (t.kind === 'request') this.onRequestTimer(now, t);
+      else this.onRepairTimer(now, t);
+    }
   }
 
   /** When tick() next has work. */
@@ -416,6 +464,23 @@ export class MirrorGroup {
       );
     }
     return t;
+  }
+
+  /** Whether the group is small enough to ask and repair at once (fastRepairMaxMembers). */
+  private isFast(): boolean {
+    return this.liveCount() <= this.config.fastRepairMaxMembers;
+  }
+
+  /** Live members, this one included. */
+  private liveCount(): number {
+    let n = 1;
+    for (const m of this.members.values()) if (m.out === undefined && !m.suspected) n++;
+    return n;
+  }
+
+  /** One seq of another origin learned of: 1 if it was missing when learned, 0 if it came first-hand. */
+  private sampleLoss(lost: 0 | 1): void {
+    this.lossEstimate += (lost - this.lossEstimate) * LOSS_GAIN;
   }
 
   /** Members not declared out nor suspected, this one included. */
@@ -436,6 +501,8 @@ export class MirrorGroup {
       bufferedPayloads: held,
       bufferedBytes: this.bufferedBytes,
       pendingRequests: [...this.requests.values()].reduce((n, r) => n + r.size, 0),
+      repairLatencyMs: this.repairLatency.summary(),
+      lossEstimate: this.lossEstimate,
       members: [...this.members.values()].map((m) => ({
         id: m.id,
         out: m.out ?? (m.suspected ? 'suspected' : null),
@@ -485,15 +552,26 @@ export class MirrorGroup {
         m.upTo.set(e.origin, e.upTo);
         this.releaseStable(e.origin);
       }
-      if (e.origin !== this.self) this.learnSeen(now, e.origin, e.maxSeen);
     }
+  }
+
+  /**
+   * What a vector says exists: gaps to ask for. Read after the datagram's messages, since the sender's own entry
+   * names the payloads the same datagram carries (they are no gap).
+   */
+  private learnVector(now: number, s: CrimpState): void {
+    for (const e of s.vector)
+      if (e.origin !== this.self && this.origins.has(e.origin))
+        this.learnSeen(now, e.origin, e.maxSeen);
   }
 
   private onData(now: number, from: Member, msg: Extract<CrimpMessage, { kind: 'data' }>): void {
     const { origin, seq } = msg;
     const stream = this.stream(origin);
+    const repaired = msg.repair || from.id !== origin;
     if (stream.has(seq)) {
       this.counters.duplicates++;
+      if (repaired) this.counters.duplicateRepairs++;
       this.overheardRepair(now, origin, seq);
       return;
     }
@@ -525,14 +603,18 @@ export class MirrorGroup {
     this.bufferedBytes += msg.payload.length;
     this.vectorChanged();
     const request = this.requests.get(origin)?.get(seq);
-    if (request !== undefined) this.requests.get(origin)?.delete(seq);
+    if (request !== undefined) {
+      this.requests.get(origin)?.delete(seq);
+      if (repaired) this.repairLatency.record(now - request.detectedAt);
+    } else if (!repaired) this.sampleLoss(0);
     this.overheardRepair(now, origin, seq);
     this.counters.delivered++;
-    const repaired = msg.repair || from.id !== origin;
     if (repaired) this.counters.deliveredRepaired++;
     this.learnSeen(now, origin, seq);
     this.releaseStable(origin);
-    this.o.deliver(origin, seq, msg.payload, { repaired });
+    const info: DeliveryInfo =
+      request === undefined ? { repaired } : { repaired, detectedAt: request.detectedAt };
+    this.o.deliver(origin, seq, msg.payload, info);
   }
 
   /** A DATA for a payload we meant to repair: someone did, so ours is suppressed (SRM). */
@@ -559,13 +641,15 @@ export class MirrorGroup {
     const requests = this.requests.get(origin);
     if (requests === undefined) return;
     const d = this.distance(origin);
-    const n = this.liveMembers().length;
+    const n = this.liveCount();
+    const fast = this.isFast();
     for (let seq = from + 1; seq <= to; seq++) {
       if (stream.has(seq) || requests.has(seq)) continue;
       this.counters.gaps++;
-      const immediate = this.config.immediateNak && this.o.rng.bool(1 / n);
+      this.sampleLoss(1);
+      const immediate = fast || (this.config.immediateNak && this.o.rng.bool(1 / n));
       const at = immediate ? now : now + this.requestDelay(d, 0);
-      requests.set(seq, { at, round: 0 });
+      requests.set(seq, { at, round: 0, copy: 0, detectedAt: now });
       this.schedule('request', origin, seq, at);
     }
   }
@@ -580,6 +664,10 @@ export class MirrorGroup {
     const requests = this.requests.get(t.origin);
     const first = requests?.get(t.seq);
     if (requests === undefined || first?.at !== t.at) return;
+    if (this.isFast()) {
+      this.onFastRequest(now, t, requests, first.round);
+      return;
+    }
     // Seqs just after this one that are missing too go in the same NAK (a burst loss costs one message).
     let count = 0;
     const d = this.distance(t.origin);
@@ -607,7 +695,7 @@ export class MirrorGroup {
         // We miss it too: a repair is on its way, so our own request waits a round's delay from now instead of
         // asking again (SRM's suppression). The round does not grow: only our own unanswered NAKs back off.
         const r = requests.get(seq);
-        if (r !== undefined && r.at > now) {
+        if (r !== undefined && r.at > now && !this.isFast()) {
           this.counters.naksSuppressed++;
           r.at = now + this.requestDelay(this.distance(origin), r.round);
           this.schedule('request', origin, seq, r.at);
@@ -619,6 +707,10 @@ export class MirrorGroup {
       const payload = stream.payload(seq);
       if (payload === undefined) {
         this.counters.naksStale++;
+        continue;
+      }
+      if (this.isFast()) {
+        this.fastRepair(from, origin, seq, payload);
         continue;
       }
       const r = repairs.get(seq);
@@ -649,6 +741,75 @@ export class MirrorGroup {
       return;
     }
     this.sendRepair(now, t.origin, t.seq, payload);
+  }
+
+  /**
+   * Fast repair, the asking side: this round's NAK (with the missing seqs after it) goes to the likeliest holders
+   * directly, in as many copies as the loss seen calls for, a few ms apart; a round still unanswered a round trip
+   * later asks again, another holder first.
+   */
+  private onFastRequest(
+    now: number,
+    t: Timer,
+    requests: Map<CrimpSeq, Request>,
+    round: number,
+  ): void {
+    const c = this.config;
+    const targets = this.askTargetsFor(t.origin, t.seq, round);
+    const copies = askCopies(this.lossEstimate, targets.length, c.fastMissGoal, c.fastMaxCopies);
+    let count = 0;
+    for (let seq = t.seq; count < CRIMP_MAX_NAK_RUN; seq++) {
+      const r = requests.get(seq);
+      if (r === undefined) break;
+      if (r.copy === 0 && r.round > 0) this.counters.fastRetries++;
+      r.copy++;
+      if (r.copy < copies) r.at = now + c.fastCopySpacingMs;
+      else {
+        r.at = now + this.retryDelayMs(targets, r.round);
+        r.copy = 0;
+        r.round++;
+      }
+      this.schedule('request', t.origin, seq, r.at);
+      count++;
+    }
+    for (const id of targets) {
+      const m = this.members.get(id);
+      if (m === undefined) continue;
+      this.counters.naksSent++;
+      this.counters.nakSeqs += count;
+      m.queue.push({ kind: 'nak', origin: t.origin, first: t.seq, count });
+    }
+  }
+
+  /** Live members that may hold `origin`'s `seq`, ranked by askTargets for this round. */
+  private askTargetsFor(origin: MirrorId, seq: CrimpSeq, round: number): MirrorId[] {
+    const candidates: AskCandidate[] = [];
+    for (const m of this.members.values()) {
+      if (m.out !== undefined || m.suspected) continue;
+      const holds = m.id === origin || (m.upTo.get(origin) ?? 0) >= seq;
+      candidates.push({ id: m.id, holds, distanceMs: this.distance(m.id) });
+    }
+    return askTargets(candidates, origin, round, this.config.fastAskTargets);
+  }
+
+  /** How long a fast round waits for its repair: the slowest asked member's round trip and a margin, backed off. */
+  private retryDelayMs(targets: readonly MirrorId[], round: number): number {
+    let rtt = 2 * this.config.defaultDistanceMs;
+    if (targets.length > 0) rtt = Math.max(...targets.map((id) => 2 * this.distance(id)));
+    const backoff = 2 ** Math.min(round, this.config.maxBackoffExponent);
+    return backoff * (rtt + this.config.fastRetryMarginMs);
+  }
+
+  /**
+   * Fast repair, the holding side: every NAK is answered at once (each copy that arrives is one more chance for
+   * the payload to get through); to the asker alone, or to the group where one datagram reaches it all.
+   */
+  private fastRepair(from: Member, origin: MirrorId, seq: CrimpSeq, payload: Uint8Array): void {
+    this.counters.repairsSent++;
+    if (origin === this.self) this.counters.originRepairs++;
+    const msg: CrimpMessage = { kind: 'data', origin, seq, repair: true, payload };
+    if (this.o.sendToGroup !== undefined) this.toAll.push(msg);
+    else from.queue.push(msg);
   }
 
   /** Sends a repair to everyone (so other candidates hear it and hold theirs) and holds down further NAKs. */
