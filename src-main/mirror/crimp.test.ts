@@ -204,6 +204,22 @@ describe('MirrorGroup', () => {
     expect(w.group(2).stats().repairsSent).toBeGreaterThan(3);
   });
 
+  it('answers a datagram naming one seq many times with one repair (no amplification)', () => {
+    const w = new Wire([0, 1, 2]);
+    const g = w.group(0);
+    g.originate(0, new Uint8Array(100));
+    const nak = { kind: 'nak', origin: 0, first: 1, count: 1 } as const;
+    g.receive(
+      1,
+      1,
+      encodeCrimpDatagram({ sender: 1, messages: Array.from({ length: 50 }, () => nak) }),
+    );
+    expect(g.stats().repairsSent).toBe(1);
+    // The asker's next copy, a few ms on, is answered again: each copy is one more chance.
+    g.receive(4, 1, encodeCrimpDatagram({ sender: 1, messages: [nak] }));
+    expect(g.stats().repairsSent).toBe(2);
+  });
+
   it('keeps SRM timers above fastRepairMaxMembers: no NAK at the moment of detection', () => {
     const w = new Wire([0, 1, 2], { fastRepairMaxMembers: 2, immediateNak: false });
     w.cut = (from, to) => from === 0 && to === 1 && w.now === 5;

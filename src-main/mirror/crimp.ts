@@ -1,7 +1,10 @@
 // CRIMP-style reliable many-to-many multicast among a session's mirrors (distributed-game-server paper §4.4,
 // after SRM): each mirror numbers what it originates, a receiver that learns of a gap NAKs after a randomized
 // delay scaled by its distance to the origin, any holder repairs after a randomized delay scaled by its distance
-// to the requester, and hearing another's NAK or repair suppresses one's own. Every payload is handed up as soon
+// to the requester, and hearing another's NAK or repair suppresses one's own. A small group (a few mirrors, where
+// a loss is rarely shared and implosion cannot happen) repairs fast instead: the gap is asked of its likeliest
+// holders at the moment it is detected, in enough copies for the loss seen, each holder answers at once, and an
+// unanswered round is asked again of another holder a round trip later (crimp-ask.ts). Every payload is handed up as soon
 // as it arrives (no ordering: TSS orders). Piggybacked "received up to" vectors make payloads stable, and stable
 // payloads are released; a mirror too far behind or silent is declared out — alone, or (with `onSuspect`) by the
 // group's agreement (membership.ts), which adds and removes members here and, before a member leaves, freezes its
@@ -9,7 +12,6 @@
 // knows nothing of sockets, links, clocks of other mirrors or what payloads mean.
 import { BitWriter } from '../net/bitstream';
 import { DueHeap } from '../net/due-heap';
-import type { Rng } from '../net/rng';
 import { OriginStream } from './crimp-origin';
 import type { CrimpDecodeErrorCode, CrimpMessage, CrimpSeq, CrimpState } from './crimp-wire';
 import {
@@ -19,149 +21,34 @@ import {
   CRIMP_STAMP_BITS,
   decodeCrimpDatagram,
   isCrimpDecodeError,
-  writeCrimpEnd,
-  writeCrimpHeader,
-  writeCrimpMessage,
+  packCrimpDatagrams,
 } from './crimp-wire';
 import type { MirrorId } from './mirror-id';
 import { assertMirrorId } from './mirror-id';
 import { askCopies, askTargets } from './crimp-ask';
 import type { AskCandidate } from './crimp-ask';
+import { DEFAULT_CRIMP_CONFIG } from './crimp-config';
+import type {
+  CrimpConfig,
+  DeliveryInfo,
+  HeldSeqs,
+  MirrorGroupOptions,
+  OriginateResult,
+} from './crimp-config';
 import type { CrimpCounters, CrimpStats, MemberOutReason } from './crimp-stats';
 import { LatencyWindow, newCrimpCounters } from './crimp-stats';
 
-export interface CrimpConfig {
-  /** Largest payload originate() takes and a receiver accepts, bytes. */
-  readonly maxPayloadBytes: number;
-  /** Largest datagram built, bytes (a link's payload budget). */
-  readonly maxDatagramBytes: number;
-  /**
-   * Seqs of one origin a mirror keeps track of beyond what it has in order; the unconfirmed payloads of one origin
-   * it holds; and how far behind a member may fall before it is declared out.
-   */
-  readonly window: number;
-  /** Payload bytes held for repair, all origins together: past it the member holding most back is declared out. */
-  readonly maxBufferedBytes: number;
-  /** A state block goes to each member at least this often (ms): tail losses and stability need it. */
-  readonly heartbeatMs: number;
-  /** A changed vector rides on data at most this often per member (ms). */
-  readonly stateMinIntervalMs: number;
-  /** A member heard from for no longer than this (ms) is declared out. */
-  readonly memberTimeoutMs: number;
-  /** SRM's request interval [C1·d, (C1+C2)·d] for d the one-way distance to the origin (paper: 1.5 and 1). */
-  readonly requestC1: number;
-  readonly requestC2: number;
-  /** SRM's repair interval [D1·d, (D1+D2)·d] for d the one-way distance to the requester (paper: 2 and 1). */
-  readonly repairD1: number;
-  readonly repairD2: number;
-  /** A request not answered backs off by 2^round, round capped here. */
-  readonly maxBackoffExponent: number;
-  /** CRIMP's enhancement: a receiver NAKs at once with probability 1/n (so a loss nobody got is asked at once). */
-  readonly immediateNak: boolean;
-  /** CRIMP's enhancement: the origin answers a NAK at once instead of after a repair delay. */
-  readonly originRepairsAtOnce: boolean;
-  /** One-way distance assumed for a member before its first RTT sample (ms). */
-  readonly defaultDistanceMs: number;
-  /** Datagram records kept per member for the link's drop notifications (early re-send). */
-  readonly maxSentRecords: number;
-  /**
-   * Groups of at most this many live members (this one included) repair fast: a gap is asked for at once, of a
-   * few likely holders directly, and a holder answers at once; larger groups keep SRM's timers and suppression,
-   * which bound the NAKs and repairs of a loss many mirrors share.
-   */
-  readonly fastRepairMaxMembers: number;
-  /** Fast repair: members asked per round (the origin and the nearest other likely holder). */
-  readonly fastAskTargets: number;
-  /** Fast repair: the chance a round brings nothing back that a round's NAK copies aim at, given the loss seen. */
-  readonly fastMissGoal: number;
-  /** Fast repair: most copies of a NAK one member gets in a round. */
-  readonly fastMaxCopies: number;
-  /** Fast repair: ms between a round's copies, so one burst of loss does not take them all. */
-  readonly fastCopySpacingMs: number;
-  /** Fast repair: a round unanswered after the asked members' round trip plus this (ms) asks again. */
-  readonly fastRetryMarginMs: number;
-  /** Recent repair latencies kept for stats() (a ring: memory stays bounded). */
-  readonly latencyWindow: number;
-}
-
-export const DEFAULT_CRIMP_CONFIG: CrimpConfig = {
-  maxPayloadBytes: 1024,
-  maxDatagramBytes: 1100,
-  window: 1024,
-  maxBufferedBytes: 8 * 1024 * 1024,
-  heartbeatMs: 50,
-  stateMinIntervalMs: 10,
-  memberTimeoutMs: 5_000,
-  requestC1: 1.5,
-  requestC2: 1,
-  repairD1: 2,
-  repairD2: 1,
-  // 4x: at 20 % loss a payload may need several rounds, and each is a few one-way delays already.
-  maxBackoffExponent: 2,
-  immediateNak: true,
-  originRepairsAtOnce: true,
-  defaultDistanceMs: 50,
-  maxSentRecords: 256,
-  fastRepairMaxMembers: 4,
-  fastAskTargets: 2,
-  fastMissGoal: 0.02,
-  fastMaxCopies: 3,
-  fastCopySpacingMs: 2,
-  fastRetryMarginMs: 10,
-  latencyWindow: 1024,
-};
+export { DEFAULT_CRIMP_CONFIG } from './crimp-config';
+export type {
+  CrimpConfig,
+  DeliveryInfo,
+  HeldSeqs,
+  MirrorGroupOptions,
+  OriginateResult,
+} from './crimp-config';
 
 /** Weight of one sample in the running loss estimate (about the last 32 seqs count). */
 const LOSS_GAIN = 1 / 32;
-
-/** How a payload reached this mirror. */
-export interface DeliveryInfo {
-  /** It came as a repair or re-send, not its origin's first transmission. */
-  readonly repaired: boolean;
-  /** When this mirror first could know it lacked it (absent: it was never missed here). */
-  readonly detectedAt?: number;
-}
-
-export interface MirrorGroupOptions {
-  readonly self: MirrorId;
-  /** Every mirror of the group, this one included. */
-  readonly members: readonly MirrorId[];
-  readonly rng: Rng;
-  readonly now: number;
-  /** One datagram to one member; `tag` names it in linkNotify() if the link learns its fate. */
-  readonly send: (to: MirrorId, bytes: Uint8Array, tag: number) => void;
-  /**
-   * IP multicast where the network has it: one datagram to every member. Absent: fan-out over `send`. Messages
-   * for all (originals, NAKs, repairs) go this way; each member's state block still goes to it alone.
-   */
-  readonly sendToGroup?: (bytes: Uint8Array) => void;
-  readonly deliver: (
-    origin: MirrorId,
-    seq: CrimpSeq,
-    payload: Uint8Array,
-    info: DeliveryInfo,
-  ) => void;
-  readonly onMemberOut?: (id: MirrorId, reason: MemberOutReason, now: number) => void;
-  /**
-   * Given: a member silent, behind or holding the buffer is only suspected here (no more is sent to it or taken
-   * from it, its payloads stay held) and the group decides (removeMember); absent, it is declared out at once.
-   */
-  readonly onSuspect?: (id: MirrorId, reason: MemberOutReason, now: number) => void;
-  /** A joiner's start: what it holds of each origin already (the board it took has them). */
-  readonly baseline?: readonly HeldSeqs[];
-  readonly config?: Partial<CrimpConfig>;
-}
-
-/** What a mirror holds of one origin: every seq 1..upTo and those listed above. */
-export interface HeldSeqs {
-  readonly origin: MirrorId;
-  readonly upTo: CrimpSeq;
-  readonly above: readonly CrimpSeq[];
-}
-
-export type OriginateResult =
-  | { readonly kind: 'sent'; readonly seq: CrimpSeq }
-  | { readonly kind: 'refused'; readonly reason: 'too-large' | 'window-full' | 'buffer-full' };
 
 interface Member {
   readonly id: MirrorId;
@@ -204,6 +91,8 @@ interface Repair {
   at: number;
   /** Scheduled (waiting for its timer) or holding down further NAKs until `at`. */
   phase: 'scheduled' | 'hold';
+  /** Fast repair: the member the hold is for (another member's NAK is still answered). */
+  to?: MirrorId;
 }
 
 /** The sampling clock of stamps: whole ms mod 2^16. */
@@ -710,7 +599,7 @@ export class MirrorGroup {
         continue;
       }
       if (this.isFast()) {
-        this.fastRepair(from, origin, seq, payload);
+        this.fastRepair(now, from, origin, seq, payload);
         continue;
       }
       const r = repairs.get(seq);
@@ -804,7 +693,22 @@ export class MirrorGroup {
    * Fast repair, the holding side: every NAK is answered at once (each copy that arrives is one more chance for
    * the payload to get through); to the asker alone, or to the group where one datagram reaches it all.
    */
-  private fastRepair(from: Member, origin: MirrorId, seq: CrimpSeq, payload: Uint8Array): void {
+  private fastRepair(
+    now: number,
+    from: Member,
+    origin: MirrorId,
+    seq: CrimpSeq,
+    payload: Uint8Array,
+  ): void {
+    // A hold shorter than the asker's copy spacing: its copies each draw a repair, while one datagram naming a
+    // seq many times (a hostile member's) draws one.
+    const repairs = this.repairs.get(origin);
+    const held = repairs?.get(seq);
+    if (held !== undefined && held.at > now && (held.phase === 'scheduled' || held.to === from.id))
+      return;
+    const at = now + this.config.fastCopySpacingMs / 2;
+    repairs?.set(seq, { at, phase: 'hold', to: from.id });
+    this.schedule('repair', origin, seq, at);
     this.counters.repairsSent++;
     if (origin === this.self) this.counters.originRepairs++;
     const msg: CrimpMessage = { kind: 'data', origin, seq, repair: true, payload };
@@ -936,13 +840,21 @@ export class MirrorGroup {
     return { stamp: stampOf(now), echo: { stamp: heard.stamp, heldMs: now - heard.at }, vector };
   }
 
+  private pack(
+    state: CrimpState | undefined,
+    messages: readonly CrimpMessage[],
+    emit: (bytes: Uint8Array, carried: readonly (readonly [MirrorId, CrimpSeq])[]) => void,
+  ): void {
+    packCrimpDatagrams(this.writer, this.self, state, messages, this.config.maxDatagramBytes, emit);
+  }
+
   /** Sends what is queued: group messages once (multicast) or to each member, state blocks where due. */
   private flush(now: number): void {
     const group = this.o.sendToGroup;
     const live = [...this.members.values()].filter((m) => m.out === undefined && !m.suspected);
     if (this.toAll.length > 0) {
       if (group !== undefined) {
-        this.build(undefined, this.toAll, false, (bytes) => {
+        this.pack(undefined, this.toAll, (bytes) => {
           this.counters.datagramsOut++;
           this.counters.bytesOut += bytes.length;
           group(bytes);
@@ -961,7 +873,7 @@ export class MirrorGroup {
         now - m.stateSentAt >= this.config.stateMinIntervalMs;
       if (m.queue.length === 0 && !heartbeat) continue;
       const state = heartbeat || piggyback ? this.stateFor(now, m) : undefined;
-      this.build(state, m.queue, true, (bytes, carried) => {
+      this.pack(state, m.queue, (bytes, carried) => {
         const tag = this.nextTag++;
         if (carried.length > 0) {
           m.sent.set(tag, carried);
@@ -976,43 +888,5 @@ export class MirrorGroup {
       });
       m.queue.length = 0;
     }
-  }
-
-  /** Packs messages into as few datagrams as fit, the state block (if any) in the first. */
-  private build(
-    state: CrimpState | undefined,
-    messages: readonly CrimpMessage[],
-    record: boolean,
-    emit: (bytes: Uint8Array, carried: (readonly [MirrorId, CrimpSeq])[]) => void,
-  ): void {
-    const w = this.writer;
-    const limitBits = this.config.maxDatagramBytes * 8 - 1;
-    let carried: (readonly [MirrorId, CrimpSeq])[] = [];
-    /** What the datagram being built holds besides its header: messages, or a state block. */
-    let count = 0;
-    const start = (withState: CrimpState | undefined): void => {
-      w.truncate(0);
-      writeCrimpHeader(w, this.self, withState);
-      carried = [];
-      count = withState === undefined ? 0 : 1;
-    };
-    const finish = (): void => {
-      writeCrimpEnd(w);
-      emit(w.finish(), carried);
-    };
-    start(state);
-    for (const m of messages) {
-      const before = w.bitLength;
-      writeCrimpMessage(w, m);
-      if (w.bitLength > limitBits && count > 0) {
-        w.truncate(before);
-        finish();
-        start(undefined);
-        writeCrimpMessage(w, m);
-      }
-      count++;
-      if (record && m.kind === 'data') carried.push([m.origin, m.seq]);
-    }
-    if (count > 0) finish();
   }
 }
