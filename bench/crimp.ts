@@ -6,6 +6,7 @@
 // transmission costs in NAKs, repairs and duplicate repairs. Five mirrors at four distances (above the default
 // fastRepairMaxMembers: the SRM-style path of larger groups), and three at the issue's 60 ms between sites. Simulated time: the figures are the protocol's, not this machine's.
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
+import type { CrimpConfig } from '../src-main/mirror/crimp';
 import { CrimpSim } from '../src-main/mirror/testing/crimp-sim';
 
 const MIRRORS = 5;
@@ -71,10 +72,17 @@ function quantiles(sorted: readonly number[]): Quantiles {
   };
 }
 
-function measure(mirrors: number, oneWayMs: number, loss: number, seed: number): Cell {
+function measure(
+  mirrors: number,
+  oneWayMs: number,
+  loss: number,
+  seed: number,
+  config: Partial<CrimpConfig> = {},
+): Cell {
   const s = new CrimpSim({
     seed,
     mirrors,
+    config,
     // Jitter a fifth of the delay each way, a little reordering and duplication.
     conditions: () => ({
       ...NO_IMPAIRMENT,
@@ -154,6 +162,12 @@ export async function run(): Promise<Record<string, unknown>> {
   for (const loss of LOSSES)
     for (const d of ONE_WAY_MS) cells.push(measure(MIRRORS, d, loss, seed++));
   const small = LOSSES.map((loss) => measure(SMALL_MIRRORS, SMALL_ONE_WAY_MS, loss, seed++));
+  // The same runs (same seeds) on the SRM path, for what fast repair buys and costs.
+  const smallSrm = LOSSES.map((loss, i) =>
+    measure(SMALL_MIRRORS, SMALL_ONE_WAY_MS, loss, seed - LOSSES.length + i, {
+      fastRepairMaxMembers: 0,
+    }),
+  );
   const at = (loss: number): Cell[] => cells.filter((c) => c.loss === loss);
   const worst = (xs: Cell[], f: (c: Cell) => number): number => Math.max(...xs.map(f));
   // Design bounds (see crimp.sim.test.ts): a request round needs its NAK and the repair through.
@@ -182,6 +196,7 @@ export async function run(): Promise<Record<string, unknown>> {
   return {
     cells,
     smallGroup: small,
+    smallGroupSrm: smallSrm,
     targets: {
       repairP95At5Pct: repairP95(small5),
       repairP95At20Pct: repairP95(small20),
@@ -206,6 +221,8 @@ export async function run(): Promise<Record<string, unknown>> {
       repairP95At5Pct:
         'three mirrors 60 ms apart, 5 % loss: p95 of repairFromDetectionMs against one round trip + 10 ms (issue 22)',
       repairP95At20Pct: 'the same at 20 % loss',
+      smallGroupSrm:
+        'the three-mirror runs again with fast repair off (fastRepairMaxMembers 0): the SRM path',
       duplicateRepairsPerLoss:
         'repairs that reached a mirror already holding the payload, per first transmission lost',
       bytesPerPayloadByte:
