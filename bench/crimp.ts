@@ -4,7 +4,8 @@
 // mirror could first know it lacked it (detection: the goal of issue 22 is p95 ≤ one round trip + 10 ms for
 // three mirrors, a small group that repairs fast) and from its original send; and what each lost first
 // transmission costs in NAKs, repairs and duplicate repairs. Five mirrors at four distances (above the default
-// fastRepairMaxMembers: the SRM-style path of larger groups), and three at the issue's 60 ms between sites. Simulated time: the figures are the protocol's, not this machine's.
+// fastRepairMaxMembers: the SRM-style path of larger groups), and three at the issue's 60 ms between sites, also
+// with fast repair off. Simulated time: the figures are the protocol's, not this machine's.
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import type { CrimpConfig } from '../src-main/mirror/crimp';
 import { CrimpSim } from '../src-main/mirror/testing/crimp-sim';

@@ -93,12 +93,13 @@ function runSeed(
 
 const LOSS = 0.2;
 /**
- * Bounds from the design for the SRM path (larger groups), on average per first transmission lost. A request round succeeds when its NAK and the
- * repair both get through, so a missing payload costs 1/(1-p)^2 rounds on average; suppression keeps a round to
- * one NAK however many mirrors miss the payload, so NAKs per loss stay below 1/(1-p)^2. The origin answers every
- * NAK that reaches it at once; the other holders wait two to three one-way delays to the requester, by when they
- * have mostly heard the origin's repair and hold theirs: on average under two repairs per round that got its NAK
- * through, 2/(1-p) per loss. Without suppression every holder would repair every NAK: (n-1)/(1-p)^2.
+ * Bounds from the design for the SRM path (larger groups), on average per first transmission lost. A request
+ * round succeeds when its NAK and the repair both get through, so a missing payload costs 1/(1-p)^2 rounds on
+ * average; suppression keeps a round to one NAK however many mirrors miss the payload, so NAKs per loss stay below
+ * 1/(1-p)^2. The origin answers every NAK that reaches it at once; the other holders wait two to three one-way
+ * delays to the requester, by when they have mostly heard the origin's repair and hold theirs: on average under
+ * two repairs per round that got its NAK through, 2/(1-p) per loss. Without suppression every holder would repair
+ * every NAK: (n-1)/(1-p)^2.
  */
 const SRM_BOUNDS = { naks: 1 / (1 - LOSS) ** 2, repairs: 2 / (1 - LOSS) };
 /**

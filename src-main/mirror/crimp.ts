@@ -2,14 +2,14 @@
 // after SRM): each mirror numbers what it originates, a receiver that learns of a gap NAKs after a randomized
 // delay scaled by its distance to the origin, any holder repairs after a randomized delay scaled by its distance
 // to the requester, and hearing another's NAK or repair suppresses one's own. A small group (a few mirrors, where
-// a loss is rarely shared and implosion cannot happen) repairs fast instead: the gap is asked of its likeliest
-// holders at the moment it is detected, in enough copies for the loss seen, each holder answers at once, and an
-// unanswered round is asked again of another holder a round trip later (crimp-ask.ts). Every payload is handed up as soon
-// as it arrives (no ordering: TSS orders). Piggybacked "received up to" vectors make payloads stable, and stable
-// payloads are released; a mirror too far behind or silent is declared out — alone, or (with `onSuspect`) by the
-// group's agreement (membership.ts), which adds and removes members here and, before a member leaves, freezes its
-// stream and fetches what any survivor holds of it. Sans-IO: time is passed in, datagrams go out through `send`;
-// knows nothing of sockets, links, clocks of other mirrors or what payloads mean.
+// a loss is rarely shared and implosion cannot happen) repairs fast instead: a gap is asked of its likeliest
+// holders the moment it is detected, in as many copies as the loss seen calls for, each holder answers at once,
+// and a round unanswered a round trip later is asked again of another holder (crimp-ask.ts). Every payload is
+// handed up as soon as it arrives (no ordering: TSS orders). Piggybacked "received up to" vectors make payloads
+// stable, and stable payloads are released; a mirror too far behind or silent is declared out — alone, or (with
+// `onSuspect`) by the group's agreement (membership.ts), which adds and removes members here and, before a member
+// leaves, freezes its stream and fetches what any survivor holds of it. Sans-IO: time is passed in, datagrams go
+// out through `send`; knows nothing of sockets, links, clocks of other mirrors or what payloads mean.
 import { BitWriter } from '../net/bitstream';
 import { DueHeap } from '../net/due-heap';
 import { OriginStream } from './crimp-origin';
