@@ -1,5 +1,5 @@
-// CRIMP's counters and stats snapshot: what a mirror sent, repaired, suppressed, dropped and released. Types and
-// a constructor only.
+// CRIMP's counters and stats snapshot: what a mirror sent, repaired, suppressed, dropped and released, and a
+// bounded window of recent repair latencies. Bookkeeping only: knows nothing of timers, peers or the wire.
 import type { CrimpDecodeErrorCode } from './crimp-wire';
 import type { MirrorId } from './mirror-id';
 
@@ -16,12 +16,16 @@ export interface CrimpCounters {
   duplicates: number;
   /** Missing seqs detected (each gets a request timer). */
   gaps: number;
+  /** A repair or re-send for a payload already held: the price of asking more than one holder at once. */
+  duplicateRepairs: number;
   /** NAK messages sent, and the seqs they asked for. */
   naksSent: number;
   nakSeqs: number;
   naksIn: number;
   /** Our request backed off because another mirror's NAK for the same payload was heard (SRM). */
   naksSuppressed: number;
+  /** Small group: NAK rounds that re-asked (another holder first) because no repair came within a round trip. */
+  fastRetries: number;
   /** NAKs for payloads already released as stable (a member asking for what it confirmed). */
   naksStale: number;
   /** Repairs sent (each to the whole group), and of those the origin's immediate answers. */
@@ -66,10 +70,12 @@ export function newCrimpCounters(): CrimpCounters {
     deliveredRepaired: 0,
     duplicates: 0,
     gaps: 0,
+    duplicateRepairs: 0,
     naksSent: 0,
     nakSeqs: 0,
     naksIn: 0,
     naksSuppressed: 0,
+    fastRetries: 0,
     naksStale: 0,
     repairsSent: 0,
     originRepairs: 0,
@@ -98,7 +104,53 @@ export function newCrimpCounters(): CrimpCounters {
   };
 }
 
+/** Quantiles of the repair latencies in a LatencyWindow, ms. */
+export interface LatencySummary {
+  /** Samples summarized (at most the window's size). */
+  readonly n: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+}
+
+/**
+ * The last `size` latency samples (ms) in a ring, so a long-running mirror's memory stays bounded while its
+ * figures follow the current network; quantiles are computed when asked (a stats call), not per sample.
+ */
+export class LatencyWindow {
+  private readonly samples: Float64Array;
+  private next = 0;
+  private count = 0;
+
+  constructor(readonly size: number) {
+    if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`window size ${size}`);
+    this.samples = new Float64Array(size);
+  }
+
+  record(ms: number): void {
+    this.samples[this.next] = ms;
+    this.next = (this.next + 1) % this.size;
+    this.count = Math.min(this.count + 1, this.size);
+  }
+
+  summary(): LatencySummary | null {
+    if (this.count === 0) return null;
+    const sorted = this.samples.slice(0, this.count).sort();
+    const q = (f: number): number =>
+      sorted[Math.min(this.count - 1, Math.floor(f * this.count))] ?? NaN;
+    return { n: this.count, p50: q(0.5), p95: q(0.95), p99: q(0.99), max: q(1) };
+  }
+}
+
 export interface CrimpStats extends CrimpCounters {
+  /**
+   * Over the last repairs (config `latencyWindow`): from the moment this mirror could first know it lacked a
+   * payload (a later seq of its origin, or a vector or NAK naming it) to its delivery here. Null before any.
+   */
+  repairLatencyMs: LatencySummary | null;
+  /** This mirror's running estimate of the chance a first transmission to it is lost (0..1). */
+  lossEstimate: number;
   bufferedPayloads: number;
   bufferedBytes: number;
   pendingRequests: number;

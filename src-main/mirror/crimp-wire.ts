@@ -114,6 +114,48 @@ export function writeCrimpEnd(w: BitWriter): void {
   w.writeBool(false);
 }
 
+/**
+ * Packs messages into as few datagrams of at most `maxBytes` as they fit, the state block (if any) in the first;
+ * each datagram goes to `emit` with the (origin, seq) of the DATA it carries.
+ */
+export function packCrimpDatagrams(
+  w: BitWriter,
+  sender: MirrorId,
+  state: CrimpState | undefined,
+  messages: readonly CrimpMessage[],
+  maxBytes: number,
+  emit: (bytes: Uint8Array, carried: readonly (readonly [MirrorId, CrimpSeq])[]) => void,
+): void {
+  const limitBits = maxBytes * 8 - 1;
+  let carried: (readonly [MirrorId, CrimpSeq])[] = [];
+  /** What the datagram being built holds besides its header: messages, or a state block. */
+  let count = 0;
+  const start = (withState: CrimpState | undefined): void => {
+    w.truncate(0);
+    writeCrimpHeader(w, sender, withState);
+    carried = [];
+    count = withState === undefined ? 0 : 1;
+  };
+  const finish = (): void => {
+    writeCrimpEnd(w);
+    emit(w.finish(), carried);
+  };
+  start(state);
+  for (const m of messages) {
+    const before = w.bitLength;
+    writeCrimpMessage(w, m);
+    if (w.bitLength > limitBits && count > 0) {
+      w.truncate(before);
+      finish();
+      start(undefined);
+      writeCrimpMessage(w, m);
+    }
+    count++;
+    if (m.kind === 'data') carried.push([m.origin, m.seq]);
+  }
+  if (count > 0) finish();
+}
+
 export function encodeCrimpDatagram(d: CrimpDatagram): Uint8Array {
   const w = new BitWriter(64);
   writeCrimpHeader(w, d.sender, d.state);

@@ -157,6 +157,82 @@ describe('MirrorGroup', () => {
     expect(w.group(0).stats().bufferedPayloads).toBe(0);
   });
 
+  it('repairs a small group within one round trip of detection: ask the holders at once, they answer at once', () => {
+    const at = new Map<string, number>();
+    const w = new Wire([0, 1, 2], {}, (id) => ({
+      deliver: (origin, seq, _payload, info) => {
+        if (id === 1) at.set(`${origin}:${seq}`, w.now);
+        if (id === 1 && origin === 0 && seq === 1)
+          expect(info).toEqual({ repaired: true, detectedAt: 25 });
+      },
+    }));
+    // Seq 1's first transmission to mirror 1 is lost; seq 2 (t=20, arriving 25) tells mirror 1 it lacks seq 1.
+    w.cut = (from, to) => from === 0 && to === 1 && w.now === 5;
+    w.group(0).originate(0, new Uint8Array([1]));
+    w.run(19);
+    w.group(0).originate(w.now, new Uint8Array([2]));
+    w.run(500);
+    // NAKs leave at 25, reach the origin and mirror 2 at 30; both repair at once, arriving at 35: one round trip.
+    expect(at.get('0:1')).toBe(35);
+    const st = w.group(1).stats();
+    expect(st.repairLatencyMs).toMatchObject({ n: 1, max: 10 });
+    expect(st.duplicateRepairs).toBe(1);
+    expect(st.fastRetries).toBe(0);
+    expect(w.group(0).stats().originRepairs).toBe(1);
+  });
+
+  it('re-asks another holder when a round brings nothing back, delivering once', () => {
+    const count = new Map<string, number>();
+    const w = new Wire([0, 1, 2], {}, (id) => ({
+      deliver: (origin, seq) => {
+        const key = `${id}<${origin}:${seq}`;
+        count.set(key, (count.get(key) ?? 0) + 1);
+      },
+    }));
+    // Mirror 1 hears nothing from the origin for a while, and mirror 2's first answers to it are lost too.
+    w.cut = (from, to) =>
+      to === 1 && ((from === 0 && w.now < 400) || (from === 2 && w.now >= 60 && w.now < 70));
+    for (let i = 0; i < 3; i++) {
+      w.group(0).originate(w.now, new Uint8Array([i]));
+      w.run(w.now + 20);
+    }
+    w.run(1_000);
+    for (let seq = 1; seq <= 3; seq++) expect(count.get(`1<0:${seq}`)).toBe(1);
+    const st = w.group(1).stats();
+    expect(st.fastRetries).toBeGreaterThan(0);
+    expect(st.pendingRequests).toBe(0);
+    expect(w.group(2).stats().repairsSent).toBeGreaterThan(3);
+  });
+
+  it('answers a datagram naming one seq many times with one repair (no amplification)', () => {
+    const w = new Wire([0, 1, 2]);
+    const g = w.group(0);
+    g.originate(0, new Uint8Array(100));
+    const nak = { kind: 'nak', origin: 0, first: 1, count: 1 } as const;
+    g.receive(
+      1,
+      1,
+      encodeCrimpDatagram({ sender: 1, messages: Array.from({ length: 50 }, () => nak) }),
+    );
+    expect(g.stats().repairsSent).toBe(1);
+    // The asker's next copy, a few ms on, is answered again: each copy is one more chance.
+    g.receive(4, 1, encodeCrimpDatagram({ sender: 1, messages: [nak] }));
+    expect(g.stats().repairsSent).toBe(2);
+  });
+
+  it('keeps SRM timers above fastRepairMaxMembers: no NAK at the moment of detection', () => {
+    const w = new Wire([0, 1, 2], { fastRepairMaxMembers: 2, immediateNak: false });
+    w.cut = (from, to) => from === 0 && to === 1 && w.now === 5;
+    w.group(0).originate(0, new Uint8Array([1]));
+    w.run(19);
+    w.group(0).originate(w.now, new Uint8Array([2]));
+    w.run(25);
+    expect(w.group(1).stats().gaps).toBe(1);
+    expect(w.group(1).stats().naksSent).toBe(0);
+    w.run(2_000);
+    expect(w.delivered.get(1)).toEqual(['0:2', '0:1']);
+  });
+
   it('survives hostile datagrams from a member: typed errors counted, memory bounded (seeded)', () => {
     const w = new Wire([0, 1], { window: 64 });
     const g = w.group(0);

@@ -1,15 +1,17 @@
 // CRIMP-style reliable many-to-many multicast among a session's mirrors (distributed-game-server paper §4.4,
 // after SRM): each mirror numbers what it originates, a receiver that learns of a gap NAKs after a randomized
 // delay scaled by its distance to the origin, any holder repairs after a randomized delay scaled by its distance
-// to the requester, and hearing another's NAK or repair suppresses one's own. Every payload is handed up as soon
-// as it arrives (no ordering: TSS orders). Piggybacked "received up to" vectors make payloads stable, and stable
-// payloads are released; a mirror too far behind or silent is declared out — alone, or (with `onSuspect`) by the
-// group's agreement (membership.ts), which adds and removes members here and, before a member leaves, freezes its
-// stream and fetches what any survivor holds of it. Sans-IO: time is passed in, datagrams go out through `send`;
-// knows nothing of sockets, links, clocks of other mirrors or what payloads mean.
+// to the requester, and hearing another's NAK or repair suppresses one's own. A small group (a few mirrors, where
+// a loss is rarely shared and implosion cannot happen) repairs fast instead: a gap is asked of its likeliest
+// holders the moment it is detected, in as many copies as the loss seen calls for, each holder answers at once,
+// and a round unanswered a round trip later is asked again of another holder (crimp-ask.ts). Every payload is
+// handed up as soon as it arrives (no ordering: TSS orders). Piggybacked "received up to" vectors make payloads
+// stable, and stable payloads are released; a mirror too far behind or silent is declared out — alone, or (with
+// `onSuspect`) by the group's agreement (membership.ts), which adds and removes members here and, before a member
+// leaves, freezes its stream and fetches what any survivor holds of it. Sans-IO: time is passed in, datagrams go
+// out through `send`; knows nothing of sockets, links, clocks of other mirrors or what payloads mean.
 import { BitWriter } from '../net/bitstream';
 import { DueHeap } from '../net/due-heap';
-import type { Rng } from '../net/rng';
 import { OriginStream } from './crimp-origin';
 import type { CrimpDecodeErrorCode, CrimpMessage, CrimpSeq, CrimpState } from './crimp-wire';
 import {
@@ -19,117 +21,34 @@ import {
   CRIMP_STAMP_BITS,
   decodeCrimpDatagram,
   isCrimpDecodeError,
-  writeCrimpEnd,
-  writeCrimpHeader,
-  writeCrimpMessage,
+  packCrimpDatagrams,
 } from './crimp-wire';
 import type { MirrorId } from './mirror-id';
 import { assertMirrorId } from './mirror-id';
+import { askCopies, askTargets } from './crimp-ask';
+import type { AskCandidate } from './crimp-ask';
+import { DEFAULT_CRIMP_CONFIG } from './crimp-config';
+import type {
+  CrimpConfig,
+  DeliveryInfo,
+  HeldSeqs,
+  MirrorGroupOptions,
+  OriginateResult,
+} from './crimp-config';
 import type { CrimpCounters, CrimpStats, MemberOutReason } from './crimp-stats';
-import { newCrimpCounters } from './crimp-stats';
+import { LatencyWindow, newCrimpCounters } from './crimp-stats';
 
-export interface CrimpConfig {
-  /** Largest payload originate() takes and a receiver accepts, bytes. */
-  readonly maxPayloadBytes: number;
-  /** Largest datagram built, bytes (a link's payload budget). */
-  readonly maxDatagramBytes: number;
-  /**
-   * Seqs of one origin a mirror keeps track of beyond what it has in order; the unconfirmed payloads of one origin
-   * it holds; and how far behind a member may fall before it is declared out.
-   */
-  readonly window: number;
-  /** Payload bytes held for repair, all origins together: past it the member holding most back is declared out. */
-  readonly maxBufferedBytes: number;
-  /** A state block goes to each member at least this often (ms): tail losses and stability need it. */
-  readonly heartbeatMs: number;
-  /** A changed vector rides on data at most this often per member (ms). */
-  readonly stateMinIntervalMs: number;
-  /** A member heard from for no longer than this (ms) is declared out. */
-  readonly memberTimeoutMs: number;
-  /** SRM's request interval [C1·d, (C1+C2)·d] for d the one-way distance to the origin (paper: 1.5 and 1). */
-  readonly requestC1: number;
-  readonly requestC2: number;
-  /** SRM's repair interval [D1·d, (D1+D2)·d] for d the one-way distance to the requester (paper: 2 and 1). */
-  readonly repairD1: number;
-  readonly repairD2: number;
-  /** A request not answered backs off by 2^round, round capped here. */
-  readonly maxBackoffExponent: number;
-  /** CRIMP's enhancement: a receiver NAKs at once with probability 1/n (so a loss nobody got is asked at once). */
-  readonly immediateNak: boolean;
-  /** CRIMP's enhancement: the origin answers a NAK at once instead of after a repair delay. */
-  readonly originRepairsAtOnce: boolean;
-  /** One-way distance assumed for a member before its first RTT sample (ms). */
-  readonly defaultDistanceMs: number;
-  /** Datagram records kept per member for the link's drop notifications (early re-send). */
-  readonly maxSentRecords: number;
-}
+export { DEFAULT_CRIMP_CONFIG } from './crimp-config';
+export type {
+  CrimpConfig,
+  DeliveryInfo,
+  HeldSeqs,
+  MirrorGroupOptions,
+  OriginateResult,
+} from './crimp-config';
 
-export const DEFAULT_CRIMP_CONFIG: CrimpConfig = {
-  maxPayloadBytes: 1024,
-  maxDatagramBytes: 1100,
-  window: 1024,
-  maxBufferedBytes: 8 * 1024 * 1024,
-  heartbeatMs: 50,
-  stateMinIntervalMs: 10,
-  memberTimeoutMs: 5_000,
-  requestC1: 1.5,
-  requestC2: 1,
-  repairD1: 2,
-  repairD2: 1,
-  // 4x: at 20 % loss a payload may need several rounds, and each is a few one-way delays already.
-  maxBackoffExponent: 2,
-  immediateNak: true,
-  originRepairsAtOnce: true,
-  defaultDistanceMs: 50,
-  maxSentRecords: 256,
-};
-
-/** How a payload reached this mirror. */
-export interface DeliveryInfo {
-  /** It came as a repair or re-send, not its origin's first transmission. */
-  readonly repaired: boolean;
-}
-
-export interface MirrorGroupOptions {
-  readonly self: MirrorId;
-  /** Every mirror of the group, this one included. */
-  readonly members: readonly MirrorId[];
-  readonly rng: Rng;
-  readonly now: number;
-  /** One datagram to one member; `tag` names it in linkNotify() if the link learns its fate. */
-  readonly send: (to: MirrorId, bytes: Uint8Array, tag: number) => void;
-  /**
-   * IP multicast where the network has it: one datagram to every member. Absent: fan-out over `send`. Messages
-   * for all (originals, NAKs, repairs) go this way; each member's state block still goes to it alone.
-   */
-  readonly sendToGroup?: (bytes: Uint8Array) => void;
-  readonly deliver: (
-    origin: MirrorId,
-    seq: CrimpSeq,
-    payload: Uint8Array,
-    info: DeliveryInfo,
-  ) => void;
-  readonly onMemberOut?: (id: MirrorId, reason: MemberOutReason, now: number) => void;
-  /**
-   * Given: a member silent, behind or holding the buffer is only suspected here (no more is sent to it or taken
-   * from it, its payloads stay held) and the group decides (removeMember); absent, it is declared out at once.
-   */
-  readonly onSuspect?: (id: MirrorId, reason: MemberOutReason, now: number) => void;
-  /** A joiner's start: what it holds of each origin already (the board it took has them). */
-  readonly baseline?: readonly HeldSeqs[];
-  readonly config?: Partial<CrimpConfig>;
-}
-
-/** What a mirror holds of one origin: every seq 1..upTo and those listed above. */
-export interface HeldSeqs {
-  readonly origin: MirrorId;
-  readonly upTo: CrimpSeq;
-  readonly above: readonly CrimpSeq[];
-}
-
-export type OriginateResult =
-  | { readonly kind: 'sent'; readonly seq: CrimpSeq }
-  | { readonly kind: 'refused'; readonly reason: 'too-large' | 'window-full' | 'buffer-full' };
+/** Weight of one sample in the running loss estimate (about the last 32 seqs count). */
+const LOSS_GAIN = 1 / 32;
 
 interface Member {
   readonly id: MirrorId;
@@ -162,12 +81,18 @@ interface Timer {
 interface Request {
   at: number;
   round: number;
+  /** Fast repair: copies of this round's NAK sent so far. */
+  copy: number;
+  /** When the gap was first known here: repair latency counts from it. */
+  readonly detectedAt: number;
 }
 
 interface Repair {
   at: number;
   /** Scheduled (waiting for its timer) or holding down further NAKs until `at`. */
   phase: 'scheduled' | 'hold';
+  /** Fast repair: the member the hold is for (another member's NAK is still answered). */
+  to?: MirrorId;
 }
 
 /** The sampling clock of stamps: whole ms mod 2^16. */
@@ -191,11 +116,15 @@ export class MirrorGroup {
   private readonly writer = new BitWriter(256);
   /** Origins frozen for a view change: only the listed seqs are still taken (none but held ones before target). */
   private readonly frozen = new Map<MirrorId, Set<CrimpSeq> | undefined>();
+  private readonly repairLatency: LatencyWindow;
+  /** Running chance that a first transmission to this mirror is lost: sizes fast repair's NAK copies. */
+  private lossEstimate = 0;
 
   constructor(private readonly o: MirrorGroupOptions) {
     this.self = assertMirrorId(o.self);
     this.config = { ...DEFAULT_CRIMP_CONFIG, ...o.config };
     const c = this.config;
+    this.repairLatency = new LatencyWindow(c.latencyWindow);
     if (c.maxDatagramBytes > CRIMP_MAX_DATAGRAM_BYTES)
       throw new RangeError(`maxDatagramBytes above ${CRIMP_MAX_DATAGRAM_BYTES}`);
     // A DATA message's header (kind, origin, seq, flag, length) needs at most 24 bytes with the state block's 0.
@@ -269,9 +198,10 @@ export class MirrorGroup {
     for (const seq of missing) {
       if (stream.has(seq) || requests.has(seq)) continue;
       this.counters.gaps++;
-      requests.set(seq, { at: now, round: 0 });
+      requests.set(seq, { at: now, round: 0, copy: 0, detectedAt: now });
       this.schedule('request', held.origin, seq, now);
     }
+    this.runTimers(now);
     this.flush(now);
   }
 
@@ -383,6 +313,9 @@ export class MirrorGroup {
       if (msg.kind === 'data') this.onData(now, m, msg);
       else this.onNak(now, m, msg.origin, msg.first, msg.count);
     }
+    if (d.state !== undefined) this.learnVector(now, d.state);
+    // Requests due now (a gap asked for at once) leave with this flush, not at the next tick.
+    this.runTimers(now);
     this.flush(now);
   }
 
@@ -408,17 +341,21 @@ export class MirrorGroup {
 
   /** Runs what is due: request and repair timers, heartbeats, silence and lag checks. */
   tick(now: number): void {
-    for (let t = this.timers.peek(); t !== undefined && t.at <= now; t = this.timers.peek()) {
-      this.timers.pop();
-      if (t.kind === 'request') this.onRequestTimer(now, t);
-      else this.onRepairTimer(now, t);
-    }
+    this.runTimers(now);
     for (const m of this.members.values()) {
       if (m.out === undefined && !m.suspected && now >= m.heardAt + this.config.memberTimeoutMs)
         this.declareOut(now, m, 'silent');
     }
     this.evictBehind(now);
     this.flush(now);
+  }
+
+  private runTimers(now: number): void {
+    for (let t = this.timers.peek(); t !== undefined && t.at <= now; t = this.timers.peek()) {
+      this.timers.pop();
+      if (t.kind === 'request') this.onRequestTimer(now, t);
+      else this.onRepairTimer(now, t);
+    }
   }
 
   /** When tick() next has work. */
@@ -433,6 +370,23 @@ export class MirrorGroup {
       );
     }
     return t;
+  }
+
+  /** Whether the group is small enough to ask and repair at once (fastRepairMaxMembers). */
+  private isFast(): boolean {
+    return this.liveCount() <= this.config.fastRepairMaxMembers;
+  }
+
+  /** Live members, this one included. */
+  private liveCount(): number {
+    let n = 1;
+    for (const m of this.members.values()) if (m.out === undefined && !m.suspected) n++;
+    return n;
+  }
+
+  /** One seq of another origin learned of: 1 if it was missing when learned, 0 if it came first-hand. */
+  private sampleLoss(lost: 0 | 1): void {
+    this.lossEstimate += (lost - this.lossEstimate) * LOSS_GAIN;
   }
 
   /** Members not declared out nor suspected, this one included. */
@@ -453,6 +407,8 @@ export class MirrorGroup {
       bufferedPayloads: held,
       bufferedBytes: this.bufferedBytes,
       pendingRequests: [...this.requests.values()].reduce((n, r) => n + r.size, 0),
+      repairLatencyMs: this.repairLatency.summary(),
+      lossEstimate: this.lossEstimate,
       members: [...this.members.values()].map((m) => ({
         id: m.id,
         out: m.out ?? (m.suspected ? 'suspected' : null),
@@ -502,15 +458,26 @@ export class MirrorGroup {
         m.upTo.set(e.origin, e.upTo);
         this.releaseStable(e.origin);
       }
-      if (e.origin !== this.self) this.learnSeen(now, e.origin, e.maxSeen);
     }
+  }
+
+  /**
+   * What a vector says exists: gaps to ask for. Read after the datagram's messages, since the sender's own entry
+   * names the payloads the same datagram carries (they are no gap).
+   */
+  private learnVector(now: number, s: CrimpState): void {
+    for (const e of s.vector)
+      if (e.origin !== this.self && this.origins.has(e.origin))
+        this.learnSeen(now, e.origin, e.maxSeen);
   }
 
   private onData(now: number, from: Member, msg: Extract<CrimpMessage, { kind: 'data' }>): void {
     const { origin, seq } = msg;
     const stream = this.stream(origin);
+    const repaired = msg.repair || from.id !== origin;
     if (stream.has(seq)) {
       this.counters.duplicates++;
+      if (repaired) this.counters.duplicateRepairs++;
       this.overheardRepair(now, origin, seq);
       return;
     }
@@ -542,14 +509,18 @@ export class MirrorGroup {
     this.bufferedBytes += msg.payload.length;
     this.vectorChanged();
     const request = this.requests.get(origin)?.get(seq);
-    if (request !== undefined) this.requests.get(origin)?.delete(seq);
+    if (request !== undefined) {
+      this.requests.get(origin)?.delete(seq);
+      if (repaired) this.repairLatency.record(now - request.detectedAt);
+    } else if (!repaired) this.sampleLoss(0);
     this.overheardRepair(now, origin, seq);
     this.counters.delivered++;
-    const repaired = msg.repair || from.id !== origin;
     if (repaired) this.counters.deliveredRepaired++;
     this.learnSeen(now, origin, seq);
     this.releaseStable(origin);
-    this.o.deliver(origin, seq, msg.payload, { repaired });
+    const info: DeliveryInfo =
+      request === undefined ? { repaired } : { repaired, detectedAt: request.detectedAt };
+    this.o.deliver(origin, seq, msg.payload, info);
   }
 
   /** A DATA for a payload we meant to repair: someone did, so ours is suppressed (SRM). */
@@ -576,13 +547,15 @@ export class MirrorGroup {
     const requests = this.requests.get(origin);
     if (requests === undefined) return;
     const d = this.distance(origin);
-    const n = this.liveMembers().length;
+    const n = this.liveCount();
+    const fast = this.isFast();
     for (let seq = from + 1; seq <= to; seq++) {
       if (stream.has(seq) || requests.has(seq)) continue;
       this.counters.gaps++;
-      const immediate = this.config.immediateNak && this.o.rng.bool(1 / n);
+      this.sampleLoss(1);
+      const immediate = fast || (this.config.immediateNak && this.o.rng.bool(1 / n));
       const at = immediate ? now : now + this.requestDelay(d, 0);
-      requests.set(seq, { at, round: 0 });
+      requests.set(seq, { at, round: 0, copy: 0, detectedAt: now });
       this.schedule('request', origin, seq, at);
     }
   }
@@ -597,6 +570,10 @@ export class MirrorGroup {
     const requests = this.requests.get(t.origin);
     const first = requests?.get(t.seq);
     if (requests === undefined || first?.at !== t.at) return;
+    if (this.isFast()) {
+      this.onFastRequest(now, t, requests, first.round);
+      return;
+    }
     // Seqs just after this one that are missing too go in the same NAK (a burst loss costs one message).
     let count = 0;
     const d = this.distance(t.origin);
@@ -624,7 +601,7 @@ export class MirrorGroup {
         // We miss it too: a repair is on its way, so our own request waits a round's delay from now instead of
         // asking again (SRM's suppression). The round does not grow: only our own unanswered NAKs back off.
         const r = requests.get(seq);
-        if (r !== undefined && r.at > now) {
+        if (r !== undefined && r.at > now && !this.isFast()) {
           this.counters.naksSuppressed++;
           r.at = now + this.requestDelay(this.distance(origin), r.round);
           this.schedule('request', origin, seq, r.at);
@@ -636,6 +613,10 @@ export class MirrorGroup {
       const payload = stream.payload(seq);
       if (payload === undefined) {
         this.counters.naksStale++;
+        continue;
+      }
+      if (this.isFast()) {
+        this.fastRepair(now, from, origin, seq, payload);
         continue;
       }
       const r = repairs.get(seq);
@@ -666,6 +647,90 @@ export class MirrorGroup {
       return;
     }
     this.sendRepair(now, t.origin, t.seq, payload);
+  }
+
+  /**
+   * Fast repair, the asking side: this round's NAK (with the missing seqs after it) goes to the likeliest holders
+   * directly, in as many copies as the loss seen calls for, a few ms apart; a round still unanswered a round trip
+   * later asks again, another holder first.
+   */
+  private onFastRequest(
+    now: number,
+    t: Timer,
+    requests: Map<CrimpSeq, Request>,
+    round: number,
+  ): void {
+    const c = this.config;
+    const targets = this.askTargetsFor(t.origin, t.seq, round);
+    const copies = askCopies(this.lossEstimate, targets.length, c.fastMissGoal, c.fastMaxCopies);
+    let count = 0;
+    for (let seq = t.seq; count < CRIMP_MAX_NAK_RUN; seq++) {
+      const r = requests.get(seq);
+      if (r === undefined) break;
+      if (r.copy === 0 && r.round > 0) this.counters.fastRetries++;
+      r.copy++;
+      if (r.copy < copies) r.at = now + c.fastCopySpacingMs;
+      else {
+        r.at = now + this.retryDelayMs(targets, r.round);
+        r.copy = 0;
+        r.round++;
+      }
+      this.schedule('request', t.origin, seq, r.at);
+      count++;
+    }
+    for (const id of targets) {
+      const m = this.members.get(id);
+      if (m === undefined) continue;
+      this.counters.naksSent++;
+      this.counters.nakSeqs += count;
+      m.queue.push({ kind: 'nak', origin: t.origin, first: t.seq, count });
+    }
+  }
+
+  /** Live members that may hold `origin`'s `seq`, ranked by askTargets for this round. */
+  private askTargetsFor(origin: MirrorId, seq: CrimpSeq, round: number): MirrorId[] {
+    const candidates: AskCandidate[] = [];
+    for (const m of this.members.values()) {
+      if (m.out !== undefined || m.suspected) continue;
+      const holds = m.id === origin || (m.upTo.get(origin) ?? 0) >= seq;
+      candidates.push({ id: m.id, holds, distanceMs: this.distance(m.id) });
+    }
+    return askTargets(candidates, origin, round, this.config.fastAskTargets);
+  }
+
+  /** How long a fast round waits for its repair: the slowest asked member's round trip and a margin, backed off. */
+  private retryDelayMs(targets: readonly MirrorId[], round: number): number {
+    let rtt = 2 * this.config.defaultDistanceMs;
+    if (targets.length > 0) rtt = Math.max(...targets.map((id) => 2 * this.distance(id)));
+    const backoff = 2 ** Math.min(round, this.config.maxBackoffExponent);
+    return backoff * (rtt + this.config.fastRetryMarginMs);
+  }
+
+  /**
+   * Fast repair, the holding side: every NAK is answered at once (each copy that arrives is one more chance for
+   * the payload to get through); to the asker alone, or to the group where one datagram reaches it all.
+   */
+  private fastRepair(
+    now: number,
+    from: Member,
+    origin: MirrorId,
+    seq: CrimpSeq,
+    payload: Uint8Array,
+  ): void {
+    // A hold shorter than the asker's copy spacing: its copies each draw a repair, while one datagram naming a
+    // seq many times (a hostile member's) draws one.
+    const repairs = this.repairs.get(origin);
+    const held = repairs?.get(seq);
+    if (held !== undefined && held.at > now && (held.phase === 'scheduled' || held.to === from.id))
+      return;
+    const at = now + this.config.fastCopySpacingMs / 2;
+    repairs?.set(seq, { at, phase: 'hold', to: from.id });
+    this.schedule('repair', origin, seq, at);
+    this.counters.repairsSent++;
+    if (origin === this.self) this.counters.originRepairs++;
+    const msg: CrimpMessage = { kind: 'data', origin, seq, repair: true, payload };
+    if (this.o.sendToGroup !== undefined) this.toAll.push(msg);
+    else from.queue.push(msg);
   }
 
   /** Sends a repair to everyone (so other candidates hear it and hold theirs) and holds down further NAKs. */
@@ -792,13 +857,21 @@ export class MirrorGroup {
     return { stamp: stampOf(now), echo: { stamp: heard.stamp, heldMs: now - heard.at }, vector };
   }
 
+  private pack(
+    state: CrimpState | undefined,
+    messages: readonly CrimpMessage[],
+    emit: (bytes: Uint8Array, carried: readonly (readonly [MirrorId, CrimpSeq])[]) => void,
+  ): void {
+    packCrimpDatagrams(this.writer, this.self, state, messages, this.config.maxDatagramBytes, emit);
+  }
+
   /** Sends what is queued: group messages once (multicast) or to each member, state blocks where due. */
   private flush(now: number): void {
     const group = this.o.sendToGroup;
     const live = [...this.members.values()].filter((m) => m.out === undefined && !m.suspected);
     if (this.toAll.length > 0) {
       if (group !== undefined) {
-        this.build(undefined, this.toAll, false, (bytes) => {
+        this.pack(undefined, this.toAll, (bytes) => {
           this.counters.datagramsOut++;
           this.counters.bytesOut += bytes.length;
           group(bytes);
@@ -817,7 +890,7 @@ export class MirrorGroup {
         now - m.stateSentAt >= this.config.stateMinIntervalMs;
       if (m.queue.length === 0 && !heartbeat) continue;
       const state = heartbeat || piggyback ? this.stateFor(now, m) : undefined;
-      this.build(state, m.queue, true, (bytes, carried) => {
+      this.pack(state, m.queue, (bytes, carried) => {
         const tag = this.nextTag++;
         if (carried.length > 0) {
           m.sent.set(tag, carried);
@@ -832,43 +905,5 @@ export class MirrorGroup {
       });
       m.queue.length = 0;
     }
-  }
-
-  /** Packs messages into as few datagrams as fit, the state block (if any) in the first. */
-  private build(
-    state: CrimpState | undefined,
-    messages: readonly CrimpMessage[],
-    record: boolean,
-    emit: (bytes: Uint8Array, carried: (readonly [MirrorId, CrimpSeq])[]) => void,
-  ): void {
-    const w = this.writer;
-    const limitBits = this.config.maxDatagramBytes * 8 - 1;
-    let carried: (readonly [MirrorId, CrimpSeq])[] = [];
-    /** What the datagram being built holds besides its header: messages, or a state block. */
-    let count = 0;
-    const start = (withState: CrimpState | undefined): void => {
-      w.truncate(0);
-      writeCrimpHeader(w, this.self, withState);
-      carried = [];
-      count = withState === undefined ? 0 : 1;
-    };
-    const finish = (): void => {
-      writeCrimpEnd(w);
-      emit(w.finish(), carried);
-    };
-    start(state);
-    for (const m of messages) {
-      const before = w.bitLength;
-      writeCrimpMessage(w, m);
-      if (w.bitLength > limitBits && count > 0) {
-        w.truncate(before);
-        finish();
-        start(undefined);
-        writeCrimpMessage(w, m);
-      }
-      count++;
-      if (record && m.kind === 'data') carried.push([m.origin, m.seq]);
-    }
-    if (count > 0) finish();
   }
 }

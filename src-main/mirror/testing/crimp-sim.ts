@@ -15,6 +15,8 @@ import type { MirrorId } from '../mirror-id';
 export interface Delivery {
   readonly at: number;
   readonly repaired: boolean;
+  /** When the mirror first knew it lacked the payload (absent: it never missed it). */
+  readonly detectedAt: number | undefined;
   /** How many times it was handed up (exactly once is the guarantee). */
   count: number;
 }
@@ -47,7 +49,13 @@ export class CrimpSimNode {
         const key = `${origin}:${seq}`;
         const d = this.deliveries.get(key);
         if (d !== undefined) d.count++;
-        else this.deliveries.set(key, { at: this.now, repaired: info.repaired, count: 1 });
+        else
+          this.deliveries.set(key, {
+            at: this.now,
+            repaired: info.repaired,
+            detectedAt: info.detectedAt,
+            count: 1,
+          });
       },
     });
   }
