@@ -104,6 +104,41 @@ describe('ghostboard host --mirrors / --mirror-of', () => {
     await ann.waitFor(objectAt(700), 'a goes on');
   });
 
+  it('releases the drags of a killed host’s users, once the other host has removed it', async ({
+    onTestFinished,
+  }) => {
+    const lab = new Lab();
+    onTestFinished(() => lab.close());
+    const port = 20_000 + 2 * randomInt(10_000);
+    const a = lab.spawn('a', hostArgs('127.0.0.1', port, ['--code', CODE, '--mirrors']));
+    const mirrorLink = str(
+      await a.waitFor((e) => e.ev === 'ready', 'ready', START_MS),
+      'mirrorLink',
+    );
+    const b = lab.spawn('b', hostArgs('127.0.0.2', port, ['--mirror-of', mirrorLink]));
+    await b.waitFor((e) => e.ev === 'ready', 'ready', START_MS);
+    const bob = lab.spawn('bob', joinArgs('127.0.0.2', port, 'Bob'));
+    const bobId = num(await bob.waitFor((e) => e.ev === 'ready', 'ready', START_MS), 'peer');
+    a.send({ cmd: 'create', kind: 'rect', x: 10, y: 10, w: 100, h: 60 });
+    const id = num(await bob.waitFor(objectAt(10), 'a’s rect at Bob'), 'id');
+    bob.send({ cmd: 'grab', id });
+    // Bob's id at a is his id in the group (a joiner's ids are the same everywhere).
+    await a.waitFor(
+      (e) => e.ev === 'grabbed' && e.id === id && e.peer === bobId,
+      'Bob’s grab at a',
+    );
+    await b.kill();
+    await a.waitFor(
+      mirrorEvent('left', (e) => e.id === 1 && e.reason !== 'closed'),
+      'b removed',
+      30_000,
+    );
+    await a.waitFor(
+      (e) => e.ev === 'object' && e.id === id && e.lockedBy === null,
+      'the lock released',
+    );
+  });
+
   it('refuses a mirror link with the wrong secret', async ({ onTestFinished }) => {
     const lab = new Lab();
     onTestFinished(() => lab.close());

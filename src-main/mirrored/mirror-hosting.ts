@@ -83,7 +83,7 @@ async function mirrorHostRun(
   of: MirrorLink | undefined,
 ): Promise<Pick<HostRun, 'executor' | 'relay' | 'served' | 'board'>> {
   const served: HostRun['served'] = (s) => {
-    mirror.showRemoteIn(s.remote);
+    mirror.serveHost(s);
   };
   if (of === undefined)
     return { executor: (board) => mirror.found(board), relay: mirror.relay, served };

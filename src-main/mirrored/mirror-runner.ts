@@ -13,9 +13,11 @@ import type { BoardState } from '../board';
 import type { View } from '../mirror/group-wire';
 import { Mirror } from '../mirror/mirror';
 import type { MirrorId } from '../mirror/mirror-id';
+import { MAX_MIRRORS } from '../mirror/mirror-id';
 import type { TraceRecord } from '../mirror/trace';
 import { Board } from '../session/board';
-import type { ParticipantRelay, RemoteRoster } from '../session/remote-roster';
+import type { HostSession } from '../session/host';
+import type { ParticipantRelay } from '../session/remote-roster';
 import { MirrorExecutor, peerIdsOf } from './mirror-executor';
 import { PresenceRelay } from './presence-relay';
 
@@ -74,7 +76,7 @@ export class MirrorRunner {
   private mirror: Mirror | undefined;
   private exec: MirrorExecutor | undefined;
   private relayOf: PresenceRelay | undefined;
-  private remote: RemoteRoster | undefined;
+  private host: HostSession | undefined;
   private readonly transports: UdpTransport<DatagramTenant>[] = [];
   private readonly listeners = new Set<(e: MirrorRunEvent) => void>();
   private readonly unheard: MirrorRunEvent[] = [];
@@ -188,9 +190,9 @@ export class MirrorRunner {
     return this.relayOf;
   }
 
-  /** Where the other mirrors' participants are shown (the host session's remote roster). */
-  showRemoteIn(remote: RemoteRoster): void {
-    this.remote = remote;
+  /** The host session this mirror serves: the other mirrors' participants are shown in its remote roster. */
+  serveHost(host: HostSession): void {
+    this.host = host;
     this.pumpAll();
   }
 
@@ -278,7 +280,7 @@ export class MirrorRunner {
   /** What the mirror's work changed, passed on: to the host, as events, and out of both sockets. */
   private afterWork(): void {
     this.exec?.pump();
-    if (this.remote !== undefined) this.relayOf?.pump(this.remote);
+    if (this.host !== undefined) this.relayOf?.pump(this.host.remote);
     this.news();
     this.pumpAll();
     this.onActivity?.();
@@ -297,6 +299,7 @@ export class MirrorRunner {
         const address = this.view?.members.find((m) => m.id === e.id)?.address;
         this.emit({ ...e, address });
       } else this.emit(e);
+      if (e.type === 'left') this.releaseLocksOf(e.id);
     }
     const rolled = this.exec?.counters.rollbackEffects ?? 0;
     if (rolled > this.rollbackEffects) {
@@ -316,6 +319,23 @@ export class MirrorRunner {
       this.clocks.set(c.id, { offset: c.offset, at: now });
       this.emit({ type: 'clock', ...c });
     }
+  }
+
+  /**
+   * A mirror left: its participants' drags will never end, so their locks are released — by one mirror only, the
+   * view's first (the coordinator), as commands like any other, so every mirror executes them in the same place.
+   */
+  private releaseLocksOf(gone: MirrorId): void {
+    const host = this.host;
+    const exec = this.exec;
+    if (host === undefined || exec === undefined || this.view?.members[0]?.id !== this.mirror?.self)
+      return;
+    const holders = new Set<number>();
+    for (const o of host.board.all())
+      if (o.lockedBy !== null && exec.ids.toGroup(o.lockedBy) % MAX_MIRRORS === gone)
+        holders.add(o.lockedBy);
+    const now = monotonicNow();
+    for (const peer of holders) host.releaseLocks(peer, now);
   }
 
   private emit(e: MirrorRunEvent): void {

@@ -1084,6 +1084,15 @@ export class HostSession {
    * Removes a participant and refuses its source address for the rest of the session (every connection from
    * it closes). Whoever it got the code from can give it again, so the host is told to consider a new code.
    */
+  /**
+   * Releases every lock `peer` holds: a participant of another host that is gone, whose drags no one else would ever
+   * end (the session's hosts agree which of them does it, so it happens once).
+   */
+  releaseLocks(peer: PeerId, now: number): void {
+    this.now = now;
+    for (const id of this.rules.releaseAll(peer, now)) this.announceRelease(id, peer, now);
+  }
+
   kick(now: number, peer: PeerId, detail = 'removed by the host'): boolean {
     const p = this.peerOf(peer);
     const m = p?.member;
