@@ -6,6 +6,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { BoardObject, NewObject, ObjectKind } from '../../shared/board';
 import { parseColor } from '../../shared/board';
 import type { Controls } from '../session/controls';
+import { addressKey } from '../net/address';
 import { connectionFigures } from '../session/figures';
 import type { SessionEvent } from '../session/session-events';
 import { monotonicNow } from '../net/transport';
@@ -106,6 +107,8 @@ export function sessionEventLine(e: SessionEvent): Record<string, unknown> | und
       return { ev: 'code-locked', failures: e.failures, suggest: 'rotate-code' };
     case 'image':
       return { ev: 'image', hash: e.hash, type: e.imageType, bytes: e.bytes.length };
+    case 'hosts':
+      return { ev: 'hosts', hosts: e.hosts.map(addressKey) };
     case 'created':
     case 'progress':
     case 'text-splice':

@@ -4,6 +4,7 @@ import type { Tool, Viewport } from '../../shared/api';
 import type { LiveGeometry } from './presence';
 import { reshapedPresence } from './presence';
 import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
+import type { PeerAddress } from '../net/address';
 import type { Board, Refusal } from './board';
 import { isRefusal } from './board';
 import type { HostSession } from './host';
@@ -23,6 +24,11 @@ export interface Controls {
   readonly you: PeerId | undefined;
   readonly board: Board;
   readonly participants: readonly ParticipantInfo[];
+  /**
+   * The session's hosts (mirrors) as joiners reach them: the host's own list (setHosts), or what the joined host
+   * last told (a 'hosts' event says when it changes). Empty while nobody said.
+   */
+  readonly hosts: readonly PeerAddress[];
   on(listener: SessionListener): () => void;
   pointer(now: number, x: number, y: number, visible: boolean): void;
   tool(now: number, tool: Tool): void;
@@ -108,6 +114,9 @@ export function hostControls(h: HostSession): Controls {
       get participants() {
         return h.participants;
       },
+      get hosts() {
+        return h.hosts;
+      },
       on(listener) {
         local.add(listener);
         const off = h.on(listener);
@@ -190,6 +199,9 @@ export function peerControls(p: PeerSession): Controls {
       board: p.board,
       get participants() {
         return p.participants;
+      },
+      get hosts() {
+        return p.hosts;
       },
       on: (listener) => p.on(listener),
       pointer: (_now, x, y, visible) => p.pointer(x, y, visible),
