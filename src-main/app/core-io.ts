@@ -15,6 +15,7 @@ export type SessionHandle = Pick<
   | 'registeredAs'
   | 'listedOn'
   | 'publicAddress'
+  | 'mirrorLink'
   | 'path'
   | 'pathOfKey'
   | 'onReach'
