@@ -342,8 +342,17 @@ export function statsEvent(s: Controls, now: number): Record<string, unknown> {
   };
 }
 
-/** Reads commands until stdin ends or `quit`; `flush` runs after each command so urgent data leaves at once. */
-export async function runScript(s: Controls, emit: Emit, flush: () => void): Promise<void> {
+/**
+ * Reads commands until stdin ends or `quit`; `flush` runs after each command so urgent data leaves at once. `s`:
+ * the controls, or what gives the ones in use now.
+ */
+export async function runScript(
+  s: Controls | (() => Controls),
+  emit: Emit,
+  flush: () => void,
+): Promise<void> {
+  // A join that moved to another host (failover) has other controls: each command goes to those in use.
+  const controls = typeof s === 'function' ? s : () => s;
   loopDelay ??= monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -354,7 +363,7 @@ export async function runScript(s: Controls, emit: Emit, flush: () => void): Pro
       continue;
     }
     try {
-      const r = await runCommand(line, s, emit);
+      const r = await runCommand(line, controls(), emit);
       flush();
       if (r === 'quit') break;
     } catch (e) {
