@@ -170,7 +170,18 @@ export class CliJoin {
     // The old runner says nothing more (its end is this move's), and lets its socket go.
     await from.close();
     if (this.stopped) return;
-    const next = await SessionRunner.join({ ...this.o.run, host, mirrors });
+    let next: SessionRunner;
+    try {
+      next = await SessionRunner.join({ ...this.o.run, host, mirrors });
+    } catch (e) {
+      // No socket for the new join: the session is over here, as any end.
+      this.o.emit({ ev: 'error', message: e instanceof Error ? e.message : String(e) });
+      this.o.emit({ ev: 'left', peer: 0, reason: 'error' });
+      this.stopped = true;
+      clearInterval(this.watch);
+      this.o.ended(from);
+      return;
+    }
     this.runner = next;
     this.follow(next);
   }
