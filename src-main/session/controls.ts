@@ -80,6 +80,8 @@ export interface Controls {
   setRole?(peer: PeerId, role: 'editor' | 'viewer'): boolean;
   /** Host only: a new join code for later joiners; returns it. */
   rotateCode?(now: number): string;
+  /** Host only: the session's hosts (mirrors, this one included) as joiners reach them (HostSession.setHosts). */
+  setHosts?(hosts: readonly PeerAddress[]): void;
   /** Host only (files): the board replaced whole by a file's (its images kept first); a refusal changes nothing. */
   readonly replaceBoard?: (
     now: number,
@@ -162,6 +164,7 @@ export function hostControls(h: HostSession): Controls {
       kick: (now, peer) => h.kick(now, peer),
       setRole: (peer, role) => h.setRole(peer, role),
       rotateCode: () => h.rotateCode(),
+      setHosts: (hosts) => h.setHosts(hosts),
       replaceBoard: (now, state, blobs) => {
         for (const b of blobs) h.images.load(b);
         return h.replaceBoard(state, now);
