@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BitReader, BitWriter, DecodeError } from '../net/bitstream';
 import { NO_IMPAIRMENT } from '../net/impairment';
 import { Rng } from '../net/rng';
+import { HOST_KEEPALIVE_MS } from './host';
 import { hostList, MAX_SESSION_HOSTS, normalHostList } from './host-list';
 import type { SessionEvent } from './session-events';
 import { makeSimSession } from './testing/sim-session';
@@ -104,5 +105,27 @@ describe('a joiner learns the session hosts', () => {
     ]);
     expect(s.peers[1]?.hosts, `seed ${seed}`).toEqual([a, c]);
     expect(hostsEvents(s.peerEvents[1] ?? [])).toHaveLength(1);
+  });
+});
+
+describe('an idle host', () => {
+  it('is heard by a joined peer at least every keepalive (a joiner’s failover silence counts on it)', () => {
+    const seed = 2203;
+    const s = makeSimSession({ seed });
+    s.addPeer('Idle');
+    s.sim.runUntil(2_000);
+    const conn = s.peers[0]?.connection?.conn;
+    expect(conn?.isOpen, `seed ${seed}`).toBe(true);
+    let last = conn?.heardAt ?? 0;
+    let longest = 0;
+    s.sim.every(5, () => {
+      const at = conn?.heardAt ?? 0;
+      if (at !== last) longest = Math.max(longest, at - last);
+      last = at;
+    });
+    s.sim.runUntil(12_000);
+    // Nothing happens on the board: only keepalives (and acks) come, each after a keepalive interval at most.
+    // (Virtual times are sums of float steps: compared to the ms.)
+    expect(Math.round(longest), `seed ${seed}`).toBeLessThanOrEqual(HOST_KEEPALIVE_MS);
   });
 });
