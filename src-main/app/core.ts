@@ -38,12 +38,12 @@ import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
 import { exportBoard, importableObjects } from '../files/convert';
 import {
-  FAILOVER_SILENT_MS,
   HOST_SILENT_MS,
   isRetryable,
   otherHosts,
   REJOIN_GIVE_UP_MS,
   rejoinTry,
+  silenceLimit,
 } from './rejoin';
 import { imageEvent, imageObject } from './images';
 import { localAddresses } from './addresses';
@@ -948,7 +948,7 @@ class Core implements AppCore {
 
   /**
    * Watches a joined session's host: silent for HOST_SILENT_MS, the status says it is reconnecting; when the session
-   * has other hosts, silent for FAILOVER_SILENT_MS, it is left for the nearest of them (rejoin.ts).
+   * has other hosts, silent for their (shorter) silenceLimit, it is left for the nearest of them (rejoin.ts).
    */
   private watchHost(): void {
     const st = this.status;
@@ -957,7 +957,8 @@ class Core implements AppCore {
     const conn = r.controls.connections()[0]?.stack.conn;
     if (conn === undefined) return;
     const quiet = this.clock.now() - conn.heardAt;
-    if (quiet > FAILOVER_SILENT_MS && otherHosts(this.knownHosts(), conn.peer).length > 0) {
+    const others = otherHosts(this.knownHosts(), conn.peer).length;
+    if (others > 0 && quiet > silenceLimit(others)) {
       void this.end('timeout', `nothing heard from the host for ${Math.round(quiet)} ms`);
       return;
     }
