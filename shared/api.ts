@@ -72,6 +72,11 @@ export type SessionStatus =
       readonly link?: string;
       /** Hosting through directories: how many list the session now, and our address as they see it. */
       readonly reach?: ReachStatus;
+      /**
+       * Hosting a session that takes mirrors: the link another machine starts one with
+       * (`ghostboard host --mirror-of LINK`), for the share panel's "Add a mirror".
+       */
+      readonly mirrorLink?: string;
     }
   | {
       readonly phase: 'connecting';
@@ -96,7 +101,11 @@ export type SessionStatus =
        * The host has gone quiet: attempt 0 while the connection still waits for it, then each try to join again
        * (with backoff). The board stays on screen, read-only, until the host is back.
        */
-      readonly reconnecting?: { readonly attempt: number };
+      readonly reconnecting?: {
+        readonly attempt: number;
+        /** The try is at another host of the session (its mirrors): this one stopped, the session goes on. */
+        readonly elsewhere?: boolean;
+      };
     }
   | { readonly phase: 'ended'; readonly reason: EndReason; readonly detail: string };
 

@@ -16,6 +16,7 @@ export type SessionHandle = Pick<
   | 'registeredAs'
   | 'listedOn'
   | 'publicAddress'
+  | 'mirrorLink'
   | 'path'
   | 'pathOfKey'
   | 'onReach'

@@ -37,7 +37,14 @@ import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io
 import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
 import { exportBoard, importableObjects } from '../files/convert';
-import { HOST_SILENT_MS, isRetryable, REJOIN_GIVE_UP_MS, rejoinDelay } from './rejoin';
+import {
+  HOST_SILENT_MS,
+  isRetryable,
+  otherHosts,
+  REJOIN_GIVE_UP_MS,
+  rejoinTry,
+  silenceLimit,
+} from './rejoin';
 import { imageEvent, imageObject } from './images';
 import { localAddresses } from './addresses';
 import { applyLoad, fileCommand, isFileCommand, loadStart } from './file-commands';
@@ -106,8 +113,21 @@ class Core implements AppCore {
   private path: PathKind | undefined;
   /** Joining a session with several hosts (mirrors): what the probes found (the stats show it). */
   private nearest: NearestHosts | undefined;
-  /** Joining: what the join was asked with (a rejoin asks the same). */
-  private joinArgs: { name: string; address: string; code: string } | undefined;
+  /**
+   * Joining: what the join was asked with (a rejoin asks the same), the code it resolved to, and the hosts its link
+   * named (a direct link's host and mirrors: where to go if the joined one dies).
+   */
+  private joinArgs:
+    | {
+        name: string;
+        address: string;
+        code: string;
+        resolvedCode: string;
+        linkHosts: readonly PeerAddress[];
+      }
+    | undefined;
+  /** Joining: the session's hosts as the joined host last told them (its `hosts` message). */
+  private sessionHosts: readonly PeerAddress[] = [];
   /**
    * The host went away while joined: the board as it last was (still shown and exportable), the joined status it
    * had, the tries so far, when it began, and the next try's timer.
@@ -119,7 +139,12 @@ class Core implements AppCore {
         readonly images: { get(hash: string): ImageBlob | undefined };
         readonly joined: Extract<SessionStatus, { phase: 'joined' }>;
         readonly since: number;
+        /** Why the host went away, and its address key (the one a failover does not try first). */
+        readonly cause: string;
+        readonly gone: string | undefined;
         attempt: number;
+        /** The try under way is at another host of the session (a failover). */
+        elsewhere: boolean;
         cancel?: () => void;
       }
     | undefined;
@@ -461,7 +486,29 @@ class Core implements AppCore {
         ok: false,
         reason: 'the address must look like 192.168.1.20:7350, or paste an invite link',
       };
-    this.joinArgs = { name, address, code: typedCode };
+    if (this.rejoin === undefined) this.sessionHosts = [];
+    const linkHosts = 'address' in host ? [host, ...mirrors] : [];
+    this.joinArgs = { name, address, code: typedCode, resolvedCode: code, linkHosts };
+    return this.dial(name, code, host, mirrors, shown);
+  }
+
+  /** Failover: joins the nearest of these hosts of the session (probing them all), as the first join was asked. */
+  private joinAt(hosts: readonly PeerAddress[]): Promise<ApiReply> {
+    const args = this.joinArgs;
+    const [host, ...mirrors] = hosts;
+    if (args === undefined || host === undefined)
+      return Promise.resolve({ ok: false, reason: 'no host' });
+    return this.dial(args.name, args.resolvedCode, host, mirrors, addressKey(host));
+  }
+
+  private async dial(
+    name: string,
+    code: string,
+    host: PeerAddress | { directories: PeerAddress[]; session: string },
+    mirrors: readonly PeerAddress[],
+    shown: string,
+  ): Promise<ApiReply> {
+    if (this.runner) return { ok: false, reason: 'already in a session' };
     const runner = await this.sessions.join({
       name,
       code,
@@ -655,6 +702,9 @@ class Core implements AppCore {
       case 'text-splice':
         this.emit({ type: 'text-splice', id: e.id, seen: e.seen, by: e.by, splice: e.splice });
         return;
+      case 'hosts':
+        if (this.runner?.controls.role === 'peer') this.sessionHosts = e.hosts;
+        return;
       case 'created':
       case 'deleted':
       case 'dropped':
@@ -688,10 +738,12 @@ class Core implements AppCore {
     const hostName = s.participants.find((p) => p.isHost)?.name ?? first?.name ?? 'host';
     const path = this.path ?? r.path;
     const back = this.rejoin !== undefined;
+    const elsewhere = this.rejoin?.elsewhere === true;
     this.stopRejoin();
     this.setStatus({
       phase: 'joined',
-      address,
+      // Moved to another host: the one joined now (a probe's report may have said so already).
+      address: elsewhere ? (first?.stack.conn.peer ?? address) : address,
       hostName,
       you,
       ...progress,
@@ -702,7 +754,9 @@ class Core implements AppCore {
       this.emit({
         type: 'notice',
         level: 'info',
-        text: `${hostName} is back: the board is live again.`,
+        text: elsewhere
+          ? `Moved to another host of the session (${hostName}): the board is live again.`
+          : `${hostName} is back: the board is live again.`,
       });
   }
 
@@ -760,12 +814,17 @@ class Core implements AppCore {
     const st = this.status;
     const board = r?.controls.board.all() ?? [];
     const images = r?.controls.images;
+    const gone =
+      r?.controls.role === 'peer' ? r.controls.connections()[0]?.stack.conn.peer : undefined;
+    // A failover that found no other host after the host left on purpose ends as the host leaving.
+    const cause = this.rejoin?.cause;
     this.runner = undefined;
     this.translator = undefined;
     this.stopStats?.();
     this.stopStats = undefined;
     if (r) await Promise.all([r.close(), this.lan?.unhost()]);
-    if (this.keepTrying(reason, st, { board, images }, r?.controls.role)) return;
+    if (this.keepTrying(reason, st, { board, images }, r?.controls.role, gone)) return;
+    const ended = cause !== undefined && !isRetryable(cause) ? cause : reason;
     const known = [
       'left',
       'kicked',
@@ -781,16 +840,17 @@ class Core implements AppCore {
       'not-found',
       'error',
     ];
-    const why = (known.includes(reason) ? reason : 'error') as Extract<
+    const why = (known.includes(ended) ? ended : 'error') as Extract<
       SessionStatus,
       { phase: 'ended' }
     >['reason'];
-    if (reason !== 'left') this.setStatus({ phase: 'ended', reason: why, detail });
+    if (ended !== 'left') this.setStatus({ phase: 'ended', reason: why, detail });
   }
 
   /**
-   * A joined session (or a try to rejoin it) ended in a way the host may come back from: tries again later and
-   * says so, keeping the board on screen; true while it does. Gives up after REJOIN_GIVE_UP_MS.
+   * A joined session (or a try to rejoin it) ended in a way it may come back from: at once at another of the
+   * session's hosts when it has others (failover), else at the same host later (rejoin.ts); says so, keeping the
+   * board on screen; true while it does. Gives up after REJOIN_GIVE_UP_MS.
    */
   private keepTrying(
     reason: string,
@@ -800,34 +860,67 @@ class Core implements AppCore {
       readonly images: { get(hash: string): ImageBlob | undefined } | undefined;
     },
     role: 'host' | 'peer' | undefined,
+    gone: string | undefined,
   ): boolean {
-    const args = this.joinArgs;
-    if (args === undefined || !isRetryable(reason)) {
+    const now = this.clock.now();
+    const was = this.rejoin;
+    const attempt = (was?.attempt ?? 0) + 1;
+    const next = rejoinTry(
+      reason,
+      was?.cause ?? reason,
+      attempt,
+      this.knownHosts(),
+      was?.gone ?? gone,
+    );
+    const fresh = was === undefined && st.phase === 'joined' && role === 'peer';
+    if (
+      this.joinArgs === undefined ||
+      next === undefined ||
+      (was === undefined && !fresh) ||
+      (was !== undefined && now - was.since >= REJOIN_GIVE_UP_MS)
+    ) {
       this.stopRejoin();
       return false;
     }
-    const now = this.clock.now();
-    if (this.rejoin === undefined) {
-      if (st.phase !== 'joined' || role !== 'peer') return false;
+    if (was === undefined && st.phase === 'joined') {
       const images = last.images ?? { get: () => undefined };
-      this.rejoin = { board: last.board, images, joined: st, since: now, attempt: 0 };
-      void this.keepCopy(last.board, images);
+      const board = last.board;
+      this.rejoin = {
+        board,
+        images,
+        joined: st,
+        since: now,
+        cause: reason,
+        gone,
+        attempt: 0,
+        elsewhere: false,
+      };
+      void this.keepCopy(board, images);
     }
     const rejoin = this.rejoin;
-    if (now - rejoin.since >= REJOIN_GIVE_UP_MS) {
-      this.stopRejoin();
-      return false;
-    }
-    rejoin.attempt++;
-    this.setStatus({ ...rejoin.joined, reconnecting: { attempt: rejoin.attempt } });
-    rejoin.cancel = this.clock.after(rejoinDelay(rejoin.attempt), () => {
+    if (rejoin === undefined) return false;
+    rejoin.attempt = attempt;
+    rejoin.elsewhere = next.elsewhere;
+    const elsewhere = next.elsewhere ? { elsewhere: true } : {};
+    this.setStatus({ ...rejoin.joined, reconnecting: { attempt, ...elsewhere } });
+    const args = this.joinArgs;
+    rejoin.cancel = this.clock.after(next.delayMs, () => {
       if (this.rejoin !== rejoin || this.runner !== undefined) return;
-      void this.join(args.name, args.address, args.code).then((r) => {
+      const tried =
+        next.hosts.length > 0
+          ? this.joinAt(next.hosts)
+          : this.join(args.name, args.address, args.code);
+      void tried.then((r) => {
         // A link whose directories cannot be found now is one more try that failed.
         if (!r.ok && this.rejoin === rejoin) void this.end('unreachable', r.reason);
       });
     });
     return true;
+  }
+
+  /** The session's hosts a joiner knows of: the joined host's own list first, then those its link named. */
+  private knownHosts(): PeerAddress[] {
+    return [...this.sessionHosts, ...(this.joinArgs?.linkHosts ?? [])];
   }
 
   private stopRejoin(): void {
@@ -853,14 +946,23 @@ class Core implements AppCore {
     }
   }
 
-  /** Watches a joined session's host: silent for HOST_SILENT_MS, the status says it is reconnecting. */
+  /**
+   * Watches a joined session's host: silent for HOST_SILENT_MS, the status says it is reconnecting; when the session
+   * has other hosts, silent for their (shorter) silenceLimit, it is left for the nearest of them (rejoin.ts).
+   */
   private watchHost(): void {
     const st = this.status;
     const r = this.runner;
     if (st.phase !== 'joined' || r?.controls.role !== 'peer' || this.rejoin !== undefined) return;
     const conn = r.controls.connections()[0]?.stack.conn;
     if (conn === undefined) return;
-    const silent = this.clock.now() - conn.heardAt > HOST_SILENT_MS;
+    const quiet = this.clock.now() - conn.heardAt;
+    const others = otherHosts(this.knownHosts(), conn.peer).length;
+    if (others > 0 && quiet > silenceLimit(others)) {
+      void this.end('timeout', `nothing heard from the host for ${Math.round(quiet)} ms`);
+      return;
+    }
+    const silent = quiet > HOST_SILENT_MS;
     if (silent === (st.reconnecting !== undefined)) return;
     const rest = { ...st };
     delete rest.reconnecting;
@@ -889,8 +991,19 @@ class Core implements AppCore {
     this.translator?.emitParticipants();
   }
 
+  /** Hosting: the link that starts a mirror of this session appears (or goes) when the runner takes mirrors. */
+  private watchMirrorLink(): void {
+    const st = this.status;
+    const link = this.runner?.mirrorLink;
+    if (st.phase !== 'hosting' || st.mirrorLink === link) return;
+    const rest = { ...st };
+    delete rest.mirrorLink;
+    this.setStatus(link === undefined ? rest : { ...rest, mirrorLink: link });
+  }
+
   private emitStats(): void {
     this.watchHost();
+    this.watchMirrorLink();
     const t = this.translator;
     if (t === undefined) return;
     const stats = t.stats(this.clock.now() - this.startedAt, this.conditions);
@@ -1032,6 +1145,7 @@ function hostingStatus(
     you: 0,
     ...(link === undefined ? {} : { link }),
     ...(reach === undefined ? {} : { reach }),
+    ...(runner.mirrorLink === undefined ? {} : { mirrorLink: runner.mirrorLink }),
   };
 }
 

@@ -98,6 +98,8 @@ export class EventTranslator {
       case 'code':
       case 'code-locked':
       case 'text-splice':
+      // The core keeps the session's hosts for a failover.
+      case 'hosts':
         return;
     }
   }

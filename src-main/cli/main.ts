@@ -15,7 +15,7 @@ import { DirectoryRunner } from '../directory/runner';
 import { convertBoard, formatOf } from '../files/convert';
 import { discover } from './discover';
 import { advertise } from '../lan/advertise';
-import type { HostRun, PathKind, ReachEvent } from '../session/runner';
+import type { HostRun, ReachEvent } from '../session/runner';
 import { generateJoinCode, generateLongJoinCode, joinCodeStrengthBits } from '../net/join-code';
 import { addressKey, parseAddress } from '../net/address';
 import type { SessionRate } from '../session/connection-stack';
@@ -33,6 +33,7 @@ import type { MirrorRunner } from '../mirrored/mirror-runner';
 import { mirrorLine } from './mirror-host';
 import { ConnectionPeer } from './connection-demo';
 import { monotonicNow } from '../net/transport';
+import { CliJoin } from './join-run';
 
 const USAGE = `usage:
   ghostboard host [--port N] [--bind ADDR] [--name NAME] [--code CODE] [--board FILE] [--script] [--quiet-pointers]
@@ -271,7 +272,7 @@ async function host(v: Values): Promise<void> {
     ...(typeof v.trace === 'string' ? { trace: v.trace } : {}),
     ...(runner.mirrorLink === undefined ? {} : { mirrorLink: runner.mirrorLink }),
   });
-  await serve(runner, v.script === true);
+  await serve(() => runner, v.script === true);
 }
 
 /**
@@ -383,78 +384,51 @@ async function join(target: string | undefined, v: Values): Promise<void> {
   }
   const rate = rateOf(v);
   const uplink = uplinkOf(v);
-  let path: { path: PathKind; address: PeerAddress } | undefined;
-  const runner = await SessionRunner.join({
-    name: typeof v.name === 'string' ? v.name : 'Guest',
-    code,
-    host: to,
-    ...(mirrors.length > 0 ? { mirrors } : {}),
-    viewer: v.viewer === true,
-    ...(rate ? { rate } : {}),
-    ...(uplink === undefined ? {} : { uplinkBytesPerSecond: uplink }),
+  // Failover (issue 22): when the host dies or stops and the session has other hosts, the join moves to the
+  // nearest of them (a `failover` line, then `ready`); join-run.ts.
+  const join = await CliJoin.start({
+    run: {
+      name: typeof v.name === 'string' ? v.name : 'Guest',
+      code,
+      host: to,
+      ...(mirrors.length > 0 ? { mirrors } : {}),
+      viewer: v.viewer === true,
+      ...(rate ? { rate } : {}),
+      ...(uplink === undefined ? {} : { uplinkBytesPerSecond: uplink }),
+    },
+    emit: emitLine,
+    reachLine,
+    ended: (runner) => void runner.close().then(() => process.exit(1)),
   });
-  runner.onReach((e) => {
-    if (e.type === 'path') {
-      // The first path is reported with `ready`; later ones (an upgrade) as events of their own.
-      if (path !== undefined)
-        emitLine({ ev: 'path', path: e.path, address: addressKey(e.address) });
-      path = { path: e.path, address: e.address };
-      return;
-    }
-    const line = reachLine(e);
-    if (line !== undefined) emitLine(line);
-  });
-  runner.controls.on((e) => {
-    if (e.type === 'ready') {
-      const at = path?.address ?? ('address' in to ? to : undefined);
-      emitLine({
-        ev: 'ready',
-        peer: e.you,
-        address: at?.address ?? '',
-        port: at?.port ?? 0,
-        path: path?.path ?? 'direct',
-      });
-      return;
-    }
-    if (e.type === 'ended') {
-      const rejected = [
-        'wrong-code',
-        'version-mismatch',
-        'full',
-        'rate-limited',
-        'banned',
-        'code-locked',
-        'unreachable',
-        'not-found',
-      ];
-      emitLine(
-        rejected.includes(e.reason)
-          ? { ev: 'rejected', reason: e.reason }
-          : { ev: 'left', peer: 0, reason: e.reason },
-      );
-      void runner.close().then(() => process.exit(1));
-      return;
-    }
-    const line = sessionEventLine(e);
-    if (line) emitLine(line);
-  });
-  await serve(runner, v.script === true);
+  await serve(
+    () => join.current,
+    v.script === true,
+    () => join.close(),
+  );
 }
 
-/** Runs until quit / end of stdin (script mode) or a signal. */
-async function serve(runner: SessionRunner, script: boolean): Promise<void> {
+/** Runs until quit / end of stdin (script mode) or a signal; `runner` is the one in use (a join's may change). */
+async function serve(
+  runner: () => SessionRunner,
+  script: boolean,
+  close: () => Promise<void> = () => runner().close(),
+): Promise<void> {
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    await runner.close();
+    await close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
   if (!script) return new Promise(() => undefined);
-  await runScript(runner.controls, emitLine, () => runner.flush());
-  emitLine(statsEvent(runner.controls, monotonicNow()));
+  await runScript(
+    () => runner().controls,
+    emitLine,
+    () => runner().flush(),
+  );
+  emitLine(statsEvent(runner().controls, monotonicNow()));
   await stop();
 }
 

@@ -6,6 +6,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { BoardObject, NewObject, ObjectKind } from '../../shared/board';
 import { parseColor } from '../../shared/board';
 import type { Controls } from '../session/controls';
+import { addressKey } from '../net/address';
 import { connectionFigures } from '../session/figures';
 import type { SessionEvent } from '../session/session-events';
 import { monotonicNow } from '../net/transport';
@@ -106,6 +107,8 @@ export function sessionEventLine(e: SessionEvent): Record<string, unknown> | und
       return { ev: 'code-locked', failures: e.failures, suggest: 'rotate-code' };
     case 'image':
       return { ev: 'image', hash: e.hash, type: e.imageType, bytes: e.bytes.length };
+    case 'hosts':
+      return { ev: 'hosts', hosts: e.hosts.map(addressKey) };
     case 'created':
     case 'progress':
     case 'text-splice':
@@ -343,8 +346,17 @@ export function statsEvent(s: Controls, now: number): Record<string, unknown> {
   };
 }
 
-/** Reads commands until stdin ends or `quit`; `flush` runs after each command so urgent data leaves at once. */
-export async function runScript(s: Controls, emit: Emit, flush: () => void): Promise<void> {
+/**
+ * Reads commands until stdin ends or `quit`; `flush` runs after each command so urgent data leaves at once. `s`:
+ * the controls, or what gives the ones in use now.
+ */
+export async function runScript(
+  s: Controls | (() => Controls),
+  emit: Emit,
+  flush: () => void,
+): Promise<void> {
+  // A join that moved to another host (failover) has other controls: each command goes to those in use.
+  const controls = typeof s === 'function' ? s : () => s;
   loopDelay ??= monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -355,7 +367,7 @@ export async function runScript(s: Controls, emit: Emit, flush: () => void): Pro
       continue;
     }
     try {
-      const r = await runCommand(line, s, emit);
+      const r = await runCommand(line, controls(), emit);
       flush();
       if (r === 'quit') break;
     } catch (e) {

@@ -4,6 +4,7 @@ import type { Tool, Viewport } from '../../shared/api';
 import type { LiveGeometry } from './presence';
 import { reshapedPresence } from './presence';
 import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
+import type { PeerAddress } from '../net/address';
 import type { Board, Refusal } from './board';
 import { isRefusal } from './board';
 import type { HostSession } from './host';
@@ -23,6 +24,11 @@ export interface Controls {
   readonly you: PeerId | undefined;
   readonly board: Board;
   readonly participants: readonly ParticipantInfo[];
+  /**
+   * The session's hosts (mirrors) as joiners reach them: the host's own list (setHosts), or what the joined host
+   * last told (a 'hosts' event says when it changes). Empty while nobody said.
+   */
+  readonly hosts: readonly PeerAddress[];
   on(listener: SessionListener): () => void;
   pointer(now: number, x: number, y: number, visible: boolean): void;
   tool(now: number, tool: Tool): void;
@@ -74,6 +80,8 @@ export interface Controls {
   setRole?(peer: PeerId, role: 'editor' | 'viewer'): boolean;
   /** Host only: a new join code for later joiners; returns it. */
   rotateCode?(now: number): string;
+  /** Host only: the session's hosts (mirrors, this one included) as joiners reach them (HostSession.setHosts). */
+  setHosts?(hosts: readonly PeerAddress[]): void;
   /** Host only (files): the board replaced whole by a file's (its images kept first); a refusal changes nothing. */
   readonly replaceBoard?: (
     now: number,
@@ -107,6 +115,9 @@ export function hostControls(h: HostSession): Controls {
       board: h.board,
       get participants() {
         return h.participants;
+      },
+      get hosts() {
+        return h.hosts;
       },
       on(listener) {
         local.add(listener);
@@ -153,6 +164,7 @@ export function hostControls(h: HostSession): Controls {
       kick: (now, peer) => h.kick(now, peer),
       setRole: (peer, role) => h.setRole(peer, role),
       rotateCode: () => h.rotateCode(),
+      setHosts: (hosts) => h.setHosts(hosts),
       replaceBoard: (now, state, blobs) => {
         for (const b of blobs) h.images.load(b);
         return h.replaceBoard(state, now);
@@ -190,6 +202,9 @@ export function peerControls(p: PeerSession): Controls {
       board: p.board,
       get participants() {
         return p.participants;
+      },
+      get hosts() {
+        return p.hosts;
       },
       on: (listener) => p.on(listener),
       pointer: (_now, x, y, visible) => p.pointer(x, y, visible),

@@ -42,7 +42,10 @@ import type { ParticipantInfo, SessionEvent, SessionListener } from './session-e
 import { MAX_PEER_ID } from './fields';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
 import { fairShares } from '../net/stream/congestion';
+import type { PeerAddress } from '../net/address';
 import { parseAddress } from '../net/address';
+import { DEFAULT_CONNECTION_OPTIONS } from '../net/connection';
+import { normalHostList, sameHostList } from './host-list';
 import { generateJoinCode } from '../net/join-code';
 import type { BoardLimits, PeerLimits } from './peer-limits';
 import {
@@ -126,6 +129,12 @@ const HOST: Actor = { kind: 'host' };
 export const HOST_PEER_ID: PeerId = 0;
 /** How long a refused joiner's connection stays open so the refusal reaches it. */
 const REFUSED_GRACE_MS = 2_000;
+/**
+ * A joined peer hears from the host at least this often (an idle host sends a keepalive): a joiner of a session
+ * with other hosts takes a silence of a few of these for a dead host and moves to another (app/rejoin.ts), so
+ * they must come well inside that. Costs ~4 small packets a second only while nothing else goes to the peer.
+ */
+export const HOST_KEEPALIVE_MS = 250;
 /** People whose colour the host keeps for when they rejoin (a key is an address and a name: small). */
 const MAX_REMEMBERED_COLOURS = 1_024;
 
@@ -216,6 +225,8 @@ export class HostSession {
   private nextPeerId = 1;
   private colorIndex = 1;
   private now: number;
+  /** The session's hosts as joiners reach them (setHosts): told to every joiner. */
+  private hostList: readonly PeerAddress[] = [];
 
   constructor(
     readonly options: HostSessionOptions,
@@ -285,6 +296,7 @@ export class HostSession {
         maxConnections: this.maxPeers + 8,
         maxConnectionsPerIp:
           options.maxConnectionsPerAddress ?? defaultMaxPerAddress(this.maxPeers),
+        connection: { ...DEFAULT_CONNECTION_OPTIONS, keepaliveMs: HOST_KEEPALIVE_MS },
       },
       (conn) => this.adopt(conn).stack.events.scheduler,
       now,
@@ -590,6 +602,7 @@ export class HostSession {
     for (const other of this.participants) {
       if (other.peer !== id) rpc.send(this.proto.peerJoined, joinedParams(other));
     }
+    if (this.hostList.length > 0) rpc.send(this.proto.hosts, { hosts: this.hostList });
     const me = info(m);
     rpc.send(this.proto.peerJoined, joinedParams(me));
     this.broadcast((r) => r.send(this.proto.peerJoined, joinedParams(me)), p);
@@ -1101,6 +1114,23 @@ export class HostSession {
     this.endpoint.ban(now, address, detail);
     this.emit({ type: 'banned', peer, name: m.name, address });
     return true;
+  }
+
+  /**
+   * The session's hosts (mirrors) as joiners reach them, this one included: sent to every peer when it changes, and
+   * to each joiner after its welcome, so a joiner whose host dies can move to another. Addresses are sent in
+   * canonical form, once each, at most MAX_SESSION_HOSTS.
+   */
+  setHosts(hosts: readonly PeerAddress[]): void {
+    const next = normalHostList(hosts);
+    if (sameHostList(next, this.hostList)) return;
+    this.hostList = next;
+    this.broadcast((rpc) => rpc.send(this.proto.hosts, { hosts: next }));
+  }
+
+  /** The list setHosts last gave. */
+  get hosts(): readonly PeerAddress[] {
+    return this.hostList;
   }
 
   /** A new join code for every later handshake (connections open now keep theirs); returns it. */

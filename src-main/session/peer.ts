@@ -36,6 +36,7 @@ import { buildRegistry, editCall, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { PeerText } from './peer-text';
 import type { OtSplice } from '../../shared/text-ot';
+import { sameHostList } from './host-list';
 
 /** Stands in for an object not on this side's board yet, for the fields an edit call carries unmasked. */
 const UNSEEN: BoardObject = {
@@ -114,6 +115,8 @@ export class PeerSession {
   private hostName = '';
   private ended = false;
   private probed: ProbeOutcome | undefined;
+  /** The session's hosts (mirrors) as the host last told them (`hosts` message); empty until it does. */
+  private hostList: readonly PeerAddress[] = [];
 
   constructor(
     readonly options: PeerSessionOptions,
@@ -148,6 +151,11 @@ export class PeerSession {
 
   get participants(): ParticipantInfo[] {
     return [...this.people.values()];
+  }
+
+  /** The session's hosts as the host last told them (its own address among them), for moving to another. */
+  get hosts(): readonly PeerAddress[] {
+    return this.hostList;
   }
 
   get joinProgress(): { received: number; total: number } {
@@ -283,6 +291,11 @@ export class PeerSession {
       this.emit({ type: 'dropped', id: a.id, peer: a.peer, x: a.x, y: a.y }),
     );
     rpc.on(pr.chatFrom, (a) => this.emit({ type: 'chat', peer: a.peer, text: a.text }));
+    rpc.on(pr.hosts, (a) => {
+      if (sameHostList(a.hosts, this.hostList)) return;
+      this.hostList = a.hosts;
+      this.emit({ type: 'hosts', hosts: a.hosts });
+    });
     // textot: co-editing (session/peer-text.ts).
     rpc.on(pr.textSync, (a) => this.texts.onSync(a.id, a.text));
     rpc.on(pr.textSplice, (a) => {

@@ -18,6 +18,7 @@ import {
   worldCoord,
 } from './fields';
 import { SEEN_MODULUS } from '../../shared/text-ot';
+import { hostList } from './host-list';
 
 export { EDIT_FIELDS } from '../../shared/board';
 
@@ -356,6 +357,15 @@ export function buildRegistry() {
       channel: Channel.blobs,
       priority: 1,
       params: { hash: contentHash() },
+    }),
+    // mirrors: every host of the session (its mirrors, the sender included), as joiners reach them; sent when the
+    // list changes and after each welcome, so a joiner whose host dies knows where else the session is. Registered
+    // last: every other RPC keeps its id.
+    hosts: r.register('hosts', {
+      policy: 'reliableOrdered',
+      channel: Channel.session,
+      priority: 2,
+      params: { hosts: hostList() },
     }),
   };
 }

@@ -5,6 +5,7 @@ import type { LiveShape, Tool } from '../../shared/api';
 import type { OtSplice } from '../../shared/text-ot';
 import type { ImageType } from '../../shared/images';
 import type { LeaveReason, RefusableCommand, Role } from './protocol';
+import type { PeerAddress } from '../net/address';
 
 export interface ParticipantInfo {
   readonly peer: PeerId;
@@ -84,6 +85,10 @@ export type SessionEvent =
    * sets a new code (rotateCode), which it should then give to the people it invites.
    */
   | { readonly type: 'code-locked'; readonly failures: number }
+  /**
+   * Joining: the session's hosts (mirrors) as the host now tells them, itself included: where to go if it dies.
+   */
+  | { readonly type: 'hosts'; readonly hosts: readonly PeerAddress[] }
   /** Joining: board objects received so far of those the host announced. */
   | { readonly type: 'progress'; readonly received: number; readonly total: number }
   /**

@@ -146,6 +146,9 @@ export function withHistory(
     get participants() {
       return base.participants;
     },
+    get hosts() {
+      return base.hosts;
+    },
     get canUndo() {
       return history.canUndo;
     },

@@ -392,7 +392,9 @@ async function undoStorm(seed: number, peers: number): Promise<void> {
 }
 
 describe('undo storm: concurrent edits, undos and redos converge', () => {
-  for (const seed of [0x0d0, 0x0d1, 0x0d2])
+  // Seeds whose storm includes an undone restack (0x0d2's stopped doing so when hosts' keepalives went to 250 ms:
+  // the packets, so the draws, moved; it still converges).
+  for (const seed of [0x0d0, 0x0d1, 0x0d6])
     it(`seed ${seed}: host and one peer`, () => undoStorm(seed, 1));
   for (const seed of [0x0d3, 0x0d4, 0x0d5])
     it(`seed ${seed}: host and two peers`, () => undoStorm(seed, 2));

@@ -151,9 +151,10 @@ describe('wire golden bytes', () => {
         "29 blobAck reliableOrdered ch4 p1 ufalse c1 [tid,received]",
         "30 blobEnd reliableOrdered ch4 p1 ufalse c1 [tid,end,reason]",
         "31 blobWant reliableOrdered ch4 p1 ufalse c1 [hash]",
+        "32 hosts reliableOrdered ch0 p2 ufalse c1 [hosts]",
       ]
     `);
-    expect(p.registry.idBits).toMatchInlineSnapshot(`5`);
+    expect(p.registry.idBits).toMatchInlineSnapshot(`6`);
     expect(EDIT_FIELDS).toMatchInlineSnapshot(`
       [
         "x",
@@ -228,6 +229,12 @@ describe('wire golden bytes', () => {
     add('blobAck', p.blobAck.params, { tid: 0, received: 4096 });
     add('blobEnd', p.blobEnd.params, { tid: 3, end: 1, reason: "the board's image space is full" });
     add('blobWant', p.blobWant.params, { hash });
+    add('hosts', p.hosts.params, {
+      hosts: [
+        { address: '10.0.0.1', port: 7350 },
+        { address: '2001:db8::1', port: 7351 },
+      ],
+    });
     add('refused', p.refused.params, { cmd: 12, reason: 'image too large', id: 0 });
     add('restack', p.restack.params, { id: 99, front: false, z: null });
     add('restack', p.restack.params, { id: 99, front: false, z: -3 });
@@ -305,6 +312,9 @@ describe('wire golden bytes', () => {
         "hello": [
           "23:9b4408",
           "140:0458738dd875ec6dec8ca41cb211bcb131b0",
+        ],
+        "hosts": [
+          "199:102800000472da40021b70000000000000000000000002396e",
         ],
         "peerJoined": [
           "73:ffe00cded36be6194b80",

@@ -27,6 +27,10 @@ export function fakeHosting(
     port: PORT,
     code: CODE,
     you: 1,
+    // A moment in (as a directory answers), the session takes mirrors: the link only looks like a real one.
+    ...(listed
+      ? { mirrorLink: `ghostboard://mirror/${ADDRESSES[0] ?? ''}:${PORT}#fake-mirror-key` }
+      : {}),
   } as const;
   const reach = options.reach ?? (directories.length > 0 ? 'directory' : 'lan');
   const dirs = directories.flatMap((d) => parseDirectory(d) ?? []);

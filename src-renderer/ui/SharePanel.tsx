@@ -1,6 +1,6 @@
 // What a host shares to let others join: the invite link first (with how the session can be found), then
-// addresses with the port and the join code, each with a copy button. Renders the store's 'hosting' status;
-// knows nothing of Konva or the bridge.
+// addresses with the port and the join code, each with a copy button, and (a session that takes mirrors) the
+// command that adds a mirror. Renders the store's 'hosting' status; knows nothing of Konva or the bridge.
 import { type ReactElement, useState } from 'react';
 import type { ReachStatus } from '../../shared/api';
 import { listingText, visibilityText } from '../store/reach-text';
@@ -124,6 +124,47 @@ function Row({
   );
 }
 
+/**
+ * Hosting a session that takes mirrors: "Add a mirror" reveals the command that starts one on another machine, to
+ * copy, and what it is for.
+ */
+function AddMirror({ link }: { link: string }): ReactElement {
+  const [open, setOpen] = useState(false);
+  const command = `ghostboard host --mirror-of ${link}`;
+  if (!open)
+    return (
+      <div className="share-foot">
+        <button
+          type="button"
+          className="btn ghost small"
+          data-testid="add-mirror"
+          aria-expanded={false}
+          onClick={() => {
+            setOpen(true);
+          }}
+        >
+          Add a mirror
+        </button>
+        <span className="muted small">Serve this session from another machine too.</span>
+      </div>
+    );
+  return (
+    <div className="share-mirror" data-testid="mirror-box">
+      <div className="share-row">
+        <span className="share-label">Add a mirror</span>
+        <code className="share-value" data-testid="mirror-command" title={command}>
+          {command}
+        </code>
+        <CopyButton text={command} label="mirror command" />
+      </div>
+      <p className="muted small" data-testid="mirror-help">
+        Run on another machine to serve this session from there too; people join the nearest host
+        and move to another if one stops.
+      </p>
+    </div>
+  );
+}
+
 export function SharePanel(): ReactElement | null {
   const controller = useController();
   const status = useAppState((s) => s.status);
@@ -187,6 +228,7 @@ export function SharePanel(): ReactElement | null {
         </button>
         <span className="muted small">The old code stops working; people already here stay.</span>
       </div>
+      {status.mirrorLink !== undefined && <AddMirror link={status.mirrorLink} />}
       <div className="share-foot">
         <CopyButton text={invite} label="the whole invitation" />
         <span className="muted small">Copy the whole invitation</span>

@@ -54,17 +54,24 @@ export function HostAwayBanner(): ReactElement | null {
   const controller = useController();
   const status = useAppState((s) => s.status);
   if (status.phase !== 'joined' || status.reconnecting === undefined) return null;
-  const { attempt } = status.reconnecting;
+  const { attempt, elsewhere } = status.reconnecting;
   return (
     <div className="link-banner host-away" role="alert" data-testid="host-away">
       <span className="spinner" aria-hidden="true" />
-      <span>
-        {status.hostName} is not answering.{' '}
-        {attempt === 0
-          ? 'Waiting for them…'
-          : `Trying to reconnect${attempt > 1 ? ` (try ${attempt})` : ''}…`}{' '}
-        Your board stays here, read-only, until they are back.
-      </span>
+      {elsewhere === true ? (
+        <span>
+          {status.hostName} stopped answering. Reconnecting to another host… Your board stays here,
+          read-only, until it is live again.
+        </span>
+      ) : (
+        <span>
+          {status.hostName} is not answering.{' '}
+          {attempt === 0
+            ? 'Waiting for them…'
+            : `Trying to reconnect${attempt > 1 ? ` (try ${attempt})` : ''}…`}{' '}
+          Your board stays here, read-only, until they are back.
+        </span>
+      )}
       <button
         type="button"
         className="btn small"

@@ -71,6 +71,8 @@ class SimSessionHandle implements SessionHandle {
   registeredAs: SessionHandle['registeredAs'];
   listedOn: PeerAddress[] = [];
   publicAddress: PeerAddress | undefined;
+  /** As SessionRunner's: set by hand in a test, as the mirror driver would. */
+  mirrorLink: string | undefined = undefined;
   path: PathKind | undefined;
   /** What the core last asked its network-conditions control for (recorded, not applied: tests read it). */
   conditions: Impairment | undefined;
@@ -87,6 +89,8 @@ class SimSessionHandle implements SessionHandle {
   private closed = false;
   /** Joining by address: the session, whose probes of the hosts (mirrors) are reported once done. */
   joining: PeerSession | undefined;
+  /** Hosting: the session itself, for what a test does as the mirror driver would (its `setHosts`). */
+  hosting: HostSession | undefined;
 
   constructor(
     private readonly world: SimSessions,
@@ -220,6 +224,7 @@ export class SimSessions implements SessionFactory {
       this.sim.now,
     );
     const handle = new SimSessionHandle(this, hostControls(session), session.endpoint, address);
+    handle.hosting = session;
     const directories = o.directories ?? [];
     if (directories.length > 0) {
       const name = o.listName ?? this.unlistedName();

@@ -1,0 +1,51 @@
+// Failover as separate `ghostboard` processes on loopback: two hosts of one session (the same code) and a joiner by
+// a link naming both. The host it joined is killed (SIGKILL): the joiner prints a `failover` event from that host
+// to the other, then `ready` there, and goes on: its board is the new host's and its edits reach it.
+import { afterAll, describe, expect, it } from 'vitest';
+import { CODE, Lab, killAll, num, settledBoards, str } from './harness';
+
+afterAll(killAll);
+
+describe('a joiner whose host dies', () => {
+  it('moves to the other host of the session, says so, and goes on there', async ({
+    onTestFinished,
+  }) => {
+    const lab = new Lab();
+    onTestFinished(() => lab.close());
+    const a = await lab.host({ name: 'Ana' });
+    const b = await lab.host({ name: 'Bea' });
+    const at = { a: `127.0.0.1:${a.port}`, b: `127.0.0.1:${b.port}` };
+    // Each host's own board, so which one the joiner shows is plain.
+    for (const [h, x] of [
+      [a, 111],
+      [b, 222],
+    ] as const)
+      await h.proc.request({ cmd: 'create', kind: 'rect', x, y: 0, w: 10, h: 10 }, 'object');
+    const jo = lab.spawn('Jo', [
+      'join',
+      `ghostboard://direct/${at.a},${at.b}#${CODE}`,
+      '--name',
+      'Jo',
+      '--script',
+    ]);
+    const ready = await jo.waitFor((e) => e.ev === 'ready', 'Jo ready');
+    const joined = `${str(ready, 'address')}:${num(ready, 'port')}`;
+    const [dead, other, otherAt] = joined === at.a ? [a, b, at.b] : [b, a, at.a];
+    await dead.proc.kill();
+    const moved = await jo.waitFor((e) => e.ev === 'failover', 'failover');
+    expect(moved).toMatchObject({ ev: 'failover', from: joined, to: otherAt });
+    expect(typeof moved.ms).toBe('number');
+    process.stdout.write(
+      `failover over loopback: ${String(moved.ms)} ms from the last packet heard\n`,
+    );
+    const again = await jo.waitFor((e) => e.ev === 'ready' && e !== ready, 'ready again');
+    expect(`${str(again, 'address')}:${num(again, 'port')}`).toBe(otherAt);
+    await other.proc.waitFor((e) => e.ev === 'joined' && e.name === 'Jo', 'Jo joined the other');
+    // Live there: the joiner's edit reaches the new host, and both boards settle to one hash.
+    jo.send({ cmd: 'create', kind: 'rect', x: 333, y: 0, w: 10, h: 10 });
+    await other.proc.waitFor((e) => e.ev === 'object' && e.x === 333, 'the edit arrived');
+    const { states, settled } = await settledBoards([other.proc, jo], 30_000);
+    expect(settled, JSON.stringify(states)).toBe(true);
+    expect(states[1]?.objects).toBe(2);
+  });
+});
