@@ -193,6 +193,7 @@ export class MirrorRunner {
   /** The host session this mirror serves: the other mirrors' participants are shown in its remote roster. */
   serveHost(host: HostSession): void {
     this.host = host;
+    host.setHosts(this.sessionHosts);
     this.pumpAll();
   }
 
@@ -300,6 +301,8 @@ export class MirrorRunner {
         this.emit({ ...e, address });
       } else this.emit(e);
       if (e.type === 'left') this.releaseLocksOf(e.id);
+      // Its clients learn where the session's other hosts are, to move to one if theirs goes.
+      this.host?.setHosts(this.sessionHosts);
     }
     const rolled = this.exec?.counters.rollbackEffects ?? 0;
     if (rolled > this.rollbackEffects) {
