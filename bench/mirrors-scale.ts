@@ -54,9 +54,18 @@ export interface MirrorsScaleFigures {
   readonly joined: number;
   readonly rostersComplete: boolean;
   /** Per mirror: its process's work (host and mirror), ms per simulated second (1,000 = one core). */
-  readonly mirrorCpuMsPerSecond: { readonly p50: number; readonly max: number; readonly each: number[] };
+  readonly mirrorCpuMsPerSecond: {
+    readonly p50: number;
+    readonly max: number;
+    readonly each: number[];
+  };
   /** Per user: bytes its mirror sent it on the wire (with IP/UDP), kbit/s. */
-  readonly userDownKbps: { readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number };
+  readonly userDownKbps: {
+    readonly p50: number;
+    readonly p95: number;
+    readonly p99: number;
+    readonly max: number;
+  };
   readonly userUpKbps: { readonly p50: number; readonly max: number };
   /** Updates/s each user saw of each other pointer in its cluster (its view), and of pointers elsewhere in all. */
   readonly inViewPointerHz: { readonly mean: number; readonly p5: number };
@@ -67,7 +76,11 @@ export interface MirrorsScaleFigures {
   readonly simMsPerSecond: number;
   readonly targets: {
     readonly mirrorCpu: { readonly limit: number; readonly value: number; readonly met: boolean };
-    readonly userDownKbps: { readonly limit: number; readonly value: number; readonly met: boolean };
+    readonly userDownKbps: {
+      readonly limit: number;
+      readonly value: number;
+      readonly met: boolean;
+    };
   };
 }
 
@@ -125,7 +138,9 @@ export function runMirrorsScale(opts: MirrorsScaleOptions = {}): MirrorsScaleFig
     () => mirrors.every((m) => m.host.participants.length === everyone),
     sim.now + 30_000,
   );
-  log(`mirrors-scale: ${joined} joined, rosters ${rostersComplete ? 'complete' : 'short'} at ${sim.now} ms`);
+  log(
+    `mirrors-scale: ${joined} joined, rosters ${rostersComplete ? 'complete' : 'short'} at ${sim.now} ms`,
+  );
   const ids = userIds(mirrors, users);
   // What each user sees, counted as it comes; the kit's event logs are emptied as they go (memory stays flat).
   const inView = new Array<number>(users.length).fill(0);
@@ -189,7 +204,8 @@ export function runMirrorsScale(opts: MirrorsScaleOptions = {}): MirrorsScaleFig
     inView.map((n, u) => n / seconds / Math.max(1, clusterSizeOf(lay, u) - 1)),
   );
   const outHz = sorted(outOfView.map((n) => n / seconds));
-  const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const mean = (xs: readonly number[]): number =>
+    xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
   const cpuMax = Math.max(...cpu);
   const downMax = round1(down.at(-1) ?? 0);
   return {
@@ -253,7 +269,9 @@ function joinAll(
       sim.now + 20_000,
     );
     for (const m of mirrors) for (const j of m.joiners) j.events.length = 0;
-    log(`mirrors-scale: ${first + JOIN_WAVE} per mirror joining, at ${sim.now} ms`);
+    log(
+      `mirrors-scale: ${Math.min(perMirror, first + JOIN_WAVE)} per mirror joined, at ${sim.now} ms`,
+    );
   }
   return mirrors.flatMap((m) => m.joiners);
 }

@@ -37,7 +37,10 @@ export function homeOf(l: Layout, u: number): { x: number; y: number } {
   const c = centre(l, clusterOf(l, u));
   const k = Math.floor(u / l.clusters);
   const half = ((ROW - 1) * HOME_SPACING) / 2;
-  return { x: c.x + (k % ROW) * HOME_SPACING - half, y: c.y + Math.floor(k / ROW) * HOME_SPACING - half };
+  return {
+    x: c.x + (k % ROW) * HOME_SPACING - half,
+    y: c.y + Math.floor(k / ROW) * HOME_SPACING - half,
+  };
 }
 
 /** What user u looks at: its cluster, centred. */
