@@ -27,10 +27,10 @@ const POINTER_HZ = 60;
 const RADIUS = 100;
 /** Pointer frames are spread over this many phases of a frame (one simulator ticker each). */
 const PHASES = 16;
-const RATE: SessionRate = {
-  toHost: { packetsPerSecond: 66, packetBytes: 238 },
-  toPeers: { packetsPerSecond: 30, packetBytes: 238 },
-};
+/** Each user's downstream: 30 packets/s x 238 B, 64 kbit/s with IP/UDP (as in the hostcpu and scale benches). */
+const DOWN = { packetsPerSecond: 30, packetBytes: 238 };
+/** Upstream packets/s by default: the sessions' own (66, a pointer leaves with its 60 Hz frame). */
+const UP_PPS = 66;
 /** Joiners let in at once per mirror (as the scale bench's drivers join in waves). */
 const JOIN_WAVE = 16;
 /** The claim's limits: one core per mirror, 64 kbit/s down per user. */
@@ -44,6 +44,11 @@ export interface MirrorsScaleOptions {
   readonly seconds?: number;
   readonly warmupMs?: number;
   readonly seed?: number;
+  /**
+   * Packets/s a user sends its mirror (of 238 B; default 66, every frame's pointer). At 30, a pointer leaves with
+   * every other frame: what a user receives at 30 packets/s holds no more than 30 updates/s of one pointer anyway.
+   */
+  readonly upPps?: number;
   /** Progress lines (stderr in the bench). */
   readonly log?: (line: string) => void;
 }
@@ -120,6 +125,10 @@ export function runMirrorsScale(opts: MirrorsScaleOptions = {}): MirrorsScaleFig
   const perMirror = opts.usersPerMirror ?? 250;
   const measureMs = (opts.seconds ?? 5) * 1000;
   const warmupMs = opts.warmupMs ?? 3000;
+  const rate: SessionRate = {
+    toHost: { packetsPerSecond: opts.upPps ?? UP_PPS, packetBytes: DOWN.packetBytes },
+    toPeers: DOWN,
+  };
   const config = {
     ...DEFAULT_MIRROR_HOSTS,
     seed: opts.seed ?? 1,
@@ -128,7 +137,7 @@ export function runMirrorsScale(opts: MirrorsScaleOptions = {}): MirrorsScaleFig
     link: { ...NO_IMPAIRMENT, delayMs: 30 },
     access: { ...NO_IMPAIRMENT, delayMs: 5 },
     relay: 'presence' as const,
-    rate: RATE,
+    rate,
     maxPeers: perMirror + 8,
     idSpan: mirrorsN,
   };
@@ -229,7 +238,7 @@ export function runMirrorsScale(opts: MirrorsScaleOptions = {}): MirrorsScaleFig
       users: users.length,
       clusterSize: clusterSizeOf(lay, 0),
       pointerHz: POINTER_HZ,
-      rate: RATE,
+      rate,
       interMirrorOneWayMs: config.link.delayMs,
       userOneWayMs: config.access.delayMs,
       warmupMs,
@@ -297,6 +306,7 @@ export async function run(): Promise<Record<string, unknown>> {
     mirrors: Number(process.env.GB_MIRRORS_SCALE_MIRRORS ?? 4),
     usersPerMirror: Number(process.env.GB_MIRRORS_SCALE_USERS ?? 250),
     seconds: Number(process.env.GB_MIRRORS_SCALE_SECONDS ?? 5),
+    upPps: Number(process.env.GB_MIRRORS_SCALE_UP_PPS ?? UP_PPS),
     log: (line) => process.stderr.write(line + '\n'),
   });
   return { bench: 'mirrors-scale', ...figures };
