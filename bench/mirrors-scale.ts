@@ -49,6 +49,8 @@ export interface MirrorsScaleOptions {
    * every other frame: what a user receives at 30 packets/s holds no more than 30 updates/s of one pointer anyway.
    */
   readonly upPps?: number;
+  /** Called as the measured window opens (true) and closes (false): a profiler can start and stop there. */
+  readonly onWindow?: (open: boolean) => void;
   /** Progress lines (stderr in the bench). */
   readonly log?: (line: string) => void;
 }
@@ -204,11 +206,13 @@ export function runMirrorsScale(opts: MirrorsScaleOptions = {}): MirrorsScaleFig
   const e0 = trickle.counts();
   for (const c of clocks) c.ms = 0;
   counting = true;
+  opts.onWindow?.(true);
   const cpu0 = process.cpuUsage();
   const wall0 = performance.now();
   sim.runUntil(start + warmupMs + measureMs);
   const wall = performance.now() - wall0;
   const used = process.cpuUsage(cpu0);
+  opts.onWindow?.(false);
   counting = false;
   const t1 = traffic();
   const e1 = trickle.counts();
