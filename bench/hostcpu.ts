@@ -11,6 +11,7 @@ import type { SimEndpoint } from '../src-main/net/testing/harness';
 import { makeSimSession } from '../src-main/session/testing/sim-session';
 import { home, nearest } from './scale/layout';
 import { percentile, round1 } from './compare/figures';
+import { hostClock, timed, timedOncePerTurn } from './host-clock';
 
 const POINTER_HZ = 30;
 const RADIUS = 120;
@@ -32,43 +33,6 @@ interface HostCpuRow {
   simMsPerSecond: number;
 }
 
-interface HostClock {
-  ms: number;
-  /** Some host call ran since the host's next timeout was last asked for. */
-  acted: boolean;
-}
-
-/** `f`, with its wall time added to `acc.ms` on every call. */
-function timed<A extends unknown[], R>(acc: HostClock, f: (...a: A) => R): (...a: A) => R {
-  return function hostCall(...a: A): R {
-    acc.acted = true;
-    const t = performance.now();
-    try {
-      return f(...a);
-    } finally {
-      acc.ms += performance.now() - t;
-    }
-  };
-}
-
-/**
- * The host's `nextTimeout`, timed on the first call after other host work only. A real host asks once per turn of
- * its event loop, after the datagrams and timers it handled; the simulator asks every endpoint at each of its
- * steps (about 180 times per datagram the host sends at 256 peers), and those repeats find nothing changed. Timing
- * them too made no difference that showed through this bench's noise (three alternating pairs at 256 peers on
- * 2026-11-24: 1,101 / 1,035 / 1,017 ms/s timing every call, 991 / 1,036 the first per turn), but they are not
- * work a real host does.
- */
-function timedOncePerTurn<R>(acc: HostClock, f: () => R): () => R {
-  const inner = timed(acc, f);
-  return function hostNextTimeout(): R {
-    if (!acc.acted) return f();
-    const r = inner();
-    acc.acted = false;
-    return r;
-  };
-}
-
 function runOnce(peers: number, measureMs: number, seed: number): HostCpuRow {
   const s = makeSimSession({
     seed,
@@ -77,7 +41,7 @@ function runOnce(peers: number, measureMs: number, seed: number): HostCpuRow {
   });
   s.sim.audit = false;
   // The host's work: its endpoint's calls from the harness and its session ticks.
-  const host: HostClock = { ms: 0, acted: true };
+  const host = hostClock();
   const ep: SimEndpoint = s.host.endpoint;
   ep.handleDatagram = timed(host, ep.handleDatagram.bind(ep));
   ep.handleTimeout = timed(host, ep.handleTimeout.bind(ep));

@@ -7,7 +7,9 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const name = process.argv[2];
 if (name === undefined || !/^[a-z][a-z0-9-]*$/.test(name)) {
-  console.error('usage: npm run bench -- <name>   (e.g. wire, events, ghosts)');
+  console.error(
+    'usage: npm run bench -- <name>   (e.g. wire, events, ghosts, hostcpu, mirrors-scale)',
+  );
   process.exit(2);
 }
 const mod = (await import(join(here, `${name}.ts`))) as {

@@ -116,9 +116,10 @@ export function buildConnectionStack(
     ...(o.presenceScope === undefined ? {} : { scope: o.presenceScope }),
     events: o.presenceEvents,
     maxGhosts: 1024,
-    // Priorities follow pointers that move all the time: ten scope passes a second are plenty, and fewer with more
-    // than a hundred peers (a pass visits every pointer: 256 peers' hosts spent 8 % of their time in passes at
-    // ten a second). Joins and leaves rescope at once; a far pointer is sent a few times a second anyway.
+    // Priorities and views follow pointers that move all the time: ten scope passes a second are plenty, and
+    // fewer with more than a hundred pointers in scope (a pass visits every pointer: 256 peers' hosts spent 8 % of
+    // their time in passes at ten a second). Joins, leaves and a new viewport rescope at once; a far pointer in
+    // scope is sent a few times a second anyway, and one out of the peer's view (presence-scope.ts) not at all.
     scopeIntervalMs: 100,
     scopeMsPerObject: 1,
     // Pointers go first, but with a hundred of them moving they would fill every packet: chat, joins and

@@ -41,6 +41,7 @@ import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
+import { scopePresence } from './presence-scope';
 import { fairShares } from '../net/stream/congestion';
 import type { PeerAddress } from '../net/address';
 import { parseAddress } from '../net/address';
@@ -162,18 +163,6 @@ export interface HostCounters {
    * locked in place.
    */
   exactRestacksRefused: number;
-}
-
-/**
- * A pointer's priority in the presence scope of the peer whose pointer is at `me`: falls with the square of the
- * distance (in 500-unit steps), so the pointers next to yours keep their full rate and the far ones share what is
- * left (their priority still ages, so none stops).
- */
-function presencePriority(me: PresenceState | undefined, o: PresenceState): number {
-  if (me === undefined) return 10;
-  const dx = (o.x - me.x) / 500;
-  const dy = (o.y - me.y) / 500;
-  return 1 + 1000 / (1 + dx * dx + dy * dy);
 }
 
 export class HostSession {
@@ -372,11 +361,10 @@ export class HostSession {
       presenceScope: (_now, s) => {
         const m = p.member;
         if (m === undefined) return;
-        // Nearest pointers first when the budget is short (TRIBES' scoping by distance); ageing keeps the rest
-        // coming. Runs 10 times a second per peer over every other peer: no allocation, no Math.hypot.
-        const me = m.relay.obj;
-        s.add(this.self, presencePriority(me, this.self.obj));
-        for (const r of this.relays) if (r !== m.relay) s.add(r, presencePriority(me, r.obj));
+        // The pointers in its view, nearest first when the budget is short (TRIBES' scoping by distance); ageing
+        // keeps the rest coming. Runs 10 times a second per peer over every other peer: no allocation.
+        scopePresence(s, p.viewport, m.relay, this.self);
+        for (const r of this.relays) scopePresence(s, p.viewport, m.relay, r);
       },
       presenceEvents: {
         created: (now, g, _c) => this.onPresence(p, g as PresenceState, 0xffffffff, now),
@@ -448,6 +436,8 @@ export class HostSession {
     rpc.on(pr.viewport, (a) => {
       p.viewport = { x: a.x, y: a.y, w: a.w, h: a.h };
       p.stack.board.invalidateScope();
+      // The pointers it now looks at come at once, not at the next periodic pass.
+      p.stack.presence.invalidateScope();
     });
     rpc.on(
       pr.create,

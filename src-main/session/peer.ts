@@ -206,7 +206,7 @@ export class PeerSession {
       presenceEvents: {
         created: (_now, g) => this.onPresence(g as PresenceState, 0xffffffff),
         updated: (_now, g, mask) => this.onPresence(g as PresenceState, mask),
-        deleted: (_now, g) => this.ghostPeers.delete(g),
+        deleted: (_now, g) => this.onPresenceGone(g as PresenceState),
       },
       boardEvents: {
         created: (now, g) => {
@@ -319,6 +319,19 @@ export class PeerSession {
     const pointer = presenceMaskToPointer(g, changed);
     if (pointer)
       this.emit({ type: 'pointer', pointer, moved: (changed & POINTER_MASK) !== 0 && g.visible });
+  }
+
+  /**
+   * A presence the host no longer sends (its pointer left our view, or its peer left): shown hidden, or the last
+   * place it was seen would stay on screen after the pointer moved on, until it came back into view.
+   */
+  private onPresenceGone(g: PresenceState): void {
+    this.ghostPeers.delete(g);
+    const seen = this.presenceSeen.get(g);
+    this.presenceSeen.delete(g);
+    if (seen?.visible !== true || seen.peer === this.you || !this.people.has(seen.peer)) return;
+    const pointer = presenceMaskToPointer({ ...seen, visible: false, dragId: 0 }, POINTER_MASK);
+    if (pointer) this.emit({ type: 'pointer', pointer, moved: false });
   }
 
   private onObject(g: BoardGhost, created: boolean): void {

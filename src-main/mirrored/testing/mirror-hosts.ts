@@ -21,6 +21,7 @@ import {
 import type { TraceRecord } from '../../mirror/trace';
 import { HostSession } from '../../session/host';
 import { PeerSession } from '../../session/peer';
+import type { SessionRate } from '../../session/connection-stack';
 import type { ParticipantRelay } from '../../session/remote-roster';
 import type { SessionEvent } from '../../session/session-events';
 import { MirrorExecutor, peerIdsOf } from '../mirror-executor';
@@ -49,6 +50,15 @@ export interface MirrorHostsConfig {
    * the group's), or as the product does, ghosted over the mirror links by each mirror's presence ('presence').
    */
   readonly relay?: 'loopback' | 'presence';
+  /** The hosts' and joiners' session rate (default: the sessions' own, broadband). */
+  readonly rate?: SessionRate;
+  /** Participants each host takes (default: the host's own, 256). */
+  readonly maxPeers?: number;
+  /**
+   * How many ways the mirrors split participant ids (default: the product's 16, 63 joiners a mirror); at most this
+   * many mirrors.
+   */
+  readonly idSpan?: number;
 }
 
 export const DEFAULT_MIRROR_HOSTS: Omit<MirrorHostsConfig, 'seed'> = {
@@ -76,6 +86,8 @@ export interface ServedMirror {
   readonly mirror: Mirror;
   readonly executor: MirrorExecutor;
   readonly host: HostSession;
+  /** The host's participant relay over the mirror's presence (relay 'presence'), pumped after the mirror's calls. */
+  readonly presence: PresenceRelay | undefined;
   readonly hostEvents: SessionEvent[];
   readonly joiners: Joiner[];
   /** Every command this mirror received, its own at their stamp. */
@@ -111,7 +123,19 @@ const joinerAddress = (m: number, j: number): PeerAddress => ({
 });
 const CODE = 'MIRRO-RHOST1';
 
-export function runMirrorHosts(config: MirrorHostsConfig): MirrorHostsRun {
+/** The mirrors and their hosts on one simulated network, linked (or linking), before anyone joined. */
+export interface ServedMirrors {
+  readonly net: SimNetwork;
+  readonly sim: SimHarness;
+  readonly rng: Rng;
+  readonly mirrors: readonly ServedMirror[];
+}
+
+/**
+ * Builds `config.mirrors` mirror-backed hosts on a new simulated network and starts linking them; their sessions'
+ * afterIo and tick run on the harness, the joiners' too as joinMirror adds them.
+ */
+export function serveMirrorHosts(config: MirrorHostsConfig): ServedMirrors {
   const rng = new Rng(config.seed);
   const net = new SimNetwork(new Rng(config.seed ^ 0x6d1f), NO_IMPAIRMENT);
   net.logging = false;
@@ -141,22 +165,46 @@ export function runMirrorHosts(config: MirrorHostsConfig): MirrorHostsRun {
       for (const j of m.joiners) j.peer.tick(now);
     }
   });
+  return { net, sim, rng, mirrors };
+}
+
+/** A joiner of mirror `m` (its k-th: k picks its address), over an access link of `config.access`, joining now. */
+export function joinMirror(
+  served: ServedMirrors,
+  config: Pick<MirrorHostsConfig, 'access' | 'rate'>,
+  m: ServedMirror,
+  k: number,
+): Joiner {
+  const { sim, net } = served;
+  const peer = new PeerSession(
+    {
+      name: `J${m.id}.${k}`,
+      joinCode: CODE,
+      ...(config.rate === undefined ? {} : { rate: config.rate }),
+    },
+    sim.now,
+  );
+  const events: SessionEvent[] = [];
+  peer.on((e) => events.push(e));
+  const at = joinerAddress(m.id, k);
+  sim.add(at, peer.endpoint);
+  net.setConditions(at, hostAddress(m.id), config.access);
+  net.setConditions(hostAddress(m.id), at, config.access);
+  peer.connect(sim.now, hostAddress(m.id));
+  const j = { mirror: m.id, peer, events };
+  m.joiners.push(j);
+  return j;
+}
+
+export function runMirrorHosts(config: MirrorHostsConfig): MirrorHostsRun {
+  const served = serveMirrorHosts(config);
+  const { sim, rng, mirrors } = served;
   for (const m of mirrors)
-    for (let k = 0; k < config.joinersPerMirror; k++) {
-      const peer = new PeerSession({ name: `J${m.id}.${k}`, joinCode: CODE }, sim.now);
-      const events: SessionEvent[] = [];
-      peer.on((e) => events.push(e));
-      const at = joinerAddress(m.id, k);
-      sim.add(at, peer.endpoint);
-      net.setConditions(at, hostAddress(m.id), config.access);
-      net.setConditions(hostAddress(m.id), at, config.access);
-      peer.connect(sim.now, hostAddress(m.id));
-      m.joiners.push({ mirror: m.id, peer, events });
-    }
+    for (let k = 0; k < config.joinersPerMirror; k++) joinMirror(served, config, m, k);
   const joiners = mirrors.flatMap((m) => m.joiners);
   const ready = sim.runUntilTrue(
     () =>
-      mirrors.every((m) => m.mirror.node.links.linked().length === ids.length - 1) &&
+      mirrors.every((m) => m.mirror.node.links.linked().length === config.mirrors - 1) &&
       joiners.every((j) => j.peer.peerId !== undefined),
     10_000,
   );
@@ -183,14 +231,18 @@ function serve(
   // The host announces its own user as it is made, before there is anything to relay it from: the caller does.
   const made: { served?: ServedMirror } = {};
   const presence =
-    config.relay === 'presence' ? new PresenceRelay(mirror.presence, peerIdsOf(id)) : undefined;
+    config.relay === 'presence'
+      ? new PresenceRelay(mirror.presence, peerIdsOf(id, config.idSpan))
+      : undefined;
   const relay = config.relay === 'loopback' ? loopbackRelay(among, () => made.served) : presence;
   const host = new HostSession(
     {
       name: `Mirror ${id}`,
       joinCode: CODE,
-      executor: (board) => (executor = new MirrorExecutor(mirror, board)),
+      executor: (board) => (executor = new MirrorExecutor(mirror, board, config.idSpan)),
       ...(relay === undefined ? {} : { relay }),
+      ...(config.rate === undefined ? {} : { rate: config.rate }),
+      ...(config.maxPeers === undefined ? {} : { maxPeers: config.maxPeers }),
     },
     0,
   );
@@ -220,7 +272,16 @@ function serve(
   });
   sim.add(listenAddress(id), sides.listener);
   sim.add(dialAddress(id), sides.dialer);
-  const served: ServedMirror = { id, mirror, executor: exec, host, hostEvents, joiners: [], trace };
+  const served: ServedMirror = {
+    id,
+    mirror,
+    executor: exec,
+    host,
+    presence,
+    hostEvents,
+    joiners: [],
+    trace,
+  };
   made.served = served;
   return served;
 }

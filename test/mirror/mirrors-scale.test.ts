@@ -1,0 +1,30 @@
+// The mirrors-scale bench's runner at a small size (4 mirrors x 8 users, 2 simulated seconds): everyone joins and
+// is in every roster, each user sees its cluster's pointers and none from elsewhere (views scope pointers), and
+// the figures the integrator's bench reads are there. No timing thresholds: the times are this machine's.
+import { describe, expect, it } from 'vitest';
+import { runMirrorsScale } from '../../bench/mirrors-scale';
+
+const SEED = 3;
+
+describe('the mirrors-scale runner', () => {
+  it('runs 4 mirrors x 8 users and reports its figures', () => {
+    const f = runMirrorsScale({
+      mirrors: 4,
+      usersPerMirror: 8,
+      seconds: 2,
+      warmupMs: 1000,
+      seed: SEED,
+    });
+    const msg = `seed ${SEED}`;
+    expect(f.joined, msg).toBe(32);
+    expect(f.rostersComplete, msg).toBe(true);
+    expect(f.mirrorCpuMsPerSecond.each, msg).toHaveLength(4);
+    expect(f.inViewPointerHz.mean, msg).toBeGreaterThan(0);
+    expect(f.outOfViewPointerHz.max, msg).toBe(0);
+    expect(f.userDownKbps.max, msg).toBeGreaterThan(0);
+    expect(f.targets.mirrorCpu.limit).toBe(1000);
+    expect(f.targets.userDownKbps.limit).toBe(64);
+    expect(f.targets.mirrorCpu.value).toBe(f.mirrorCpuMsPerSecond.max);
+    expect(typeof f.targets.userDownKbps.met).toBe('boolean');
+  });
+});
