@@ -123,7 +123,6 @@ function configOf(opts: MirrorsScaleOptions): MirrorHostsConfig & { rate: Sessio
       toPeers: DOWN,
     },
     maxPeers: perMirror + 8,
-    idSpan: mirrors,
   };
 }
 
@@ -205,7 +204,6 @@ function setupOf(
     rate: config.rate,
     interMirrorOneWayMs: config.link.delayMs,
     userOneWayMs: config.access.delayMs,
-    participantIdSplit: config.idSpan,
     warmupMs,
     measureSeconds: measureMs / 1000,
     seed: config.seed,

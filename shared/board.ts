@@ -32,8 +32,11 @@ export const MAX_POINTS = 256;
 export const POINT_EXTENT = 32_767;
 /** Ids are allocated by the host from 1; 2^24 of them before a board must be compacted. */
 export const MAX_OBJECT_ID = 2 ** 24 - 1;
-/** Participant ids: 0 is the host, peers get 1..MAX_PEER_ID. */
-export const MAX_PEER_ID = 1023;
+/**
+ * Participant ids: 0 is the host, peers get 1..MAX_PEER_ID (12 bits on the wire). A mirrored session splits them
+ * among its up to 16 hosts (≡ host mod 16), so each host can take 255 joiners: 1,000 people over 4 hosts.
+ */
+export const MAX_PEER_ID = 4095;
 
 /** A colour as 24-bit RGB, or null for none/transparent. */
 export type Color = number | null;

@@ -202,11 +202,13 @@ export async function runCommand(
       if (typeof o === 'string') return bad(o);
       // Not awaited: the next line runs at once, so a paste's creates share packets instead of taking a round
       // trip each. The object arrives as an `object` event, a refusal as the session's own `refused` event; the
-      // host's answer (it holds the object: with mirrors, another mirror does too) as a `created` event.
+      // host's answer to a tagged create (it holds the object: with mirrors, another mirror does too) as `created`.
       const tag = typeof cmd.tag === 'string' ? cmd.tag.slice(0, 64) : undefined;
-      void s.create(now, o).then((r) => {
-        if (typeof r === 'number') emit({ ev: 'created', id: r, ...(tag === undefined ? {} : { tag }) });
-      });
+      const made = s.create(now, o);
+      if (tag !== undefined)
+        void made.then((r) => {
+          if (typeof r === 'number') emit({ ev: 'created', id: r, tag });
+        });
       return undefined;
     }
     case 'image': {

@@ -2,6 +2,7 @@
 // bytes (random, truncated at every bit's byte, bit-flipped, padded) decode to a command or a typed error, never
 // an exception. The per-origin id scheme never lets two mirrors pick one id.
 import { describe, expect, it } from 'vitest';
+import { MAX_PEER_ID } from '../../shared/board';
 import { BitWriter } from '../net/bitstream';
 import { Rng } from '../net/rng';
 import { allocateObjectId, MAX_MIRROR_ID } from './command';
@@ -40,7 +41,7 @@ describe('mirror command codec', () => {
       client: 7,
       op: { type: 'grab', id: 4242 },
     });
-    // 4 origin + 20 seq + 55 stamp + 10 client + 4 op + 24 id bits.
+    // 4 origin + 20 seq + 55 stamp + 12 client + 4 op + 24 id bits.
     expect(bytes.length).toBeLessThanOrEqual(15);
   });
 
@@ -75,7 +76,7 @@ describe('mirror command codec', () => {
       w.writeRanged(1, 0, MAX_MIRROR_ID);
       w.writeVarUint(3);
       w.writeVarUint(100);
-      w.writeRanged(5, 0, 1023);
+      w.writeRanged(5, 0, MAX_PEER_ID);
     };
     const unknownOp = new BitWriter();
     head(unknownOp);

@@ -3,7 +3,7 @@
 // bytes travel or what executing a command does.
 //
 // Layout (widths in bits):
-//   origin 4 · seq varuint · stamp varuint (ms on the group clock) · client ranged 0..MAX_PEER_ID (10)
+//   origin 4 · seq varuint · stamp varuint (ms on the group clock) · client ranged 0..MAX_PEER_ID (12)
 //   op ranged 0..9 (4) · the op's fields:
 //     create  id ranged 1..MAX_OBJECT_ID (24) · the new object's fields (field-codec.ts)
 //     patch   id 24 · a presence bit per patchable field · the values present

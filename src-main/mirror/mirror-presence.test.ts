@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_PEER_ID } from '../../shared/board';
 import { BitReader, BitWriter, DecodeError } from '../net/bitstream';
 import { Rng } from '../net/rng';
 import { ProtocolError } from '../net/stream/manager';
@@ -278,7 +279,7 @@ describe('mirror presence', () => {
 
   it('refuses to set a value it could not send (a programmer error), and changes nothing then', () => {
     const p = new MirrorPresence(0);
-    expect(() => p.set(1024, {})).toThrow(RangeError);
+    expect(() => p.set(MAX_PEER_ID + 1, {})).toThrow(RangeError);
     expect(() => p.set(1, { x: 0.5 })).toThrow(RangeError);
     expect(p.local(1)).toBeUndefined();
     p.set(1, { x: 5 });

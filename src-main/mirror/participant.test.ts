@@ -80,9 +80,9 @@ describe('the participant ghost class', () => {
       dragX: 100,
       dragY: -60,
     };
-    // origin 0010 · client 0000000111 · "Ann" as writeString puts it · colour 5 · viewer · the pointer, tool
+    // origin 0010 · client 000000000111 · "Ann" as writeString puts it · colour 5 · viewer · the pointer, tool
     // and drag below.
-    expect(hex(packAll(s))).toBe('201e6d0aa02f81e2fe99800014e064bf88');
+    expect(hex(packAll(s))).toBe('20079b42a80be078bfa660000538192fe200');
     // A pointer near the origin: visible, then a near flag and 14 bits per coordinate (120 + 8192, -45 + 8192).
     const w = new BitWriter();
     Participant.groups[2]?.pack(w, s);

@@ -3,7 +3,7 @@
 // ghost, split in state groups so that only what changed is sent. Knows nothing of links, rosters or sessions.
 //
 // Groups (bit i of the state mask, widths in bits):
-//   0 identity  origin ranged 0..MAX_MIRROR_ID (4) · client ranged 0..MAX_PEER_ID (10); sent with the create only
+//   0 identity  origin ranged 0..MAX_MIRROR_ID (4) · client ranged 0..MAX_PEER_ID (12); sent with the create only
 //   1 profile   name (Huffman when shorter, at most PARTICIPANT_NAME_MAX_BYTES) · colour index ranged
 //               0..MAX_COLOR_INDEX (10) · viewer 1
 //   2 pointer   visible 1 · x, y (near flag 1, then 14 bits within ±8192, else 22 within ±WORLD_EXTENT)

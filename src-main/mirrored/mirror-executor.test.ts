@@ -46,7 +46,7 @@ describe('participant ids of a mirror group', () => {
         expect(owner.get(id), `id ${id}`).toBeUndefined();
         owner.set(id, m);
       }
-      expect(joiners).toBe(63);
+      expect(joiners).toBe(255);
       // The host user's id in the group is never a joiner's of any mirror.
       expect(owner.has(ids.toGroup(0))).toBe(false);
     }

@@ -19,13 +19,11 @@ import { MAX_MIRRORS } from '../mirror/mirror-id';
 import type { TssOutput } from '../mirror/tss';
 
 /**
- * Participant ids of a mirror group, one 10-bit space (the wire's, and every lock holder's) split among the mirrors
+ * Participant ids of a mirror group, one 12-bit space (the wire's, and every lock holder's) split among the mirrors
  * as object ids are: the ids of mirror m's participants are those ≡ m (mod 16), so two mirrors never give out the
- * same one. Its joiners get m + 16k (k ≥ 1: 63 per mirror); its host's own user is m itself in the group. Each
+ * same one. Its joiners get m + 16k (k ≥ 1: 255 per mirror); its host's own user is m itself in the group. Each
  * session still calls its own user 0 (the wire's "the host"), so mirror m's session and the group swap 0 and m: in
- * m's session, id m stands for mirror 0's host user. One transposition, its own inverse. A group that will never
- * have more than `span` mirrors may split the space `span` ways instead (a test or benchmark of 250 users a mirror:
- * 4 ways give each mirror 255); every mirror of the group must use the same span.
+ * m's session, id m stands for mirror 0's host user. One transposition, its own inverse.
  */
 export interface PeerIds {
   readonly self: number;
@@ -37,15 +35,13 @@ export interface PeerIds {
   owns(local: PeerId): boolean;
 }
 
-export function peerIdsOf(self: number, span: number = MAX_MIRRORS): PeerIds {
-  if (!Number.isInteger(span) || span < 1 || span > MAX_MIRRORS || self >= span)
-    throw new RangeError(`mirror ${self} has no share of a ${span}-way split of participant ids`);
+export function peerIdsOf(self: number): PeerIds {
   const swap = (id: PeerId): PeerId => (id === 0 ? self : id === self ? 0 : id);
   return {
     self,
     toGroup: swap,
     toLocal: swap,
-    owns: (id) => id >= span && id % span === self,
+    owns: (id) => id >= MAX_MIRRORS && id % MAX_MIRRORS === self,
   };
 }
 
@@ -84,13 +80,11 @@ export class MirrorExecutor implements BoardExecutor {
   constructor(
     readonly mirror: Mirror,
     private readonly board: Board,
-    /** How many ways the group splits participant ids (peerIdsOf; default: MAX_MIRRORS, any group). */
-    idSpan: number = MAX_MIRRORS,
   ) {
     // A joining mirror serves no one before the group has given it its id and its board.
     if (mirror.self === undefined || !mirror.ready)
       throw new Error('a host is served from a mirror that has joined its group');
-    this.ids = peerIdsOf(mirror.self, idSpan);
+    this.ids = peerIdsOf(mirror.self);
   }
 
   attach(sink: ExecutorSink): void {

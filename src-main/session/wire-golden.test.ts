@@ -280,7 +280,7 @@ describe('wire golden bytes', () => {
           "64:e227293641834e50",
         ],
         "chatFrom": [
-          "25:01248a00",
+          "27:00492280",
         ],
         "create": [
           "164:ffff0f42453d08d8000c8000640012222220200000",
@@ -294,9 +294,9 @@ describe('wire golden bytes', () => {
           "68:0000007a1201e847f0",
         ],
         "dropped": [
-          "78:000000001e848a7a11b0",
-          "78:00109100000000f42400",
-          "78:fffffe001eb4b97a1c98",
+          "80:0000000007a1229e846c",
+          "80:001091000000003d0900",
+          "80:fffffe0007ad2e5e8726",
         ],
         "edit": [
           "161:000000a57a1229e846c00064000320009111110100",
@@ -307,7 +307,7 @@ describe('wire golden bytes', () => {
           "24:fffffe",
         ],
         "grabbed": [
-          "34:0000000040",
+          "36:0000000010",
         ],
         "hello": [
           "23:9b4408",
@@ -317,10 +317,10 @@ describe('wire golden bytes', () => {
           "199:102800000472da40021b70000000000000000000000002396e",
         ],
         "peerJoined": [
-          "73:ffe00cded36be6194b80",
+          "75:3ff80337b4daf98652e0",
         ],
         "peerLeft": [
-          "58:009c9d2d3806bdc0",
+          "60:0027274b4e01af70",
         ],
         "pin": [
           "25:fffffe80",
@@ -364,7 +364,7 @@ describe('wire golden bytes', () => {
           "24:000004",
         ],
         "textSplice": [
-          "68:00000401c033082780",
+          "70:00000401c00cc209e0",
         ],
         "textSync": [
           "104:000004d28e5371fe2fb6faff97",
@@ -373,7 +373,7 @@ describe('wire golden bytes', () => {
           "84:7a0a31e857a00500003200",
         ],
         "welcome": [
-          "68:00c25ea200d1ccd470",
+          "70:003097a8803473351c",
         ],
       }
     `);
@@ -421,7 +421,7 @@ describe('wire golden bytes', () => {
           "text 126:8451fdafe04a4c3fc5f6df51f44159cc",
           "points 9:0000",
           "z 5:d0",
-          "lock 11:8000",
+          "lock 13:8000",
           "pin 1:00",
         ],
         [
@@ -432,7 +432,7 @@ describe('wire golden bytes', () => {
           "text 31:aa45ace4",
           "points 115:01bfffbfffc20000bfff6fff5000c0",
           "z 55:08421084210848",
-          "lock 11:ffe0",
+          "lock 13:9ff8",
           "pin 1:80",
         ],
       ]
@@ -531,25 +531,25 @@ describe('wire golden bytes', () => {
     expect(out).toMatchInlineSnapshot(`
       [
         [
-          "peer 10:0000",
+          "peer 12:0000",
           "pointer 31:6000c000",
           "tool 3:00",
           "drag 1:00",
         ],
         [
-          "peer 10:01c0",
+          "peer 12:0070",
           "pointer 31:ffff8000",
           "tool 3:60",
           "drag 64:800005dfec3d4f50",
         ],
         [
-          "peer 10:ffc0",
+          "peer 12:3ff0",
           "pointer 47:bd0900000000",
           "tool 3:20",
           "drag 56:ffffff6001bffe",
         ],
         [
-          "peer 10:00c0",
+          "peer 12:0030",
           "pointer 31:e00ac028",
           "tool 3:00",
           "drag 102:8000026064bf9d878004e2383c",

@@ -54,11 +54,6 @@ export interface MirrorHostsConfig {
   readonly rate?: SessionRate;
   /** Participants each host takes (default: the host's own, 256). */
   readonly maxPeers?: number;
-  /**
-   * How many ways the mirrors split participant ids (default: the product's 16, 63 joiners a mirror); at most this
-   * many mirrors.
-   */
-  readonly idSpan?: number;
 }
 
 export const DEFAULT_MIRROR_HOSTS: Omit<MirrorHostsConfig, 'seed'> = {
@@ -232,14 +227,14 @@ function serve(
   const made: { served?: ServedMirror } = {};
   const presence =
     config.relay === 'presence'
-      ? new PresenceRelay(mirror.presence, peerIdsOf(id, config.idSpan))
+      ? new PresenceRelay(mirror.presence, peerIdsOf(id))
       : undefined;
   const relay = config.relay === 'loopback' ? loopbackRelay(among, () => made.served) : presence;
   const host = new HostSession(
     {
       name: `Mirror ${id}`,
       joinCode: CODE,
-      executor: (board) => (executor = new MirrorExecutor(mirror, board, config.idSpan)),
+      executor: (board) => (executor = new MirrorExecutor(mirror, board)),
       ...(relay === undefined ? {} : { relay }),
       ...(config.rate === undefined ? {} : { rate: config.rate }),
       ...(config.maxPeers === undefined ? {} : { maxPeers: config.maxPeers }),
