@@ -17,13 +17,14 @@ import type { SessionRate } from '../session/connection-stack';
 import { parseSessionRate } from '../session/connection-stack';
 import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
 import { SessionRunner } from '../session/runner';
+import type { ScriptExtension } from './script';
 import { emitLine, runScript, sessionEventLine, statsEvent } from './script';
 import { probedLine } from '../app/nearest';
 import { replayTraceFile } from './replay';
 import { TraceFile } from './trace-file';
 import { soloMirrorExecutor } from '../mirrored/solo';
 import type { MirrorHosting } from './mirror-host';
-import { attachMirror, startMirror } from './mirror-host';
+import { attachMirror, mirrorScript, startMirror } from './mirror-host';
 import { ConnectionPeer } from './connection-demo';
 import { monotonicNow } from '../net/transport';
 
@@ -178,7 +179,9 @@ async function host(v: Values): Promise<void> {
       ? mirror.hostRun
       : trace === undefined
         ? {}
-        : { executor: soloMirrorExecutor({ now: monotonicNow(), record: (r) => trace.record(r) }) }),
+        : {
+            executor: soloMirrorExecutor({ now: monotonicNow(), record: (r) => trace.record(r) }),
+          }),
   });
   if (mirror !== undefined) attachMirror(mirror, runner, code, emitLine);
   if (trace !== undefined) runner.beforeClose(() => trace.close());
@@ -255,7 +258,7 @@ async function host(v: Values): Promise<void> {
     ...(typeof v.trace === 'string' ? { trace: v.trace } : {}),
     ...(runner.mirrorLink === undefined ? {} : { mirrorLink: runner.mirrorLink }),
   });
-  await serve(runner, v.script === true);
+  await serve(runner, v.script === true, mirror === undefined ? undefined : mirrorScript(mirror));
 }
 
 /**
@@ -426,7 +429,11 @@ async function join(target: string | undefined, v: Values): Promise<void> {
 }
 
 /** Runs until quit / end of stdin (script mode) or a signal. */
-async function serve(runner: SessionRunner, script: boolean): Promise<void> {
+async function serve(
+  runner: SessionRunner,
+  script: boolean,
+  more?: ScriptExtension,
+): Promise<void> {
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
@@ -437,7 +444,7 @@ async function serve(runner: SessionRunner, script: boolean): Promise<void> {
   process.once('SIGINT', () => void stop());
   process.once('SIGTERM', () => void stop());
   if (!script) return new Promise(() => undefined);
-  await runScript(runner.controls, emitLine, () => runner.flush());
+  await runScript(runner.controls, emitLine, () => runner.flush(), more);
   emitLine(statsEvent(runner.controls, monotonicNow()));
   await stop();
 }

@@ -10,11 +10,14 @@ import type { TraceRecord } from '../mirror/trace';
 import type { MirrorRunEvent } from '../mirrored/mirror-runner';
 import { boardOf, MIRROR_PORT_OFFSET, MirrorRunner } from '../mirrored/mirror-runner';
 import type { HostRun, SessionRunner } from '../session/runner';
+import { monotonicNow } from '../net/transport';
+import type { ScriptExtension } from './script';
 
 export interface MirrorHosting {
   readonly runner: MirrorRunner;
   /** What the session's host is started with: its executor, its relay, and a joiner's board. */
-  readonly hostRun: Pick<HostRun, 'executor' | 'relay' | 'served'> & Partial<Pick<HostRun, 'board'>>;
+  readonly hostRun: Pick<HostRun, 'executor' | 'relay' | 'served'> &
+    Partial<Pick<HostRun, 'board'>>;
   /** A joiner's join code: the one its mirror link carries. */
   readonly code: string | undefined;
   readonly secret: string;
@@ -106,6 +109,33 @@ export function attachMirror(
     emit(mirrorLine(e));
   });
   session.beforeClose(() => runner.close());
+}
+
+/**
+ * The script's `mirror-stats` command: one `mirror-stats` line with everything the running mirror counts (its
+ * CRIMP, link and clock stats, trailing state sync's, its own counters and the group's), whole, so a bench reads
+ * whatever fields this build has (repair latency among them) without this file naming them.
+ */
+export function mirrorScript(m: MirrorHosting): ScriptExtension {
+  return (cmd, emit) => {
+    if (cmd.cmd !== 'mirror-stats') return false;
+    const mirror = m.runner.current;
+    emit({
+      ev: 'mirror-stats',
+      ...(mirror === undefined
+        ? { ready: false }
+        : {
+            ready: mirror.ready,
+            self: mirror.self,
+            node: mirror.node.stats(monotonicNow()),
+            // A joiner has no trailing states until the group hands it the board.
+            tss: mirror.ready ? mirror.tss.stats : null,
+            counters: mirror.counters,
+            group: mirror.groupStats() ?? null,
+          }),
+    });
+    return true;
+  };
 }
 
 /** The JSON line of one mirror event (the CLI contract: `ev: "mirror"`, `event` says which). */

@@ -14,6 +14,9 @@ import { readImageFile } from '../session/image-file';
 
 export type Emit = (event: Record<string, unknown>) => void;
 
+/** Commands a kind of process adds to the contract (a mirrored host's `mirror-stats`): true when it took one. */
+export type ScriptExtension = (cmd: Record<string, unknown>, emit: Emit) => boolean;
+
 /**
  * Every event line carries `t`: when it was emitted, in ms of CLOCK_MONOTONIC, the one clock every process on the
  * machine reads, so a driver (a bench, a load test) can time what it sees without counting its own pipe or loop.
@@ -164,6 +167,7 @@ export async function runCommand(
   line: string,
   s: Controls,
   emit: Emit,
+  more?: ScriptExtension,
 ): Promise<'quit' | 'error' | undefined> {
   let c: unknown;
   try {
@@ -177,6 +181,7 @@ export async function runCommand(
     return undefined;
   }
   const cmd = c as Record<string, unknown>;
+  if (more?.(cmd, emit) === true) return undefined;
   const now = monotonicNow();
   const id = int(cmd.id);
   const x = int(cmd.x);
@@ -202,7 +207,8 @@ export async function runCommand(
       // host's answer (it holds the object: with mirrors, another mirror does too) as a `created` event.
       const tag = typeof cmd.tag === 'string' ? cmd.tag.slice(0, 64) : undefined;
       void s.create(now, o).then((r) => {
-        if (typeof r === 'number') emit({ ev: 'created', id: r, ...(tag === undefined ? {} : { tag }) });
+        if (typeof r === 'number')
+          emit({ ev: 'created', id: r, ...(tag === undefined ? {} : { tag }) });
       });
       return undefined;
     }
@@ -344,7 +350,12 @@ export function statsEvent(s: Controls, now: number): Record<string, unknown> {
 }
 
 /** Reads commands until stdin ends or `quit`; `flush` runs after each command so urgent data leaves at once. */
-export async function runScript(s: Controls, emit: Emit, flush: () => void): Promise<void> {
+export async function runScript(
+  s: Controls,
+  emit: Emit,
+  flush: () => void,
+  more?: ScriptExtension,
+): Promise<void> {
   loopDelay ??= monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -355,7 +366,7 @@ export async function runScript(s: Controls, emit: Emit, flush: () => void): Pro
       continue;
     }
     try {
-      const r = await runCommand(line, s, emit);
+      const r = await runCommand(line, s, emit, more);
       flush();
       if (r === 'quit') break;
     } catch (e) {
