@@ -35,6 +35,8 @@ const envNumber = (name: string, fallback: number): number => {
   return process.env[name] === undefined || !Number.isFinite(v) ? fallback : v;
 };
 
+/** GB_MIRRORS_RATE: every host's `--rate` and every user's join rate (e.g. `lan`); unset: the default. */
+const RATE = process.env.GB_MIRRORS_RATE || undefined;
 let nextPort = 7400;
 
 async function measure(
@@ -52,6 +54,7 @@ async function measure(
     warmupMs: WARMUP_MS,
     windowMs,
     settleMs: SETTLE_MS,
+    ...(RATE === undefined ? {} : { rate: RATE }),
   });
   const f = runFigures(raw);
   process.stderr.write(
@@ -135,6 +138,7 @@ export async function run(): Promise<Record<string, unknown>> {
       growthUsersPerSite: [LATENCY_PER_SITE, ...growthPerSite],
       windowSeconds: { latency: latencyWindowMs / 1000, growth: growthWindowMs / 1000 },
       repairCoreLoss: repairLoss,
+      rate: RATE ?? 'default (broadband: 66 packets/s to the host, 85 to each peer)',
       clock: 'CLOCK_MONOTONIC (process.hrtime) in every process: one clock on one machine',
     },
     startedAt,

@@ -49,6 +49,8 @@ export interface RunFigures {
   readonly latencyMs: Record<Kind, Record<Group, Lat>>;
   /** Sightings over what was owed (each update sent in the window × the other users), %. */
   readonly seenPct: Record<Kind, number>;
+  /** Pointer updates each user actually sent per second in the window (60 asked: less when the CPUs are short). */
+  readonly pointerHzSent: number;
   readonly commands: Record<string, number>;
   readonly rollbacks: number;
   readonly rollbacksPer1000Commands: number;
@@ -141,6 +143,9 @@ export function runFigures(r: RawRun): RunFigures {
       edit: pct(sightings(r.hist, 'edit'), (r.sent.drops ?? 0) * others),
       chat: pct(sightings(r.hist, 'chat'), (r.sent.chats ?? 0) * others),
     },
+    pointerHzSent: round1(
+      (r.sent.pointers ?? 0) / Math.max(1, r.users) / Math.max(1e-9, r.seconds),
+    ),
     commands: { ...r.commands, boardCommands: issued },
     rollbacks: r.rollbacks,
     rollbacksPer1000Commands: round1((1000 * r.rollbacks) / Math.max(1, issued)),

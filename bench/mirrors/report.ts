@@ -74,15 +74,15 @@ export function latencyTable(
 /** Per run: who joined, what was seen, rollbacks, each host's upstream, the core's traffic, the load. */
 export function runsTable(runs: readonly RunFigures[]): string {
   const lines = [
-    '| users | hosts | joined / alive | seen % pointer · edit · chat | board commands | rollbacks (per 1,000) | upstream kbit/s per host | mean per host | core kbit/s | users’ loop delay p99 ms | load1 |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| users | hosts | joined / alive | pointer Hz sent per user | seen % pointer · edit · chat | board commands | rollbacks (per 1,000) | upstream kbit/s per host | mean per host | core kbit/s | users’ loop delay p99 ms | load1 |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of runs) {
     const ups = Object.entries(r.upKbps)
       .map(([n, v]) => `${n.replace('-mirror', '')} ${v}`)
       .join(', ');
     lines.push(
-      `| ${r.users} | ${r.mode === 'single' ? 'single host at a' : 'a mirror per site'} | ${r.users - r.failedJoins} / ${r.alive} | ` +
+      `| ${r.users} | ${r.mode === 'single' ? 'single host at a' : 'a mirror per site'} | ${r.users - r.failedJoins} / ${r.alive} | ${r.pointerHzSent} | ` +
         `${r.seenPct.pointer} · ${r.seenPct.edit} · ${r.seenPct.chat} | ${r.commands.boardCommands ?? 0} | ` +
         `${r.mode === 'single' ? '–' : `${r.rollbacks} (${r.rollbacksPer1000Commands})`} | ${ups} | ${r.upKbpsPerHostMean} | ` +
         `${r.coreKbps} | ${r.usersLoopDelayMsWorst.p99} | ${r.load1} |`,
@@ -128,10 +128,10 @@ export function mirrorCharts(
       yLabel: 'ms',
       groups: pairs.map((p) => p[2]),
       series: [
-        { name: 'a mirror per site', values: pairs.map(([k, g]) => p50(mirrors, k, g)) },
-        { name: 'single host at a, every user', values: pairs.map(([k, g]) => p50(single, k, g)) },
+        { name: 'mirrors', values: pairs.map(([k, g]) => p50(mirrors, k, g)) },
+        { name: 'single host, all', values: pairs.map(([k, g]) => p50(single, k, g)) },
         {
-          name: 'single host, users at b and c',
+          name: 'single host, b·c users',
           values: pairs.map(([k, g]) => p50(single, k, sameGroup(g))),
         },
       ],

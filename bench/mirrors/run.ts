@@ -30,6 +30,8 @@ export interface RunOptions {
   readonly warmupMs: number;
   readonly windowMs: number;
   readonly settleMs: number;
+  /** `--rate` of the hosts and the users' join rate (a preset or packets/s); undefined: the sessions' default. */
+  readonly rate?: string;
 }
 
 export interface RawRun {
@@ -64,7 +66,7 @@ function hostArgs(sites: Sites, node: string, o: RunOptions, more: readonly stri
     ...[GHOSTBOARD, 'host', '--port', String(o.port), '--bind', sites.node(node).addr],
     ...['--name', node, '--script', '--quiet-pointers'],
     // A site's users all come from its users node: lift the per-address cap (a quarter of the session).
-    ...['--max-per-address', '250', ...more],
+    ...['--max-per-address', '250', ...(o.rate === undefined ? [] : ['--rate', o.rate]), ...more],
   ];
 }
 
@@ -159,6 +161,7 @@ export async function runOne(sites: Sites, o: RunOptions): Promise<RawRun> {
         site,
         perSite: o.perSite,
         epoch,
+        ...(o.rate === undefined ? {} : { rate: o.rate }),
       };
       return sites.run(`${s}-users`, `users ${s}`, ['--import', 'tsx', USERS, JSON.stringify(cfg)]);
     });

@@ -9,6 +9,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { NewObject } from '../../shared/board';
 import { machineClockMs } from '../../src-main/cli/script';
 import { monotonicNow } from '../../src-main/net/transport';
+import { parseSessionRate } from '../../src-main/session/connection-stack';
 import { SessionRunner } from '../../src-main/session/runner';
 import type { Histogram } from './histogram';
 import { record, toJson } from './histogram';
@@ -21,6 +22,8 @@ export interface UsersConfig {
   readonly perSite: number;
   /** Machine clock (ms) the encoded send times count from. */
   readonly epoch: number;
+  /** The join's rate (a preset or packets/s, as `--rate`); absent: the sessions' default. */
+  readonly rate?: string;
 }
 
 const cfg = JSON.parse(process.argv[2] ?? '{}') as UsersConfig;
@@ -88,7 +91,13 @@ function onDrop(u: User, x: number, y: number, at: number): void {
 }
 
 async function startUser(g: number): Promise<User> {
-  const runner = await SessionRunner.join({ name: `u${g}`, code: cfg.code, host: cfg.host });
+  const rate = cfg.rate === undefined ? undefined : parseSessionRate(cfg.rate);
+  const runner = await SessionRunner.join({
+    name: `u${g}`,
+    code: cfg.code,
+    host: cfg.host,
+    ...(rate === undefined ? {} : { rate }),
+  });
   const u: User = {
     g,
     runner,
