@@ -232,7 +232,9 @@ async function runWorkload(start: number, end: number, settleMs: number): Promis
       const sending = now < end;
       let busy = false;
       for (const u of users) {
-        if (u.ready && u.ended === undefined && step(u, now, sending)) u.runner.flush();
+        // A user its host dropped (an overloaded run) is out of the workload, a drag it had begun with it.
+        if (!u.ready || u.ended !== undefined) continue;
+        if (step(u, now, sending)) u.runner.flush();
         busy ||= u.dragFrom !== undefined;
       }
       // After the window, only drags in progress go on (to their drops).
