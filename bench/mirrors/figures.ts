@@ -51,6 +51,11 @@ export interface RunFigures {
   readonly seenPct: Record<Kind, number>;
   /** Pointer updates each user actually sent per second in the window (60 asked: less when the CPUs are short). */
   readonly pointerHzSent: number;
+  /**
+   * The CPUs could not run this run's workload: its users sent under 90 % of their 60 Hz pointers or their process
+   * ran over 50 ms late (p99). Its latencies then measure the machine, not the network; treat them so.
+   */
+  readonly starved: boolean;
   readonly commands: Record<string, number>;
   readonly rollbacks: number;
   readonly rollbacksPer1000Commands: number;
@@ -109,7 +114,19 @@ export function repairFigures(s: JsonEvent): RepairFigures {
   };
 }
 
+/** Sent pointer rate under this share of 60 Hz, or the users' loop delay p99 over this many ms: starved. */
+const STARVED_HZ = 54;
+const STARVED_LOOP_MS = 50;
+
 export function runFigures(r: RawRun): RunFigures {
+  const f = figuresOf(r);
+  return {
+    ...f,
+    starved: f.pointerHzSent < STARVED_HZ || f.usersLoopDelayMsWorst.p99 > STARVED_LOOP_MS,
+  };
+}
+
+function figuresOf(r: RawRun): RunFigures {
   const latencyMs = Object.fromEntries(
     KINDS.map((k) => [
       k,
@@ -143,6 +160,7 @@ export function runFigures(r: RawRun): RunFigures {
       edit: pct(sightings(r.hist, 'edit'), (r.sent.drops ?? 0) * others),
       chat: pct(sightings(r.hist, 'chat'), (r.sent.chats ?? 0) * others),
     },
+    starved: false,
     pointerHzSent: round1(
       (r.sent.pointers ?? 0) / Math.max(1, r.users) / Math.max(1e-9, r.seconds),
     ),

@@ -82,12 +82,18 @@ export function runsTable(runs: readonly RunFigures[]): string {
       .map(([n, v]) => `${n.replace('-mirror', '')} ${v}`)
       .join(', ');
     lines.push(
-      `| ${r.users} | ${r.mode === 'single' ? 'single host at a' : 'a mirror per site'} | ${r.users - r.failedJoins} / ${r.alive} | ${r.pointerHzSent} | ` +
+      `| ${r.users}${r.starved ? ' ⚠ starved' : ''} | ${r.mode === 'single' ? 'single host at a' : 'a mirror per site'} | ${r.users - r.failedJoins} / ${r.alive} | ${r.pointerHzSent} | ` +
         `${r.seenPct.pointer} · ${r.seenPct.edit} · ${r.seenPct.chat} | ${r.commands.boardCommands ?? 0} | ` +
         `${r.mode === 'single' ? '–' : `${r.rollbacks} (${r.rollbacksPer1000Commands})`} | ${ups} | ${r.upKbpsPerHostMean} | ` +
         `${r.coreKbps} | ${r.usersLoopDelayMsWorst.p99} | ${r.load1} |`,
     );
   }
+  if (runs.some((r) => r.starved))
+    lines.push(
+      '',
+      '⚠ starved: the CPUs could not run the workload (users sent under 54 of their 60 pointers a second, or ' +
+        'their process ran over 50 ms late): its latencies measure the machine, not the network.',
+    );
   return lines.join('\n') + '\n';
 }
 
