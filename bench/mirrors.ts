@@ -16,6 +16,7 @@ import { runOne } from './mirrors/run';
 import {
   ACCESS_MS,
   CORE_MS,
+  growthLatencyTable,
   latencyTable,
   mirrorCharts,
   mirrorTargets,
@@ -122,6 +123,7 @@ export async function run(): Promise<Record<string, unknown>> {
     join(here, 'results', 'mirrors.md'),
     `Run ${startedAt}, load1 ${loadAtStart} at the start and ${loadAtEnd} at the end.\n\n` +
       `Latency p50 / p95, ms, ${LATENCY_PER_SITE} users per site:\n\n${latencyTable(single, mirrors)}\n` +
+      `Latency p50 / p95, ms, as users grow:\n\n${growthLatencyTable(growth)}\n` +
       `Runs:\n\n${runsTable(growth)}\n` +
       (lossy
         ? `With ${repairLoss * 100} % loss on the core:\n\n${latencyTable(undefined, lossy)}\n${runsTable([lossy])}\n`
@@ -148,7 +150,7 @@ export async function run(): Promise<Record<string, unknown>> {
     growth,
     lossyCore: lossy ?? null,
     plots,
-    targets: mirrorTargets(mirrors, single),
+    targets: mirrorTargets(mirrors, single, lossy),
     // Measured by other benches; the integrator fills these.
     failover: null,
     scale: null,
