@@ -258,7 +258,11 @@ async function host(v: Values): Promise<void> {
     ...(typeof v.trace === 'string' ? { trace: v.trace } : {}),
     ...(runner.mirrorLink === undefined ? {} : { mirrorLink: runner.mirrorLink }),
   });
-  await serve(runner, v.script === true, mirror === undefined ? undefined : mirrorScript(mirror));
+  await serve(
+    runner,
+    v.script === true,
+    mirror === undefined ? undefined : mirrorScript(mirror.runner),
+  );
 }
 
 /**

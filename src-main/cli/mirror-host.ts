@@ -116,10 +116,10 @@ export function attachMirror(
  * CRIMP, link and clock stats, trailing state sync's, its own counters and the group's), whole, so a bench reads
  * whatever fields this build has (repair latency among them) without this file naming them.
  */
-export function mirrorScript(m: MirrorHosting): ScriptExtension {
+export function mirrorScript(runner: Pick<MirrorRunner, 'current'>): ScriptExtension {
   return (cmd, emit) => {
     if (cmd.cmd !== 'mirror-stats') return false;
-    const mirror = m.runner.current;
+    const mirror = runner.current;
     emit({
       ev: 'mirror-stats',
       ...(mirror === undefined
