@@ -93,6 +93,12 @@ describe('ghostboard host --mirrors / --mirror-of', () => {
     const { states, settled } = await settledBoards(all, 20_000);
     expect(settled).toBe(true);
     expect(states.map((s) => s.objects)).toEqual([3, 3, 3, 3]);
+    // A mirrored host's script reports its mirror's stats whole (the mirrors bench reads them).
+    b.send({ cmd: 'mirror-stats' });
+    const stats = await b.waitFor((e) => e.ev === 'mirror-stats', 'b’s mirror stats');
+    expect(stats).toMatchObject({ ready: true, self: 1, group: { members: [0, 1] } });
+    expect(stats.node).toHaveProperty('crimp.delivered');
+    expect(stats.tss).toHaveProperty('rollbacks');
 
     // b stops: a hears it leave at once (its links closed), and goes on alone.
     expect(await b.quit()).toBe(0);

@@ -22,6 +22,7 @@ import type { SessionRate } from '../session/connection-stack';
 import { parseSessionRate } from '../session/connection-stack';
 import { MAX_PACKET_RATE, MIN_PACKET_RATE } from '../net/stream/rate';
 import { SessionRunner } from '../session/runner';
+import type { ScriptExtension } from './script';
 import { emitLine, runScript, sessionEventLine, statsEvent } from './script';
 import { probedLine } from '../app/nearest';
 import { replayTraceFile } from './replay';
@@ -30,7 +31,7 @@ import { soloMirrorExecutor } from '../mirrored/solo';
 import type { TraceRecord } from '../mirror/trace';
 import { hostMirrored } from '../mirrored/mirror-hosting';
 import type { MirrorRunner } from '../mirrored/mirror-runner';
-import { mirrorLine } from './mirror-host';
+import { mirrorLine, mirrorScript } from './mirror-host';
 import { ConnectionPeer } from './connection-demo';
 import { monotonicNow } from '../net/transport';
 import { CliJoin } from './join-run';
@@ -272,7 +273,12 @@ async function host(v: Values): Promise<void> {
     ...(typeof v.trace === 'string' ? { trace: v.trace } : {}),
     ...(runner.mirrorLink === undefined ? {} : { mirrorLink: runner.mirrorLink }),
   });
-  await serve(() => runner, v.script === true);
+  await serve(
+    () => runner,
+    v.script === true,
+    undefined,
+    mirror === undefined ? undefined : mirrorScript(mirror),
+  );
 }
 
 /**
@@ -407,11 +413,15 @@ async function join(target: string | undefined, v: Values): Promise<void> {
   );
 }
 
-/** Runs until quit / end of stdin (script mode) or a signal; `runner` is the one in use (a join's may change). */
+/**
+ * Runs until quit / end of stdin (script mode) or a signal; `runner` is the one in use (a join's may change);
+ * `more`: script commands of this kind of process (a mirrored host's).
+ */
 async function serve(
   runner: () => SessionRunner,
   script: boolean,
   close: () => Promise<void> = () => runner().close(),
+  more?: ScriptExtension,
 ): Promise<void> {
   let stopping = false;
   const stop = async (): Promise<void> => {
@@ -427,6 +437,7 @@ async function serve(
     () => runner().controls,
     emitLine,
     () => runner().flush(),
+    more,
   );
   emitLine(statsEvent(runner().controls, monotonicNow()));
   await stop();

@@ -15,6 +15,9 @@ import { readImageFile } from '../session/image-file';
 
 export type Emit = (event: Record<string, unknown>) => void;
 
+/** Commands a kind of process adds to the contract (a mirrored host's `mirror-stats`): true when it took one. */
+export type ScriptExtension = (cmd: Record<string, unknown>, emit: Emit) => boolean;
+
 /**
  * Every event line carries `t`: when it was emitted, in ms of CLOCK_MONOTONIC, the one clock every process on the
  * machine reads, so a driver (a bench, a load test) can time what it sees without counting its own pipe or loop.
@@ -167,6 +170,7 @@ export async function runCommand(
   line: string,
   s: Controls,
   emit: Emit,
+  more?: ScriptExtension,
 ): Promise<'quit' | 'error' | undefined> {
   let c: unknown;
   try {
@@ -180,6 +184,7 @@ export async function runCommand(
     return undefined;
   }
   const cmd = c as Record<string, unknown>;
+  if (more?.(cmd, emit) === true) return undefined;
   const now = monotonicNow();
   const id = int(cmd.id);
   const x = int(cmd.x);
@@ -350,12 +355,13 @@ export function statsEvent(s: Controls, now: number): Record<string, unknown> {
 
 /**
  * Reads commands until stdin ends or `quit`; `flush` runs after each command so urgent data leaves at once. `s`:
- * the controls, or what gives the ones in use now.
+ * the controls, or what gives the ones in use now; `more`: commands of this kind of process (a mirrored host's).
  */
 export async function runScript(
   s: Controls | (() => Controls),
   emit: Emit,
   flush: () => void,
+  more?: ScriptExtension,
 ): Promise<void> {
   // A join that moved to another host (failover) has other controls: each command goes to those in use.
   const controls = typeof s === 'function' ? s : () => s;
@@ -369,7 +375,7 @@ export async function runScript(
       continue;
     }
     try {
-      const r = await runCommand(line, controls(), emit);
+      const r = await runCommand(line, controls(), emit, more);
       flush();
       if (r === 'quit') break;
     } catch (e) {
