@@ -226,9 +226,7 @@ function serve(
   // The host announces its own user as it is made, before there is anything to relay it from: the caller does.
   const made: { served?: ServedMirror } = {};
   const presence =
-    config.relay === 'presence'
-      ? new PresenceRelay(mirror.presence, peerIdsOf(id))
-      : undefined;
+    config.relay === 'presence' ? new PresenceRelay(mirror.presence, peerIdsOf(id)) : undefined;
   const relay = config.relay === 'loopback' ? loopbackRelay(among, () => made.served) : presence;
   const host = new HostSession(
     {
