@@ -1,0 +1,131 @@
+// The mirrors bench's failover figure: a mirror per site and 4 users per site (`ghostboard join` processes given one
+// link that names every host, so each joins its own site's), a few edits, then one site's host is killed (SIGKILL).
+// Each of its users' failover time is from the kill to its `ready` at another host, both on CLOCK_MONOTONIC (the
+// `t` every CLI event carries). Repeated, a different site's host each round. Knows nothing of reports.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { machineClockMs } from '../../src-main/cli/script';
+import { generateJoinCode } from '../../src-main/net/join-code';
+import type { JsonEvent, JsonProc } from '../router/json-proc';
+import type { Sites } from '../router/sites';
+import { SITES } from './run';
+
+const GHOSTBOARD = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'bin',
+  'ghostboard.js',
+);
+const START_MS = 30_000;
+/** A user not on another host this long after the kill has not failed over at all. */
+const GIVE_UP_MS = 30_000;
+
+export interface FailoverRound {
+  readonly killed: string;
+  /** Per user of the killed host: ms from the kill to its `ready` at another host (null: it never got there). */
+  readonly ms: (number | null)[];
+  /** The joiners' own figure: from the last packet heard from the dead host to the new `ready`. */
+  readonly heardToReadyMs: number[];
+  /** Every board equal after the move (hosts and users alike). */
+  readonly converged: boolean;
+}
+
+const isEv =
+  (ev: string, more: (e: JsonEvent) => boolean = () => true) =>
+  (e: JsonEvent): boolean =>
+    e.ev === ev && more(e);
+
+/** One round: hosts and users started, edits made, `victim`'s host killed, the move timed. */
+export async function failoverRound(
+  sites: Sites,
+  port: number,
+  victim: string,
+): Promise<FailoverRound> {
+  const code = generateJoinCode();
+  const procs: JsonProc[] = [];
+  const addr = (s: string): string => sites.node(`${s}-mirror`).addr;
+  try {
+    const host = (s: string, more: readonly string[]): JsonProc => {
+      const p = sites.run(`${s}-mirror`, `host ${s}`, [
+        ...[GHOSTBOARD, 'host', '--port', String(port), '--bind', addr(s), '--name', `host ${s}`],
+        ...['--script', '--quiet-pointers', ...more],
+      ]);
+      procs.push(p);
+      return p;
+    };
+    const a = host('a', ['--code', code, '--mirrors']);
+    const link = String((await a.waitFor(isEv('ready'), START_MS)).mirrorLink);
+    const hosts = new Map<string, JsonProc>([['a', a]]);
+    for (const s of SITES.slice(1)) {
+      const h = host(s, ['--mirror-of', link]);
+      hosts.set(s, h);
+      await h.waitFor(isEv('ready'), START_MS);
+    }
+    const joinLink = `ghostboard://direct/${SITES.map((s) => `${addr(s)}:${port}`).join(',')}#${code}`;
+    const users = SITES.flatMap((s) =>
+      Array.from({ length: 4 }, (_, i) => {
+        const p = sites.run(`${s}-users`, `${s}${i}`, [
+          ...[GHOSTBOARD, 'join', joinLink, '--name', `${s}${i}`, '--script'],
+        ]);
+        procs.push(p);
+        return { site: s, proc: p };
+      }),
+    );
+    for (const u of users) await u.proc.waitFor(isEv('ready'), START_MS);
+    for (const [i, u] of users.entries())
+      u.proc.send({ cmd: 'create', kind: 'rect', x: i * 50, y: 0, w: 40, h: 40, tag: `r${i}` });
+    for (const u of users) await u.proc.waitFor(isEv('created'), START_MS);
+    const dead = hosts.get(victim);
+    if (dead === undefined) throw new Error(`no host ${victim}`);
+    const killedAt = machineClockMs();
+    dead.child.kill('SIGKILL');
+    await dead.exited;
+    hosts.delete(victim);
+    const moved = users.filter((u) => u.site === victim);
+    const ms: (number | null)[] = [];
+    const heardToReadyMs: number[] = [];
+    for (const u of moved) {
+      try {
+        const f = await u.proc.waitFor(isEv('failover'), GIVE_UP_MS);
+        const from = u.proc.events.indexOf(f);
+        const ready = await u.proc.waitFor(isEv('ready'), GIVE_UP_MS, from);
+        ms.push(Math.round(Number(ready.t) - killedAt));
+        if (typeof f.ms === 'number') heardToReadyMs.push(f.ms);
+      } catch {
+        ms.push(null);
+      }
+    }
+    const everyone = [
+      ...hosts.values(),
+      ...users.filter((u) => u.site !== victim).map((u) => u.proc),
+      ...moved.map((u) => u.proc),
+    ];
+    const converged = await equalBoards(everyone);
+    return { killed: victim, ms, heardToReadyMs, converged };
+  } finally {
+    for (const p of procs) p.send({ cmd: 'quit' });
+    await Promise.all(procs.map((p) => p.stop(3000)));
+  }
+}
+
+/** Polls every board's hash (bounded) until all are equal and nothing is unsettled. */
+async function equalBoards(all: readonly JsonProc[]): Promise<boolean> {
+  for (let round = 0; round < 30; round++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const hashes = await Promise.all(
+      all.map(async (p) => {
+        const from = p.events.length;
+        p.send({ cmd: 'hash' });
+        try {
+          return await p.waitFor(isEv('hash'), 10_000, from);
+        } catch {
+          return undefined;
+        }
+      }),
+    );
+    if (hashes.every((h) => h !== undefined && h.hash === hashes[0]?.hash && h.unsettled === 0))
+      return true;
+  }
+  return false;
+}
