@@ -163,4 +163,50 @@ describe('mirror links', () => {
     });
     expect(readMirrorLink('x'.repeat(10_000))).toEqual({ error: 'too-long' });
   });
+
+  it('carry a registered session’s directories, name and key, so a mirror registers as one more host', () => {
+    const key = '00112233445566778899aabbccddeeff';
+    const link = {
+      members: [{ address: '10.0.1.2', port: 7351 }],
+      code: '7-orbit-lantern',
+      secret: 'K7QX2M9TRDK7QX2M9TRDK7QX2M',
+      directory: {
+        directories: [
+          { address: '203.0.113.1', port: 7340 },
+          { address: 'dir.example', port: 7340 },
+        ],
+        session: 'Design review/2',
+        listed: true,
+        key,
+      },
+    };
+    const text = formatMirrorLink(link);
+    expect(text).toBe(
+      'ghostboard://mirror/10.0.1.2:7351/203.0.113.1:7340,dir.example:7340/Design%20review%2F2/listed' +
+        `#7-orbit-lantern/K7QX2M9TRDK7QX2M9TRDK7QX2M/${key}`,
+    );
+    expect(readMirrorLink(text)).toEqual(link);
+    const unlisted = { ...link, directory: { ...link.directory, listed: false } };
+    expect(readMirrorLink(formatMirrorLink(unlisted))).toEqual(unlisted);
+    // The key is the registration's proof: it rides after '#' with the secret, never in the path.
+    expect(text.split('#')[0]).not.toContain(key);
+  });
+
+  it('refuse a directory part that is incomplete or malformed', () => {
+    const key = 'ab'.repeat(16);
+    const base = 'ghostboard://mirror/10.0.1.2:7351';
+    const bad = [
+      `${base}/203.0.113.1:7340/s#CODE/SECRET`, // no key
+      `${base}#CODE/SECRET/${key}`, // a key without directories
+      `${base}/203.0.113.1:7340#CODE/SECRET/${key}`, // no session
+      `${base}/203.0.113.1:7340/s/public#CODE/SECRET/${key}`, // not "listed"
+      `${base}/203.0.113.1:7340/s#CODE/SECRET/${key.slice(2)}`, // a short key
+      `${base}/203.0.113.1:7340/s#CODE/SECRET/${'zz'.repeat(16)}`, // not hex
+      `${base}/203.0.113.1/s#CODE/SECRET/${key}`, // a directory without a port
+      `${base}/203.0.113.1:7340/%E0%A4%A#CODE/SECRET/${key}`, // a bad escape
+      `${base}/${Array.from({ length: 5 }, (_, i) => `10.9.0.${i}:7340`).join(',')}/s#CODE/SECRET/${key}`,
+    ];
+    for (const text of bad) expect(readMirrorLink(text), text).toEqual({ error: 'bad-directory' });
+    expect(readMirrorLink(`${base}#CODE/SECRET/${key}/more`)).toEqual({ error: 'not-a-link' });
+  });
 });

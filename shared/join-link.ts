@@ -140,44 +140,101 @@ function addressList(
  * A mirror link: what starts another host of a running session (`ghostboard host --mirror-of LINK`). It names where
  * the session's mirrors link to each other (any one of them) and carries, after '#', the join code the new host
  * serves under and the group's mirror secret, which only the session's hosts hold: a join code alone never makes
- * a host.
+ * a host. A session registered with directories adds them, its name there (and whether it is listed) and, after
+ * the secret, the key its registrations are proven with, so the new host registers as one more host of it and a
+ * join link resolves to every host:
  *
  *   ghostboard://mirror/<host:port>[,<host:port>…]#<code>/<mirror secret>
+ *   ghostboard://mirror/<host:port>[,…]/<directory>[,<directory>…]/<session>[/listed]#<code>/<secret>/<key hex>
  */
 export interface MirrorLink {
   /** Mirror-link addresses of the session's hosts (the new mirror dials the first that answers). */
   readonly members: readonly LinkAddress[];
   readonly code: string;
   readonly secret: string;
+  /** Where the session is registered, if it is: the new host registers there under the same name. */
+  readonly directory?: MirrorLinkDirectory;
 }
 
+export interface MirrorLinkDirectory {
+  readonly directories: readonly LinkAddress[];
+  readonly session: string;
+  readonly listed: boolean;
+  /** The registration key, hex (DIRECTORY_KEY_HEX characters). */
+  readonly key: string;
+}
+
+/** A registration key's length in hex digits (the directory's owner keys are 16 bytes). */
+export const DIRECTORY_KEY_HEX = 32;
+
 export type MirrorLinkError =
-  'too-long' | 'not-a-link' | 'no-code' | 'no-secret' | 'bad-address' | 'too-many-hosts';
+  | 'too-long'
+  | 'not-a-link'
+  | 'no-code'
+  | 'no-secret'
+  | 'bad-address'
+  | 'too-many-hosts'
+  | 'bad-directory';
 
 export function formatMirrorLink(link: MirrorLink): string {
   const hosts = link.members.map(formatLinkAddress).join(',');
-  return `${LINK_SCHEME}://mirror/${hosts}#${encodeURIComponent(link.code)}/${encodeURIComponent(link.secret)}`;
+  const d = link.directory;
+  const where =
+    d === undefined
+      ? hosts
+      : `${hosts}/${d.directories.map(formatLinkAddress).join(',')}/${encodeURIComponent(d.session)}` +
+        (d.listed ? '/listed' : '');
+  const secret = `${encodeURIComponent(link.code)}/${encodeURIComponent(link.secret)}`;
+  return `${LINK_SCHEME}://mirror/${where}#${secret}${d === undefined ? '' : `/${d.key}`}`;
 }
 
 /** Parses a mirror link, or says why it is not one. Hostile input: bounded, never throws. */
 export function readMirrorLink(text: string): MirrorLink | { readonly error: MirrorLinkError } {
   const s = text.trim();
   if (s.length > MAX_LINK_LENGTH) return { error: 'too-long' };
-  const m = /^ghostboard:\/\/mirror\/([^#]*)#([^/]*)\/(.*)$/i.exec(s);
-  if (m?.[1] === undefined || m[2] === undefined || m[3] === undefined)
-    return { error: 'not-a-link' };
+  const m = /^ghostboard:\/\/mirror\/([^#]*)#(.*)$/i.exec(s);
+  if (m?.[1] === undefined || m[2] === undefined) return { error: 'not-a-link' };
+  const fragment = m[2].split('/');
+  if (fragment.length < 2 || fragment.length > 3) return { error: 'not-a-link' };
   let code: string;
   let secret: string;
   try {
-    code = decodeURIComponent(m[2]).trim();
-    secret = decodeURIComponent(m[3]).trim();
+    code = decodeURIComponent(fragment[0] ?? '').trim();
+    secret = decodeURIComponent(fragment[1] ?? '').trim();
   } catch {
     return { error: 'not-a-link' };
   }
   if (code === '') return { error: 'no-code' };
   if (secret === '') return { error: 'no-secret' };
-  const members = addressList(m[1].replace(/\/+$/, ''), MAX_LINK_HOSTS, 'too-many-hosts');
+  const [hostPart = '', ...where] = m[1].replace(/\/+$/, '').split('/');
+  const members = addressList(hostPart, MAX_LINK_HOSTS, 'too-many-hosts');
   if ('error' in members)
     return { error: members.error === 'bad-address' ? 'bad-address' : 'too-many-hosts' };
-  return { members, code, secret };
+  const key = fragment[2];
+  if (where.length === 0 && key === undefined) return { members, code, secret };
+  const directory = mirrorLinkDirectory(where, key);
+  if (directory === undefined) return { error: 'bad-directory' };
+  return { members, code, secret, directory };
+}
+
+/** The directory part of a mirror link: directories, session, an optional `listed`, and the key; all or none. */
+function mirrorLinkDirectory(
+  where: readonly string[],
+  key: string | undefined,
+): MirrorLinkDirectory | undefined {
+  const [dirs, name, flag] = where;
+  if (dirs === undefined || name === undefined || where.length > 3) return undefined;
+  if (flag !== undefined && flag !== 'listed') return undefined;
+  if (key === undefined || !new RegExp(`^[0-9a-fA-F]{${DIRECTORY_KEY_HEX}}$`).test(key))
+    return undefined;
+  const directories = addressList(dirs, MAX_LINK_DIRECTORIES, 'too-many-directories');
+  if ('error' in directories) return undefined;
+  let session: string;
+  try {
+    session = decodeURIComponent(name);
+  } catch {
+    return undefined;
+  }
+  if (session === '') return undefined;
+  return { directories, session, listed: flag === 'listed', key: key.toLowerCase() };
 }

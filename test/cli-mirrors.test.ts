@@ -5,6 +5,7 @@
 // refused with a message, not served.
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { readMirrorLink } from '../shared/join-link';
 import type { GhostEvent, GhostProc } from './session/harness';
 import { CODE, Lab, num, settledBoards, START_MS, str } from './session/harness';
 
@@ -143,6 +144,65 @@ describe('ghostboard host --mirrors / --mirror-of', () => {
       (e) => e.ev === 'object' && e.id === id && e.lockedBy === null,
       'the lock released',
     );
+  });
+
+  it('registers a mirror with its session’s directory, so a join link resolves to both hosts', async ({
+    onTestFinished,
+  }) => {
+    const lab = new Lab();
+    onTestFinished(() => lab.close());
+    const dirProc = lab.spawn('dir', ['directory', '--bind', '127.0.0.1', '--port', '0']);
+    const dir = `127.0.0.1:${num(await dirProc.waitFor((e) => e.ev === 'ready', 'directory'), 'port')}`;
+    const port = 20_000 + 2 * randomInt(10_000);
+    const a = lab.spawn(
+      'a',
+      hostArgs('127.0.0.1', port, ['--code', CODE, '--mirrors', '--directory', dir]),
+    );
+    const readyA = await a.waitFor((e) => e.ev === 'ready', 'ready', START_MS);
+    const session = str(readyA, 'session');
+    // The mirror link carries the registration (directory, name, key): the new host needs no --directory.
+    const mirrorLink = readMirrorLink(str(readyA, 'mirrorLink'));
+    if ('error' in mirrorLink) throw new Error(`mirror link: ${mirrorLink.error}`);
+    expect(mirrorLink.directory).toMatchObject({ session, listed: false });
+    await a.waitFor((e) => e.ev === 'listed', 'a listed');
+
+    const b = lab.spawn(
+      'b',
+      hostArgs('127.0.0.2', port, ['--mirror-of', str(readyA, 'mirrorLink')]),
+    );
+    const readyB = await b.waitFor((e) => e.ev === 'ready', 'ready', START_MS);
+    expect(readyB).toMatchObject({ session, listed: false });
+    expect(str(readyB, 'link')).toBe(str(readyA, 'link'));
+    await b.waitFor((e) => e.ev === 'listed', 'b listed');
+    await dirProc.waitFor(
+      (e) => e.ev === 'mirror' && e.name === session && String(e.host).startsWith('127.0.0.2:'),
+      'the directory holds b as a host of the session',
+    );
+
+    // A joiner with only the directory link is told of both hosts, probes them and joins one.
+    const cal = lab.spawn('cal', ['join', str(readyA, 'link'), '--name', 'Cal', '--script']);
+    const probed = await cal.waitFor((e) => e.ev === 'probed', 'probed', START_MS);
+    const hosts = (probed.hosts as { address: string }[]).map((h) => h.address).sort();
+    expect(hosts).toEqual([`127.0.0.1:${port}`, `127.0.0.2:${port}`]);
+    await cal.waitFor((e) => e.ev === 'ready', 'Cal ready', START_MS);
+    cal.send({ cmd: 'create', kind: 'rect', x: 40, y: 40, w: 10, h: 10, tag: 'r' });
+    await cal.waitFor((e) => e.ev === 'created' && e.tag === 'r', 'Cal’s create answered');
+
+    // The host Cal chose stops; Cal goes on at the other.
+    const chosen = String(probed.chosen);
+    await (chosen.startsWith('127.0.0.1:') ? a : b).kill();
+    const moved = await cal.waitFor((e) => e.ev === 'failover', 'failover', 30_000);
+    expect(moved.to).not.toBe(chosen);
+    await cal.waitFor(
+      (e) => e.ev === 'ready',
+      'Cal ready again',
+      30_000,
+      cal.events.indexOf(moved),
+    );
+    const survivor = chosen.startsWith('127.0.0.1:') ? b : a;
+    const { states, settled } = await settledBoards([survivor, cal], 20_000);
+    expect(settled).toBe(true);
+    expect(states.map((x) => x.objects)).toEqual([1, 1]);
   });
 
   it('refuses a mirror link with the wrong secret', async ({ onTestFinished }) => {

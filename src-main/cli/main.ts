@@ -7,6 +7,7 @@ import { networkInterfaces } from 'node:os';
 import type { PeerAddress } from '../net/address';
 import {
   formatJoinLink,
+  formatLinkAddress,
   MAX_LINK_HOSTS,
   readJoinLink,
   readMirrorLink,
@@ -50,7 +51,8 @@ const USAGE = `usage:
                   [--mirrors]   serve the session from a mirror group other hosts can join (links on --port + 1);
                                 prints the mirror link that starts one
                   [--mirror-of LINK]   start another host of a running session from its mirror link: the board
-                                comes from the group, joiners pick the nearest host and move on if one stops
+                                comes from the group, joiners pick the nearest host and move on if one stops;
+                                a session registered with directories is registered there by this host too
   ghostboard join HOST:PORT --code CODE [--name NAME] [--viewer] [--script]
   ghostboard join LINK [--name NAME] [--viewer] [--script]   a ghostboard:// invite link (the code rides in it)
   ghostboard directory [--bind ADDR] [--port N]   a rendezvous server (default port 7340)
@@ -147,15 +149,19 @@ async function host(v: Values): Promise<void> {
   const joinRole = v['join-role'];
   if (joinRole !== undefined && joinRole !== 'editor' && joinRole !== 'viewer')
     fail(`--join-role ${String(joinRole)}: editor or viewer`);
-  const directoryArgs = listOf(v, 'directory');
+  const mirrorOf = typeof v['mirror-of'] === 'string' ? readMirrorLink(v['mirror-of']) : undefined;
+  if (mirrorOf !== undefined && 'error' in mirrorOf)
+    fail(`--mirror-of: not a mirror link (${mirrorOf.error})`);
+  // A mirror of a registered session registers where its link says, under the session's name.
+  const linkDirectories = mirrorOf?.directory?.directories.map(formatLinkAddress);
+  if (linkDirectories !== undefined && (v.directory !== undefined || v.list !== undefined))
+    fail('--mirror-of: the link says where the session is registered (no --directory or --list)');
+  const directoryArgs = linkDirectories ?? listOf(v, 'directory');
   const directories = await resolveAll(directoryArgs, '--directory');
   const listName = typeof v.list === 'string' ? v.list : undefined;
   if (listName !== undefined && directories.length === 0) fail('--list needs a --directory');
   const trace = typeof v.trace === 'string' ? await openTrace(v.trace, v) : undefined;
   const port = Number(v.port ?? 7350);
-  const mirrorOf = typeof v['mirror-of'] === 'string' ? readMirrorLink(v['mirror-of']) : undefined;
-  if (mirrorOf !== undefined && 'error' in mirrorOf)
-    fail(`--mirror-of: not a mirror link (${mirrorOf.error})`);
   if (mirrorOf !== undefined && typeof v.code === 'string' && v.code !== mirrorOf.code)
     fail('--code differs from the mirror link’s: a session has one code');
   if (mirrorOf !== undefined && typeof v.board === 'string')

@@ -38,6 +38,9 @@ export async function hostMirrored(
 ): Promise<MirroredHost> {
   if (o.of !== undefined && run.boardFile !== undefined)
     throw new Error('a mirror takes its board from the session, not from a file');
+  // A mirror registers only as one more host of its session: one registered on its own would be another session.
+  if (o.of !== undefined && o.of.directory === undefined && (run.directories?.length ?? 0) > 0)
+    throw new Error('the session is not registered with a directory: its mirror link names none');
   const code = o.of?.code ?? run.code;
   const secret = o.of?.secret ?? generateMirrorSecret();
   const fixed = run.port !== 0;
@@ -59,13 +62,14 @@ export async function hostMirrored(
       continue;
     }
     try {
+      const registered = { ...run, ...registration(run, o.of) };
       const session = await SessionRunner.host({
-        ...run,
+        ...registered,
         code,
         port,
         ...(await mirrorHostRun(mirror, o.of)),
       });
-      attach(session, mirror, code, secret);
+      attach(session, mirror, { code, secret, directories: registered.directories });
       return { session, mirror };
     } catch (e) {
       await mirror.close();
@@ -97,9 +101,49 @@ async function mirrorHostRun(
   };
 }
 
+/**
+ * A mirror of a registered session registers with its directories under its name, proven by the key its link
+ * carries (the link's directories unless the caller resolved them already).
+ */
+function registration(
+  run: HostRun,
+  of: MirrorLink | undefined,
+): Pick<HostRun, 'directories' | 'mirrorOf'> {
+  const d = of?.directory;
+  if (d === undefined) return {};
+  return {
+    directories: run.directories?.length ? run.directories : d.directories,
+    mirrorOf: {
+      session: d.session,
+      listed: d.listed,
+      ownerKey: Uint8Array.from(Buffer.from(d.key, 'hex')),
+    },
+  };
+}
+
 /** The mirror beside its running session: the link that starts another host, flushes, closing together. */
-function attach(session: SessionRunner, mirror: MirrorRunner, code: string, secret: string): void {
-  session.mirrorLink = formatMirrorLink({ members: [mirror.advertised], code, secret });
+function attach(
+  session: SessionRunner,
+  mirror: MirrorRunner,
+  o: { code: string; secret: string; directories: readonly PeerAddress[] | undefined },
+): void {
+  const registered = session.registeredAs;
+  const key = session.directoryKey;
+  session.mirrorLink = formatMirrorLink({
+    members: [mirror.advertised],
+    code: o.code,
+    secret: o.secret,
+    ...(registered === undefined || key === undefined || o.directories === undefined
+      ? {}
+      : {
+          directory: {
+            directories: o.directories,
+            session: registered.name,
+            listed: registered.listed,
+            key: Buffer.from(key).toString('hex'),
+          },
+        }),
+  });
   mirror.onActivity = () => {
     session.flush();
   };
