@@ -1,9 +1,12 @@
 // `ghostboard host --mirrors` and `ghostboard host --mirror-of LINK`, as a user runs them, over loopback UDP: the
 // first host prints the mirror link, a second host on another loopback address joins its group through it and
 // starts from the group's board; a joiner on each edits and chats; every board ends equal, the mirror events say
-// who joined and left, and a create or chat is answered only once both mirrors hold it. A wrong mirror secret is
-// refused with a message, not served.
-import { randomInt } from 'node:crypto';
+// who joined and left, a create or chat is answered only once both mirrors hold it, and an image pasted at one host
+// reaches the other's joiners. A wrong mirror secret is refused with a message, not served.
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readMirrorLink } from '../shared/join-link';
 import type { GhostEvent, GhostProc } from './session/harness';
@@ -90,10 +93,23 @@ describe('ghostboard host --mirrors / --mirror-of', () => {
     expect(num(annCreated, 'id') % 16).toBe(0);
     await ann.waitFor((e) => e.ev === 'chat' && e.text === 'from b', 'Bob’s chat at Ann');
 
+    // An image Ann pastes at a reaches b over the mirror link, and Bob through b.
+    const dir = await mkdtemp(join(tmpdir(), 'gb-mirror-image-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const png = randomBytes(40_000);
+    png.set([0x89, 0x50, 0x4e, 0x47], 0);
+    await writeFile(join(dir, 'photo.png'), png);
+    const hash = createHash('sha256').update(png).digest('hex');
+    ann.send({ cmd: 'image', file: join(dir, 'photo.png'), x: 10, y: 300, w: 200, h: 100 });
+    await bob.waitFor(
+      (e) => e.ev === 'image' && e.hash === hash && e.bytes === png.length,
+      'the image at Bob',
+    );
+
     const all: GhostProc[] = [a, b, ann, bob];
     const { states, settled } = await settledBoards(all, 20_000);
     expect(settled).toBe(true);
-    expect(states.map((s) => s.objects)).toEqual([3, 3, 3, 3]);
+    expect(states.map((s) => s.objects)).toEqual([4, 4, 4, 4]);
     // A mirrored host's script reports its mirror's stats whole (the mirrors bench reads them).
     b.send({ cmd: 'mirror-stats' });
     const stats = await b.waitFor((e) => e.ev === 'mirror-stats', 'b’s mirror stats');

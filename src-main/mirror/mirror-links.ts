@@ -46,8 +46,11 @@ export function generateMirrorSecret(): string {
 
 /** The CPace channel label of mirror links: a join code run under the session's label can't match it. */
 export const MIRROR_CHANNEL = 'ghostboard/mirror';
-/** 2: membership messages (the kind field widened to 3 bits). */
-export const MIRROR_LINK_VERSION = 2;
+/**
+ * 2: membership messages (the kind field widened to 3 bits). 3: a mirrored host's stream section stacks the
+ * participants' ghosts and its images (stacked-streams.ts), each after a presence bit.
+ */
+export const MIRROR_LINK_VERSION = 3;
 
 /** What a link packet carried, told back when the connection notifies it. */
 export interface LinkRecord {

@@ -27,7 +27,9 @@ import { JOIN_GRACE_MS, Membership } from './membership';
 import type { MirrorId } from './mirror-id';
 import type { MirrorNodeOptions } from './mirror-node';
 import { MirrorNode } from './mirror-node';
+import type { LinkStreams } from './mirror-links';
 import { MirrorPresence } from './mirror-presence';
+import { stackLinkStreams } from './stacked-streams';
 import type { TraceRecord } from './trace';
 import type { TssOutput } from './tss';
 import { TrailingStateSync } from './tss';
@@ -51,6 +53,11 @@ export interface MirrorOptions extends Omit<
   readonly record?: (r: TraceRecord) => void;
   /** Absent: the group is the fixed `members` list, a member out is out here alone. */
   readonly group?: MirrorMembership;
+  /**
+   * Streams besides the participants' that ride each link (the mirrored host's images), after them. Every mirror
+   * of a group must stack the same ones: the sections are told apart only by their order.
+   */
+  readonly linkStreams?: readonly LinkStreams[];
 }
 
 export interface MirrorCounters {
@@ -137,7 +144,10 @@ export class Mirror {
     this.node = new MirrorNode({
       ...o,
       members,
-      streams: this.presence,
+      streams:
+        o.linkStreams === undefined || o.linkStreams.length === 0
+          ? this.presence
+          : stackLinkStreams([this.presence, ...o.linkStreams]),
       deliver: (origin, _seq, payload) => {
         this.onPayload(origin, payload);
       },

@@ -13,12 +13,14 @@ import type { BoardState } from '../board';
 import type { View } from '../mirror/group-wire';
 import { Mirror } from '../mirror/mirror';
 import type { MirrorId } from '../mirror/mirror-id';
+import type { LinkStreams } from '../mirror/mirror-links';
 import { MAX_MIRRORS } from '../mirror/mirror-id';
 import type { TraceRecord } from '../mirror/trace';
 import { Board } from '../session/board';
 import type { HostSession } from '../session/host';
 import type { ParticipantRelay } from '../session/remote-roster';
 import { MirrorExecutor, peerIdsOf } from './mirror-executor';
+import { MirrorImages } from './mirror-images';
 import { PresenceRelay } from './presence-relay';
 
 /**
@@ -84,6 +86,8 @@ export class MirrorRunner {
   private rollbackEffects = 0;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The host's images, sent to and taken from the other mirrors over the links. */
+  readonly images = new MirrorImages();
   /** Called after the mirror's work changed what the host has to send (the session runner's flush). */
   onActivity: (() => void) | undefined;
 
@@ -193,6 +197,7 @@ export class MirrorRunner {
   /** The host session this mirror serves: the other mirrors' participants are shown in its remote roster. */
   serveHost(host: HostSession): void {
     this.host = host;
+    this.images.serve(host.images, monotonicNow());
     host.setHosts(this.sessionHosts);
     this.pumpAll();
   }
@@ -239,6 +244,7 @@ export class MirrorRunner {
     rng: Rng;
     now: number;
     delays: readonly number[];
+    linkStreams: readonly LinkStreams[];
     record?: (r: TraceRecord) => void;
   } {
     return {
@@ -246,6 +252,7 @@ export class MirrorRunner {
       rng: new Rng(randomInt(2 ** 31)),
       now: monotonicNow(),
       delays: MIRROR_DELAYS,
+      linkStreams: [this.images],
       ...(this.o.record === undefined ? {} : { record: this.o.record }),
     };
   }
@@ -254,7 +261,9 @@ export class MirrorRunner {
     this.mirror = mirror;
     // Membership and the trailing states move on with time even when no datagram comes.
     this.timer = setInterval(() => {
-      mirror.handleTimeout(monotonicNow());
+      const now = monotonicNow();
+      this.images.tick(now);
+      mirror.handleTimeout(now);
       this.afterWork();
     }, POLL_MS);
     this.pumpAll();

@@ -26,11 +26,14 @@ export const DEFAULT_IMAGE_LIMITS: ImageLimits = {
   maxSessionBytes: DEFAULT_SESSION_IMAGE_BYTES,
 };
 
+/** Requests for images the host has yet to receive that it keeps, to answer when they come (the rest are dropped). */
+export const MAX_PENDING_WANTS = 4096;
+
 /** What the host refused or dropped of images, by cause (the links count the hostile chunks). */
 export interface ImageCounters {
   /** Uploads refused: too large, no room left, a viewer's, or before hello. */
   refused: number;
-  /** Requests for an image the host does not have. */
+  /** Requests for an image the host does not have (kept, up to MAX_PENDING_WANTS, until it comes). */
   unknownWants: number;
 }
 
@@ -43,6 +46,14 @@ export class HostImages {
   readonly store: BlobStore;
   readonly counters: ImageCounters = { refused: 0, unknownWants: 0 };
   private readonly links = new Set<BlobLink>();
+  /**
+   * Who asked for an image the host lacks: it may yet come (a session's other host, its mirror, has it and is
+   * sending it), and a peer asks only once.
+   */
+  private readonly pending = new Map<string, Set<BlobLink>>();
+  private pendingCount = 0;
+  private readonly storedListeners = new Set<(b: Blob) => void>();
+  private lastNow = 0;
 
   constructor(
     private readonly proto: Protocol,
@@ -86,9 +97,14 @@ export class HostImages {
       {
         gate: () => who() !== undefined,
         want: (hash, now) => {
+          this.lastNow = now;
           const b = this.store.get(hash);
-          if (b === undefined) this.counters.unknownWants++;
-          else if (!link.isSending(hash)) link.send(now, b);
+          if (b !== undefined) {
+            if (!link.isSending(hash)) link.send(now, b);
+            return;
+          }
+          this.counters.unknownWants++;
+          this.wait(hash, link);
         },
       },
     );
@@ -99,6 +115,24 @@ export class HostImages {
   detach(link: BlobLink): void {
     link.close();
     this.links.delete(link);
+    for (const [hash, waiting] of this.pending) {
+      if (waiting.delete(link)) this.pendingCount--;
+      if (waiting.size === 0) this.pending.delete(hash);
+    }
+  }
+
+  /** Hears of every image the session's store takes from now on (a mirrored host passes them to its mirrors). */
+  onStored(listener: (b: Blob) => void): () => void {
+    this.storedListeners.add(listener);
+    return () => this.storedListeners.delete(listener);
+  }
+
+  /**
+   * An image from another host of the session (its room set aside in the store by whoever took it): kept, shown,
+   * and sent to the peers who asked for it before it came.
+   */
+  adopt(b: Blob): void {
+    if (!this.store.has(b.hash)) this.keep(b);
   }
 
   /** The host's own user's image: stored at once (within the same limits), or refused. */
@@ -127,11 +161,29 @@ export class HostImages {
   }
 
   tick(now: number): void {
+    this.lastNow = now;
     for (const l of this.links) l.tick(now);
+  }
+
+  private wait(hash: string, link: BlobLink): void {
+    if (this.pendingCount >= MAX_PENDING_WANTS) return;
+    let waiting = this.pending.get(hash);
+    if (waiting === undefined) this.pending.set(hash, (waiting = new Set()));
+    if (waiting.has(link)) return;
+    waiting.add(link);
+    this.pendingCount++;
   }
 
   private keep(b: Blob): void {
     this.store.put(b);
     this.emit({ type: 'image', hash: b.hash, imageType: b.type, bytes: b.bytes });
+    const waiting = this.pending.get(b.hash);
+    if (waiting !== undefined) {
+      this.pending.delete(b.hash);
+      this.pendingCount -= waiting.size;
+      for (const link of waiting)
+        if (this.links.has(link) && !link.isSending(b.hash)) link.send(this.lastNow, b);
+    }
+    for (const listener of this.storedListeners) listener(b);
   }
 }

@@ -11,6 +11,7 @@ import { SimNetwork } from '../../net/testing/network';
 import type { CrimpConfig } from '../crimp';
 import type { MirrorId } from '../mirror-id';
 import { Mirror } from '../mirror';
+import type { LinkStreams } from '../mirror-links';
 import { MirrorNode } from '../mirror-node';
 import type { TraceRecord } from '../trace';
 
@@ -153,6 +154,7 @@ export function skewedMirror(
   id: MirrorId,
   ids: readonly MirrorId[],
   trace: TraceRecord[],
+  linkStreams?: readonly LinkStreams[],
 ): Mirror {
   const offset = (rng.next() * 2 - 1) * config.maxOffsetMs;
   const drift = (rng.next() * 2 - 1) * config.maxDrift;
@@ -165,5 +167,6 @@ export function skewedMirror(
     clock: (now) => offset + now * (1 + drift),
     delays: config.delays,
     record: (r) => trace.push(r),
+    ...(linkStreams === undefined ? {} : { linkStreams }),
   });
 }

@@ -25,6 +25,7 @@ import type { SessionRate } from '../../session/connection-stack';
 import type { ParticipantRelay } from '../../session/remote-roster';
 import type { SessionEvent } from '../../session/session-events';
 import { MirrorExecutor, peerIdsOf } from '../mirror-executor';
+import { MirrorImages } from '../mirror-images';
 import { PresenceRelay } from '../presence-relay';
 
 export interface MirrorHostsConfig {
@@ -54,6 +55,8 @@ export interface MirrorHostsConfig {
   readonly rate?: SessionRate;
   /** Participants each host takes (default: the host's own, 256). */
   readonly maxPeers?: number;
+  /** Send each host's images to the other mirrors over the links (mirror-images.ts), as the product does. */
+  readonly images?: boolean;
 }
 
 export const DEFAULT_MIRROR_HOSTS: Omit<MirrorHostsConfig, 'seed'> = {
@@ -87,6 +90,8 @@ export interface ServedMirror {
   readonly joiners: Joiner[];
   /** Every command this mirror received, its own at their stamp. */
   readonly trace: TraceRecord[];
+  /** Its images between the mirrors (config `images`). */
+  readonly images: MirrorImages | undefined;
 }
 
 /** A joiner's grab of an object: the how-many-th of its grabs of that object, and how many events it had then. */
@@ -156,6 +161,7 @@ export function serveMirrorHosts(config: MirrorHostsConfig): ServedMirrors {
   });
   sim.every(100, (now) => {
     for (const m of mirrors) {
+      m.images?.tick(now);
       m.host.tick(now);
       for (const j of m.joiners) j.peer.tick(now);
     }
@@ -221,7 +227,8 @@ function serve(
   among: readonly ServedMirror[],
 ): ServedMirror {
   const trace: TraceRecord[] = [];
-  const mirror = skewedMirror(config, rng, id, ids, trace);
+  const images = config.images === true ? new MirrorImages() : undefined;
+  const mirror = skewedMirror(config, rng, id, ids, trace, images === undefined ? [] : [images]);
   let executor: MirrorExecutor | undefined;
   // The host announces its own user as it is made, before there is anything to relay it from: the caller does.
   const made: { served?: ServedMirror } = {};
@@ -249,6 +256,7 @@ function serve(
   };
   const hostEvents: SessionEvent[] = [];
   host.on((e) => hostEvents.push(e));
+  images?.serve(host.images, 0);
   sim.add(hostAddress(id), host.endpoint);
   // What the mirror hears from the group reaches the host as soon as it is heard.
   const sides = simSides({
@@ -274,6 +282,7 @@ function serve(
     hostEvents,
     joiners: [],
     trace,
+    images,
   };
   made.served = served;
   return served;

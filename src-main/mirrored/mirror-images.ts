@@ -1,0 +1,142 @@
+// A mirrored host's images across the session's hosts. A board command names an image only by its hash, and the
+// command reaches every mirror while the bytes reached one host: so every image the host's store takes (a
+// participant's upload, its own user's, one from a board file) is sent to every other mirror, and a mirror that links
+// later is sent every image held. What comes in is taken within the session's image limits and handed to the host,
+// which answers the peers that asked for it before it came. The bytes travel as the session protocol's blob calls
+// (blob-link.ts: credit, a window, checked hashes) on a reliable event stream of each mirror link, stacked after the
+// participants' ghosts. Sans-IO; knows nothing of sockets or of the board.
+import type { MirrorId } from '../mirror/mirror-id';
+import type { LinkStreams } from '../mirror/mirror-links';
+import type { StreamManager } from '../net/stream/manager';
+import { RpcEndpoint } from '../net/stream/rpc';
+import { StringTable } from '../net/stream/strings';
+import type { BlobLink } from '../session/blob-link';
+import { linkOverRpc } from '../session/blob-rpc';
+import type { Blob } from '../session/blob-store';
+import {
+  SESSION_EVENT_WINDOW,
+  SESSION_MAX_EVENT_BITS,
+  SESSION_MAX_QUEUED_BYTES,
+  SESSION_MAX_QUEUED_EVENTS,
+} from '../session/connection-stack';
+import type { HostImages } from '../session/host-images';
+import type { Protocol } from '../session/protocol';
+import { buildRegistry } from '../session/protocol';
+
+export interface MirrorImageCounters {
+  /** Images sent whole to another mirror, and taken whole from one. */
+  sent: number;
+  received: number;
+  /** Offers refused here (over the session's limits, or before there was a host to keep them). */
+  refused: number;
+  /** Sends that ended otherwise (the other mirror refused it, or the link went). */
+  failed: number;
+}
+
+interface ImageLink {
+  readonly rpc: RpcEndpoint;
+  readonly blobs: BlobLink;
+}
+
+export class MirrorImages implements LinkStreams {
+  readonly counters: MirrorImageCounters = { sent: 0, received: 0, refused: 0, failed: 0 };
+  private readonly proto: Protocol = buildRegistry();
+  private readonly links = new Map<MirrorId, ImageLink>();
+  private images: HostImages | undefined;
+  private now = 0;
+  /** Set while an image from a mirror is handed to the host: every mirror has its own link to the sender. */
+  private adopting = false;
+
+  /** The host whose images these are: what it holds now goes to every linked mirror, and all it takes later. */
+  serve(images: HostImages, now: number): void {
+    this.now = now;
+    this.images = images;
+    images.onStored((b) => {
+      if (this.adopting) return;
+      for (const link of this.links.values()) this.send(link, b);
+    });
+    for (const link of this.links.values()) this.sendAll(link);
+  }
+
+  /** LinkStreams: the link to mirror `id` is named; its event stream carries images both ways. */
+  open(now: number, id: MirrorId): StreamManager<unknown> {
+    this.now = now;
+    this.close(now, id);
+    const rpc = new RpcEndpoint({
+      registry: this.proto.registry,
+      // The blob calls write no table strings; a table is the endpoint's contract.
+      strings: new StringTable(),
+      window: SESSION_EVENT_WINDOW,
+      maxEventBits: SESSION_MAX_EVENT_BITS,
+      maxQueued: SESSION_MAX_QUEUED_EVENTS,
+      maxQueuedBytes: SESSION_MAX_QUEUED_BYTES,
+    });
+    const blobs = linkOverRpc(rpc, this.proto, {
+      offered: (hash, size) => this.offered(hash, size),
+      received: (b) => {
+        this.counters.received++;
+        const images = this.images;
+        if (images === undefined) return;
+        images.store.release(b.bytes.length);
+        this.adopting = true;
+        try {
+          images.adopt(b);
+        } finally {
+          this.adopting = false;
+        }
+      },
+      abandoned: (_hash, size) => this.images?.store.release(size),
+    });
+    const link = { rpc, blobs };
+    this.links.set(id, link);
+    this.sendAll(link);
+    return rpc.events;
+  }
+
+  /** LinkStreams: the link closed; its transfers end (a later link sends again what is still missing). */
+  close(_now: number, id: MirrorId): void {
+    const link = this.links.get(id);
+    if (link === undefined) return;
+    this.links.delete(id);
+    link.blobs.close();
+  }
+
+  /** Stalled transfers are given up (their room released): the driver's timer calls this. */
+  tick(now: number): void {
+    this.now = now;
+    for (const link of this.links.values()) link.blobs.tick(now);
+  }
+
+  private offered(
+    hash: string,
+    size: number,
+  ): { take: true } | { have: true } | { refused: string } {
+    const images = this.images;
+    if (images === undefined) {
+      this.counters.refused++;
+      return { refused: 'no host yet' };
+    }
+    if (images.store.has(hash)) return { have: true };
+    const refused = images.store.refusal(size);
+    if (refused !== undefined || !images.store.reserve(size)) {
+      this.counters.refused++;
+      return { refused: refused ?? 'no room' };
+    }
+    return { take: true };
+  }
+
+  private sendAll(link: ImageLink): void {
+    const images = this.images;
+    if (images === undefined) return;
+    for (const b of images.store.all()) this.send(link, b);
+  }
+
+  private send(link: ImageLink, b: Blob): void {
+    if (link.blobs.isSending(b.hash)) return;
+    link.blobs.send(this.now, b, (o) => {
+      // 'stored' also when the other mirror had it already.
+      if (o.end === 'stored') this.counters.sent++;
+      else this.counters.failed++;
+    });
+  }
+}
