@@ -2,9 +2,11 @@
 // command reaches every mirror while the bytes reached one host: so every image the host's store takes (a
 // participant's upload, its own user's, one from a board file) is sent to every other mirror, and a mirror that links
 // later is sent every image held. What comes in is taken within the session's image limits and handed to the host,
-// which answers the peers that asked for it before it came. The bytes travel as the session protocol's blob calls
+// which answers the peers that asked for it before it came; a joining mirror holds what comes before its host
+// exists (the group sends its images as soon as the links are up) and hands it over then. The bytes travel as the session protocol's blob calls
 // (blob-link.ts: credit, a window, checked hashes) on a reliable event stream of each mirror link, stacked after the
 // participants' ghosts. Sans-IO; knows nothing of sockets or of the board.
+import { DEFAULT_SESSION_IMAGE_BYTES, MAX_IMAGE_BYTES } from '../../shared/images';
 import type { MirrorId } from '../mirror/mirror-id';
 import type { LinkStreams } from '../mirror/mirror-links';
 import type { StreamManager } from '../net/stream/manager';
@@ -13,6 +15,7 @@ import { StringTable } from '../net/stream/strings';
 import type { BlobLink } from '../session/blob-link';
 import { linkOverRpc } from '../session/blob-rpc';
 import type { Blob } from '../session/blob-store';
+import { BlobStore } from '../session/blob-store';
 import {
   SESSION_EVENT_WINDOW,
   SESSION_MAX_EVENT_BITS,
@@ -27,7 +30,7 @@ export interface MirrorImageCounters {
   /** Images sent whole to another mirror, and taken whole from one. */
   sent: number;
   received: number;
-  /** Offers refused here (over the session's limits, or before there was a host to keep them). */
+  /** Offers refused here (over the session's image limits). */
   refused: number;
   /** Sends that ended otherwise (the other mirror refused it, or the link went). */
   failed: number;
@@ -43,6 +46,13 @@ export class MirrorImages implements LinkStreams {
   private readonly proto: Protocol = buildRegistry();
   private readonly links = new Map<MirrorId, ImageLink>();
   private images: HostImages | undefined;
+  /** Images taken before there was a host to keep them (a joining mirror's), within the default limits. */
+  private held: BlobStore | undefined = new BlobStore({
+    maxBlobBytes: MAX_IMAGE_BYTES,
+    maxTotalBytes: DEFAULT_SESSION_IMAGE_BYTES,
+  });
+  /** Which store set room aside for each transfer under way (the held one's, or the host's once it came). */
+  private readonly reservedIn = new Map<string, BlobStore>();
   private now = 0;
   /** Set while an image from a mirror is handed to the host: every mirror has its own link to the sender. */
   private adopting = false;
@@ -51,6 +61,9 @@ export class MirrorImages implements LinkStreams {
   serve(images: HostImages, now: number): void {
     this.now = now;
     this.images = images;
+    const held = this.held;
+    this.held = undefined;
+    for (const b of held?.all() ?? []) this.adopt(images, b);
     images.onStored((b) => {
       if (this.adopting) return;
       for (const link of this.links.values()) this.send(link, b);
@@ -75,17 +88,11 @@ export class MirrorImages implements LinkStreams {
       offered: (hash, size) => this.offered(hash, size),
       received: (b) => {
         this.counters.received++;
-        const images = this.images;
-        if (images === undefined) return;
-        images.store.release(b.bytes.length);
-        this.adopting = true;
-        try {
-          images.adopt(b);
-        } finally {
-          this.adopting = false;
-        }
+        this.unreserve(b.hash, b.bytes.length);
+        if (this.images === undefined) this.held?.put(b);
+        else this.adopt(this.images, b);
       },
-      abandoned: (_hash, size) => this.images?.store.release(size),
+      abandoned: (hash, size) => this.unreserve(hash, size),
     });
     const link = { rpc, blobs };
     this.links.set(id, link);
@@ -111,18 +118,32 @@ export class MirrorImages implements LinkStreams {
     hash: string,
     size: number,
   ): { take: true } | { have: true } | { refused: string } {
-    const images = this.images;
-    if (images === undefined) {
-      this.counters.refused++;
-      return { refused: 'no host yet' };
-    }
-    if (images.store.has(hash)) return { have: true };
-    const refused = images.store.refusal(size);
-    if (refused !== undefined || !images.store.reserve(size)) {
+    const store = this.images?.store ?? this.held;
+    if (store === undefined || store.has(hash)) return { have: true };
+    // The same image from two mirrors at once (one linked late) is taken once.
+    if (this.reservedIn.has(hash)) return { refused: 'already on its way' };
+    const refused = store.refusal(size);
+    if (refused !== undefined || !store.reserve(size)) {
       this.counters.refused++;
       return { refused: refused ?? 'no room' };
     }
+    this.reservedIn.set(hash, store);
     return { take: true };
+  }
+
+  private unreserve(hash: string, size: number): void {
+    this.reservedIn.get(hash)?.release(size);
+    this.reservedIn.delete(hash);
+  }
+
+  /** Hands an image from a mirror to the host (not sent on: every mirror has its own link to the sender). */
+  private adopt(images: HostImages, b: Blob): void {
+    this.adopting = true;
+    try {
+      images.adopt(b);
+    } finally {
+      this.adopting = false;
+    }
   }
 
   private sendAll(link: ImageLink): void {
