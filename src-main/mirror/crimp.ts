@@ -4,20 +4,18 @@
 // to the requester, and hearing another's NAK or repair suppresses one's own. A small group (a few mirrors, where
 // a loss is rarely shared and implosion cannot happen) repairs fast instead: a gap is asked of its likeliest
 // holders the moment it is detected, in as many copies as the loss seen calls for, each holder answers at once,
-// and a round unanswered a round trip later is asked again of another holder (crimp-ask.ts). Every payload is
+// and a round unanswered a round trip later is asked again of another holder (crimp-ask.ts, crimp-repair.ts). Every payload is
 // handed up as soon as it arrives (no ordering: TSS orders). Piggybacked "received up to" vectors make payloads
 // stable, and stable payloads are released; a mirror too far behind or silent is declared out — alone, or (with
 // `onSuspect`) by the group's agreement (membership.ts), which adds and removes members here and, before a member
 // leaves, freezes its stream and fetches what any survivor holds of it. Sans-IO: time is passed in, datagrams go
 // out through `send`; knows nothing of sockets, links, clocks of other mirrors or what payloads mean.
 import { BitWriter } from '../net/bitstream';
-import { DueHeap } from '../net/due-heap';
 import { OriginStream } from './crimp-origin';
 import type { CrimpDecodeErrorCode, CrimpMessage, CrimpSeq, CrimpState } from './crimp-wire';
 import {
   CRIMP_MAX_DATAGRAM_BYTES,
   CRIMP_MAX_HELD_MS,
-  CRIMP_MAX_NAK_RUN,
   CRIMP_STAMP_BITS,
   decodeCrimpDatagram,
   isCrimpDecodeError,
@@ -25,7 +23,6 @@ import {
 } from './crimp-wire';
 import type { MirrorId } from './mirror-id';
 import { assertMirrorId } from './mirror-id';
-import { askCopies, askTargets } from './crimp-ask';
 import type { AskCandidate } from './crimp-ask';
 import { DEFAULT_CRIMP_CONFIG } from './crimp-config';
 import type {
@@ -36,7 +33,8 @@ import type {
   OriginateResult,
 } from './crimp-config';
 import type { CrimpCounters, CrimpStats, MemberOutReason } from './crimp-stats';
-import { LatencyWindow, newCrimpCounters } from './crimp-stats';
+import { newCrimpCounters } from './crimp-stats';
+import { CrimpRepair } from './crimp-repair';
 
 export { DEFAULT_CRIMP_CONFIG } from './crimp-config';
 export type {
@@ -46,9 +44,6 @@ export type {
   MirrorGroupOptions,
   OriginateResult,
 } from './crimp-config';
-
-/** Weight of one sample in the running loss estimate (about the last 32 seqs count). */
-const LOSS_GAIN = 1 / 32;
 
 interface Member {
   readonly id: MirrorId;
@@ -70,31 +65,6 @@ interface Member {
   readonly sent: Map<number, readonly (readonly [MirrorId, CrimpSeq])[]>;
 }
 
-interface Timer {
-  readonly at: number;
-  readonly order: number;
-  readonly kind: 'request' | 'repair';
-  readonly origin: MirrorId;
-  readonly seq: CrimpSeq;
-}
-
-interface Request {
-  at: number;
-  round: number;
-  /** Fast repair: copies of this round's NAK sent so far. */
-  copy: number;
-  /** When the gap was first known here: repair latency counts from it. */
-  readonly detectedAt: number;
-}
-
-interface Repair {
-  at: number;
-  /** Scheduled (waiting for its timer) or holding down further NAKs until `at`. */
-  phase: 'scheduled' | 'hold';
-  /** Fast repair: the member the hold is for (another member's NAK is still answered). */
-  to?: MirrorId;
-}
-
 /** The sampling clock of stamps: whole ms mod 2^16. */
 const stampOf = (now: number): number => Math.floor(now) % 2 ** CRIMP_STAMP_BITS;
 
@@ -104,27 +74,20 @@ export class MirrorGroup {
   private readonly counters: CrimpCounters = newCrimpCounters();
   private readonly members = new Map<MirrorId, Member>();
   private readonly origins = new Map<MirrorId, OriginStream>();
-  private readonly requests = new Map<MirrorId, Map<CrimpSeq, Request>>();
-  private readonly repairs = new Map<MirrorId, Map<CrimpSeq, Repair>>();
-  /** Per origin, the highest seq whose request has been considered (so a gap is scheduled once). */
-  private readonly considered = new Map<MirrorId, CrimpSeq>();
-  private readonly timers = new DueHeap<Timer>();
-  private timerOrder = 0;
+  /** What is missing here and what to send again: requests, repairs and their timers. */
+  private readonly repair: CrimpRepair;
   private readonly toAll: CrimpMessage[] = [];
   private nextTag = 1;
   private bufferedBytes = 0;
   private readonly writer = new BitWriter(256);
   /** Origins frozen for a view change: only the listed seqs are still taken (none but held ones before target). */
   private readonly frozen = new Map<MirrorId, Set<CrimpSeq> | undefined>();
-  private readonly repairLatency: LatencyWindow;
-  /** Running chance that a first transmission to this mirror is lost: sizes fast repair's NAK copies. */
-  private lossEstimate = 0;
 
   constructor(private readonly o: MirrorGroupOptions) {
     this.self = assertMirrorId(o.self);
     this.config = { ...DEFAULT_CRIMP_CONFIG, ...o.config };
     const c = this.config;
-    this.repairLatency = new LatencyWindow(c.latencyWindow);
+    this.repair = this.repairSide();
     if (c.maxDatagramBytes > CRIMP_MAX_DATAGRAM_BYTES)
       throw new RangeError(`maxDatagramBytes above ${CRIMP_MAX_DATAGRAM_BYTES}`);
     // A DATA message's header (kind, origin, seq, flag, length) needs at most 24 bytes with the state block's 0.
@@ -136,7 +99,7 @@ export class MirrorGroup {
       const stream = this.origins.get(h.origin);
       if (stream === undefined) continue;
       stream.assume(h.upTo, h.above);
-      this.considered.set(h.origin, stream.upTo);
+      this.repair.addOrigin(h.origin, stream.upTo);
     }
   }
 
@@ -149,9 +112,7 @@ export class MirrorGroup {
     if (this.members.has(id) || (this.origins.has(id) && id !== this.self)) return;
     if (!this.origins.has(id)) {
       this.origins.set(id, new OriginStream());
-      this.requests.set(id, new Map());
-      this.repairs.set(id, new Map());
-      this.considered.set(id, 0);
+      this.repair.addOrigin(id);
     }
     if (id === this.self) return;
     this.members.set(id, {
@@ -186,8 +147,7 @@ export class MirrorGroup {
   /** The seqs of a frozen origin every survivor must hold: those missing here are asked for at once. */
   target(now: number, held: HeldSeqs): void {
     const stream = this.origins.get(held.origin);
-    const requests = this.requests.get(held.origin);
-    if (stream === undefined || requests === undefined || !this.frozen.has(held.origin)) return;
+    if (stream === undefined || !this.frozen.has(held.origin)) return;
     const want = new Set(held.above);
     this.frozen.set(held.origin, want);
     const missing = [...held.above];
@@ -195,13 +155,8 @@ export class MirrorGroup {
       want.add(seq);
       missing.push(seq);
     }
-    for (const seq of missing) {
-      if (stream.has(seq) || requests.has(seq)) continue;
-      this.counters.gaps++;
-      requests.set(seq, { at: now, round: 0, copy: 0, detectedAt: now });
-      this.schedule('request', held.origin, seq, now);
-    }
-    this.runTimers(now);
+    this.repair.requestNow(now, held.origin, missing);
+    this.repair.run(now);
     this.flush(now);
   }
 
@@ -311,11 +266,11 @@ export class MirrorGroup {
         continue;
       }
       if (msg.kind === 'data') this.onData(now, m, msg);
-      else this.onNak(now, m, msg.origin, msg.first, msg.count);
+      else this.repair.onNak(now, m.id, msg.origin, msg.first, msg.count);
     }
     if (d.state !== undefined) this.learnVector(now, d.state);
     // Requests due now (a gap asked for at once) leave with this flush, not at the next tick.
-    this.runTimers(now);
+    this.repair.run(now);
     this.flush(now);
   }
 
@@ -341,7 +296,7 @@ export class MirrorGroup {
 
   /** Runs what is due: request and repair timers, heartbeats, silence and lag checks. */
   tick(now: number): void {
-    this.runTimers(now);
+    this.repair.run(now);
     for (const m of this.members.values()) {
       if (m.out === undefined && !m.suspected && now >= m.heardAt + this.config.memberTimeoutMs)
         this.declareOut(now, m, 'silent');
@@ -350,17 +305,9 @@ export class MirrorGroup {
     this.flush(now);
   }
 
-  private runTimers(now: number): void {
-    for (let t = this.timers.peek(); t !== undefined && t.at <= now; t = this.timers.peek()) {
-      this.timers.pop();
-      if (t.kind === 'request') this.onRequestTimer(now, t);
-      else this.onRepairTimer(now, t);
-    }
-  }
-
   /** When tick() next has work. */
   nextTimeout(): number {
-    let t = this.timers.peek()?.at ?? Infinity;
+    let t = this.repair.nextAt();
     for (const m of this.members.values()) {
       if (m.out !== undefined || m.suspected) continue;
       t = Math.min(
@@ -372,21 +319,11 @@ export class MirrorGroup {
     return t;
   }
 
-  /** Whether the group is small enough to ask and repair at once (fastRepairMaxMembers). */
-  private isFast(): boolean {
-    return this.liveCount() <= this.config.fastRepairMaxMembers;
-  }
-
   /** Live members, this one included. */
   private liveCount(): number {
     let n = 1;
     for (const m of this.members.values()) if (m.out === undefined && !m.suspected) n++;
     return n;
-  }
-
-  /** One seq of another origin learned of: 1 if it was missing when learned, 0 if it came first-hand. */
-  private sampleLoss(lost: 0 | 1): void {
-    this.lossEstimate += (lost - this.lossEstimate) * LOSS_GAIN;
   }
 
   /** Members not declared out nor suspected, this one included. */
@@ -406,9 +343,9 @@ export class MirrorGroup {
       ...structuredClone(this.counters),
       bufferedPayloads: held,
       bufferedBytes: this.bufferedBytes,
-      pendingRequests: [...this.requests.values()].reduce((n, r) => n + r.size, 0),
-      repairLatencyMs: this.repairLatency.summary(),
-      lossEstimate: this.lossEstimate,
+      pendingRequests: this.repair.pending,
+      repairLatencyMs: this.repair.latency.summary(),
+      lossEstimate: this.repair.lossEstimate,
       members: [...this.members.values()].map((m) => ({
         id: m.id,
         out: m.out ?? (m.suspected ? 'suspected' : null),
@@ -437,6 +374,36 @@ export class MirrorGroup {
   private distance(id: MirrorId): number {
     const rtt = this.members.get(id)?.srtt;
     return Math.max(0.5, rtt === undefined ? this.config.defaultDistanceMs : rtt / 2);
+  }
+
+  /** What the repair side sees of the group: streams, distances, who is live, and the queues. */
+  private repairSide(): CrimpRepair {
+    return new CrimpRepair({
+      self: this.self,
+      config: this.config,
+      counters: this.counters,
+      rng: this.o.rng,
+      multicast: this.o.sendToGroup !== undefined,
+      stream: (origin) => this.stream(origin),
+      distance: (id) => this.distance(id),
+      liveCount: () => this.liveCount(),
+      isOut: (origin) => this.members.get(origin)?.out !== undefined,
+      isFrozen: (origin) => this.frozen.has(origin),
+      askCandidates: (origin, seq) => this.askCandidates(origin, seq),
+      toAll: (msg) => this.toAll.push(msg),
+      to: (id, msg) => this.members.get(id)?.queue.push(msg),
+    });
+  }
+
+  /** Live members that may hold `origin`'s `seq`, for a fast round's targets. */
+  private askCandidates(origin: MirrorId, seq: CrimpSeq): AskCandidate[] {
+    const candidates: AskCandidate[] = [];
+    for (const m of this.members.values()) {
+      if (m.out !== undefined || m.suspected) continue;
+      const holds = m.id === origin || (m.upTo.get(origin) ?? 0) >= seq;
+      candidates.push({ id: m.id, holds, distanceMs: this.distance(m.id) });
+    }
+    return candidates;
   }
 
   private onState(now: number, m: Member, s: CrimpState): void {
@@ -468,7 +435,7 @@ export class MirrorGroup {
   private learnVector(now: number, s: CrimpState): void {
     for (const e of s.vector)
       if (e.origin !== this.self && this.origins.has(e.origin))
-        this.learnSeen(now, e.origin, e.maxSeen);
+        this.repair.learnSeen(now, e.origin, e.maxSeen);
   }
 
   private onData(now: number, from: Member, msg: Extract<CrimpMessage, { kind: 'data' }>): void {
@@ -478,7 +445,7 @@ export class MirrorGroup {
     if (stream.has(seq)) {
       this.counters.duplicates++;
       if (repaired) this.counters.duplicateRepairs++;
-      this.overheardRepair(now, origin, seq);
+      this.repair.overheard(now, origin, seq);
       return;
     }
     if (origin === this.self) {
@@ -508,247 +475,13 @@ export class MirrorGroup {
     stream.add(seq, msg.payload);
     this.bufferedBytes += msg.payload.length;
     this.vectorChanged();
-    const request = this.requests.get(origin)?.get(seq);
-    if (request !== undefined) {
-      this.requests.get(origin)?.delete(seq);
-      if (repaired) this.repairLatency.record(now - request.detectedAt);
-    } else if (!repaired) this.sampleLoss(0);
-    this.overheardRepair(now, origin, seq);
+    const detectedAt = this.repair.delivered(now, origin, seq, repaired);
     this.counters.delivered++;
     if (repaired) this.counters.deliveredRepaired++;
-    this.learnSeen(now, origin, seq);
+    this.repair.learnSeen(now, origin, seq);
     this.releaseStable(origin);
-    const info: DeliveryInfo =
-      request === undefined ? { repaired } : { repaired, detectedAt: request.detectedAt };
+    const info: DeliveryInfo = detectedAt === undefined ? { repaired } : { repaired, detectedAt };
     this.o.deliver(origin, seq, msg.payload, info);
-  }
-
-  /** A DATA for a payload we meant to repair: someone did, so ours is suppressed (SRM). */
-  private overheardRepair(now: number, origin: MirrorId, seq: CrimpSeq): void {
-    const repairs = this.repairs.get(origin);
-    const r = repairs?.get(seq);
-    if (r?.phase !== 'scheduled') return;
-    this.counters.repairsSuppressed++;
-    r.phase = 'hold';
-    r.at = now + this.holdDownMs(origin);
-  }
-
-  /** Schedules requests for seqs now known to exist and missing, within the window. */
-  private learnSeen(now: number, origin: MirrorId, maxSeen: CrimpSeq): void {
-    // An origin declared out is given up on (declareOut): others' vectors must not revive its requests; a frozen
-    // one's are only what the view change's target names.
-    if (this.members.get(origin)?.out !== undefined || this.frozen.has(origin)) return;
-    const stream = this.stream(origin);
-    stream.maxSeen = Math.max(stream.maxSeen, maxSeen);
-    const from = Math.max(this.considered.get(origin) ?? 0, stream.upTo);
-    const to = Math.min(stream.maxSeen, stream.upTo + this.config.window);
-    if (to <= from) return;
-    this.considered.set(origin, to);
-    const requests = this.requests.get(origin);
-    if (requests === undefined) return;
-    const d = this.distance(origin);
-    const n = this.liveCount();
-    const fast = this.isFast();
-    for (let seq = from + 1; seq <= to; seq++) {
-      if (stream.has(seq) || requests.has(seq)) continue;
-      this.counters.gaps++;
-      this.sampleLoss(1);
-      const immediate = fast || (this.config.immediateNak && this.o.rng.bool(1 / n));
-      const at = immediate ? now : now + this.requestDelay(d, 0);
-      requests.set(seq, { at, round: 0, copy: 0, detectedAt: now });
-      this.schedule('request', origin, seq, at);
-    }
-  }
-
-  private requestDelay(d: number, round: number): number {
-    const c = this.config;
-    const u = c.requestC1 + this.o.rng.next() * c.requestC2;
-    return 2 ** Math.min(round, c.maxBackoffExponent) * u * d;
-  }
-
-  private onRequestTimer(now: number, t: Timer): void {
-    const requests = this.requests.get(t.origin);
-    const first = requests?.get(t.seq);
-    if (requests === undefined || first?.at !== t.at) return;
-    if (this.isFast()) {
-      this.onFastRequest(now, t, requests, first.round);
-      return;
-    }
-    // Seqs just after this one that are missing too go in the same NAK (a burst loss costs one message).
-    let count = 0;
-    const d = this.distance(t.origin);
-    for (let seq = t.seq; count < CRIMP_MAX_NAK_RUN; seq++) {
-      const r = requests.get(seq);
-      if (r === undefined) break;
-      r.round++;
-      r.at = now + this.requestDelay(d, r.round);
-      this.schedule('request', t.origin, seq, r.at);
-      count++;
-    }
-    this.counters.naksSent++;
-    this.counters.nakSeqs += count;
-    this.toAll.push({ kind: 'nak', origin: t.origin, first: t.seq, count });
-  }
-
-  private onNak(now: number, from: Member, origin: MirrorId, first: CrimpSeq, count: number): void {
-    this.counters.naksIn++;
-    const stream = this.stream(origin);
-    const requests = this.requests.get(origin);
-    const repairs = this.repairs.get(origin);
-    if (requests === undefined || repairs === undefined) return;
-    for (let seq = first; seq < first + count; seq++) {
-      if (!stream.has(seq)) {
-        // We miss it too: a repair is on its way, so our own request waits a round's delay from now instead of
-        // asking again (SRM's suppression). The round does not grow: only our own unanswered NAKs back off.
-        const r = requests.get(seq);
-        if (r !== undefined && r.at > now && !this.isFast()) {
-          this.counters.naksSuppressed++;
-          r.at = now + this.requestDelay(this.distance(origin), r.round);
-          this.schedule('request', origin, seq, r.at);
-        } else if (r === undefined && origin !== this.self && !this.frozen.has(origin)) {
-          this.learnSeen(now, origin, seq);
-        }
-        continue;
-      }
-      const payload = stream.payload(seq);
-      if (payload === undefined) {
-        this.counters.naksStale++;
-        continue;
-      }
-      if (this.isFast()) {
-        this.fastRepair(now, from, origin, seq, payload);
-        continue;
-      }
-      const r = repairs.get(seq);
-      if (r !== undefined && r.at > now) continue; // scheduled already, or holding down after a repair
-      if (origin === this.self && this.config.originRepairsAtOnce) {
-        this.counters.originRepairs++;
-        this.sendRepair(now, origin, seq, payload);
-        continue;
-      }
-      const dA = this.distance(from.id);
-      const at = now + (this.config.repairD1 + this.o.rng.next() * this.config.repairD2) * dA;
-      repairs.set(seq, { at, phase: 'scheduled' });
-      this.schedule('repair', origin, seq, at);
-    }
-  }
-
-  private onRepairTimer(now: number, t: Timer): void {
-    const repairs = this.repairs.get(t.origin);
-    const r = repairs?.get(t.seq);
-    if (repairs === undefined || r?.at !== t.at) return;
-    if (r.phase === 'hold') {
-      repairs.delete(t.seq);
-      return;
-    }
-    const payload = this.origins.get(t.origin)?.payload(t.seq);
-    if (payload === undefined) {
-      repairs.delete(t.seq);
-      return;
-    }
-    this.sendRepair(now, t.origin, t.seq, payload);
-  }
-
-  /**
-   * Fast repair, the asking side: this round's NAK (with the missing seqs after it) goes to the likeliest holders
-   * directly, in as many copies as the loss seen calls for, a few ms apart; a round still unanswered a round trip
-   * later asks again, another holder first.
-   */
-  private onFastRequest(
-    now: number,
-    t: Timer,
-    requests: Map<CrimpSeq, Request>,
-    round: number,
-  ): void {
-    const c = this.config;
-    const targets = this.askTargetsFor(t.origin, t.seq, round);
-    const copies = askCopies(this.lossEstimate, targets.length, c.fastMissGoal, c.fastMaxCopies);
-    let count = 0;
-    for (let seq = t.seq; count < CRIMP_MAX_NAK_RUN; seq++) {
-      const r = requests.get(seq);
-      if (r === undefined) break;
-      if (r.copy === 0 && r.round > 0) this.counters.fastRetries++;
-      r.copy++;
-      if (r.copy < copies) r.at = now + c.fastCopySpacingMs;
-      else {
-        r.at = now + this.retryDelayMs(targets, r.round);
-        r.copy = 0;
-        r.round++;
-      }
-      this.schedule('request', t.origin, seq, r.at);
-      count++;
-    }
-    for (const id of targets) {
-      const m = this.members.get(id);
-      if (m === undefined) continue;
-      this.counters.naksSent++;
-      this.counters.nakSeqs += count;
-      m.queue.push({ kind: 'nak', origin: t.origin, first: t.seq, count });
-    }
-  }
-
-  /** Live members that may hold `origin`'s `seq`, ranked by askTargets for this round. */
-  private askTargetsFor(origin: MirrorId, seq: CrimpSeq, round: number): MirrorId[] {
-    const candidates: AskCandidate[] = [];
-    for (const m of this.members.values()) {
-      if (m.out !== undefined || m.suspected) continue;
-      const holds = m.id === origin || (m.upTo.get(origin) ?? 0) >= seq;
-      candidates.push({ id: m.id, holds, distanceMs: this.distance(m.id) });
-    }
-    return askTargets(candidates, origin, round, this.config.fastAskTargets);
-  }
-
-  /** How long a fast round waits for its repair: the slowest asked member's round trip and a margin, backed off. */
-  private retryDelayMs(targets: readonly MirrorId[], round: number): number {
-    let rtt = 2 * this.config.defaultDistanceMs;
-    if (targets.length > 0) rtt = Math.max(...targets.map((id) => 2 * this.distance(id)));
-    const backoff = 2 ** Math.min(round, this.config.maxBackoffExponent);
-    return backoff * (rtt + this.config.fastRetryMarginMs);
-  }
-
-  /**
-   * Fast repair, the holding side: every NAK is answered at once (each copy that arrives is one more chance for
-   * the payload to get through); to the asker alone, or to the group where one datagram reaches it all.
-   */
-  private fastRepair(
-    now: number,
-    from: Member,
-    origin: MirrorId,
-    seq: CrimpSeq,
-    payload: Uint8Array,
-  ): void {
-    // A hold shorter than the asker's copy spacing: its copies each draw a repair, while one datagram naming a
-    // seq many times (a hostile member's) draws one.
-    const repairs = this.repairs.get(origin);
-    const held = repairs?.get(seq);
-    if (held !== undefined && held.at > now && (held.phase === 'scheduled' || held.to === from.id))
-      return;
-    const at = now + this.config.fastCopySpacingMs / 2;
-    repairs?.set(seq, { at, phase: 'hold', to: from.id });
-    this.schedule('repair', origin, seq, at);
-    this.counters.repairsSent++;
-    if (origin === this.self) this.counters.originRepairs++;
-    const msg: CrimpMessage = { kind: 'data', origin, seq, repair: true, payload };
-    if (this.o.sendToGroup !== undefined) this.toAll.push(msg);
-    else from.queue.push(msg);
-  }
-
-  /** Sends a repair to everyone (so other candidates hear it and hold theirs) and holds down further NAKs. */
-  private sendRepair(now: number, origin: MirrorId, seq: CrimpSeq, payload: Uint8Array): void {
-    this.counters.repairsSent++;
-    this.toAll.push({ kind: 'data', origin, seq, repair: true, payload });
-    const at = now + this.holdDownMs(origin);
-    this.repairs.get(origin)?.set(seq, { at, phase: 'hold' });
-    this.schedule('repair', origin, seq, at);
-  }
-
-  /** NAKs of one loss's wave arrive within about two one-way delays; a later one is a new loss of the repair. */
-  private holdDownMs(origin: MirrorId): number {
-    return 2 * this.distance(origin);
-  }
-
-  private schedule(kind: Timer['kind'], origin: MirrorId, seq: CrimpSeq, at: number): void {
-    this.timers.push({ at, order: this.timerOrder++, kind, origin, seq });
   }
 
   /** Releases an origin's payloads every live member has confirmed. */
@@ -764,15 +497,7 @@ export class MirrorGroup {
     const released = stream.release(stable);
     this.bufferedBytes -= before - stream.bytes;
     this.counters.released += released;
-    this.forgetTimers(origin, stable);
-  }
-
-  /** Requests and repairs at or below a stable point are over: everyone has those payloads. */
-  private forgetTimers(origin: MirrorId, stable: CrimpSeq): void {
-    for (const map of [this.requests.get(origin), this.repairs.get(origin)]) {
-      if (map === undefined) continue;
-      for (const seq of map.keys()) if (seq <= stable) map.delete(seq);
-    }
+    this.repair.forget(origin, stable);
   }
 
   private vectorChanged(): void {
@@ -828,11 +553,7 @@ export class MirrorGroup {
     else this.counters.membersOut[reason]++;
     // What it originated and we lack can still come from others; what nobody has is lost with it.
     const stream = this.stream(m.id);
-    const requests = this.requests.get(m.id);
-    if (requests !== undefined) {
-      this.counters.abandoned += requests.size;
-      requests.clear();
-    }
+    this.counters.abandoned += this.repair.abandon(m.id);
     this.bufferedBytes -= stream.bytes;
     stream.clear();
     for (const origin of this.origins.keys()) this.releaseStable(origin);
