@@ -77,6 +77,11 @@ export type SessionStatus =
        * (`ghostboard host --mirror-of LINK`), for the share panel's "Add a mirror".
        */
       readonly mirrorLink?: string;
+      /**
+       * Hosting with mirrors, once another host has joined: every host of the session as this one's group sees it,
+       * this one first.
+       */
+      readonly hosts?: readonly SessionHost[];
     }
   | {
       readonly phase: 'connecting';
@@ -108,6 +113,16 @@ export type SessionStatus =
       };
     }
   | { readonly phase: 'ended'; readonly reason: EndReason; readonly detail: string };
+
+/** One host of a session served by several (its mirrors), as the hosts see each other. */
+export interface SessionHost {
+  /** Where its joiners reach it: address:port. */
+  readonly address: string;
+  /** This host (the one reporting). */
+  readonly self: boolean;
+  /** The round trip between the reporting host and it (ms), once measured; null for the reporter itself. */
+  readonly rttMs: number | null;
+}
 
 /** How two participants' packets travel: straight across the internet, within one network, or via a relay. */
 export type PathKind = 'direct' | 'lan' | 'relayed';

@@ -99,6 +99,16 @@ describe('an app session with an added mirror', () => {
       '--quiet-pointers',
     ]);
     await mirror.waitFor((e) => e.ev === 'ready', 'the mirror ready', START_MS);
+    // The app host lists the session's hosts: itself first, then the mirror once its round trip is measured.
+    await until(() => {
+      const s = lastStatus(ana.events);
+      return s?.phase === 'hosting' && typeof s.hosts?.[1]?.rttMs === 'number';
+    }, 'the hosts in the app host’s status');
+    const listed = lastStatus(ana.events);
+    expect(listed?.phase === 'hosting' && listed.hosts?.map((h) => [h.address, h.self])).toEqual([
+      [`127.0.0.1:${hosting.port}`, true],
+      [`127.0.0.2:${port}`, false],
+    ]);
     await mirror.waitFor(
       (e) => e.ev === 'image' && e.hash === hash,
       'the app host’s image at the mirror',

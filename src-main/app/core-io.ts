@@ -17,6 +17,7 @@ export type SessionHandle = Pick<
   | 'listedOn'
   | 'publicAddress'
   | 'mirrorLink'
+  | 'sessionHosts'
   | 'path'
   | 'pathOfKey'
   | 'onReach'

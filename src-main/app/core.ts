@@ -14,6 +14,7 @@ import type {
   NetworkConditions,
   PathKind,
   ReachStatus,
+  SessionHost,
   SessionStatus,
   Settings,
 } from '../../shared/api';
@@ -991,14 +992,25 @@ class Core implements AppCore {
     this.translator?.emitParticipants();
   }
 
-  /** Hosting: the link that starts a mirror of this session appears (or goes) when the runner takes mirrors. */
+  /**
+   * Hosting: the link that starts a mirror of this session appears (or goes) when the runner takes mirrors, and the
+   * session's hosts once another has joined (a host coming or going, or a round trip moving by RTT_NEWS_MS).
+   */
   private watchMirrorLink(): void {
     const st = this.status;
+    if (st.phase !== 'hosting') return;
     const link = this.runner?.mirrorLink;
-    if (st.phase !== 'hosting' || st.mirrorLink === link) return;
+    const found = this.runner?.sessionHosts?.() ?? [];
+    const hosts = found.length > 1 ? found : undefined;
+    if (st.mirrorLink === link && !hostsChanged(st.hosts, hosts)) return;
     const rest = { ...st };
     delete rest.mirrorLink;
-    this.setStatus(link === undefined ? rest : { ...rest, mirrorLink: link });
+    delete rest.hosts;
+    this.setStatus({
+      ...rest,
+      ...(link === undefined ? {} : { mirrorLink: link }),
+      ...(hosts === undefined ? {} : { hosts }),
+    });
   }
 
   private emitStats(): void {
@@ -1162,4 +1174,21 @@ function exportReply(
     ok: true,
     text: exportBoard(objects, c.format, c.transparent === true, (h) => images.get(h)),
   };
+}
+
+/** A round trip to another host that moved by less than this is not news (the status would flicker). */
+const RTT_NEWS_MS = 5;
+
+function hostsChanged(
+  was: readonly SessionHost[] | undefined,
+  now: readonly SessionHost[] | undefined,
+): boolean {
+  if (was === undefined || now === undefined) return was !== now;
+  if (was.length !== now.length) return true;
+  return was.some((h, i) => {
+    const n = now[i];
+    if (n?.address !== h.address || n.self !== h.self) return true;
+    if (h.rttMs === null || n.rttMs === null) return h.rttMs !== n.rttMs;
+    return Math.abs(h.rttMs - n.rttMs) >= RTT_NEWS_MS;
+  });
 }

@@ -144,6 +144,7 @@ function attach(
           },
         }),
   });
+  session.sessionHosts = () => mirror.hostInfos();
   mirror.onActivity = () => {
     session.flush();
   };

@@ -5,7 +5,9 @@
 // knows nothing of the session's clients or its wire.
 import { randomInt } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
+import type { SessionHost } from '../../shared/api';
 import type { PeerAddress } from '../net/address';
+import { addressKey } from '../net/address';
 import type { DatagramTenant, Transmit } from '../net/endpoint-types';
 import { Rng } from '../net/rng';
 import { monotonicNow, UdpTransport } from '../net/transport';
@@ -215,6 +217,25 @@ export class MirrorRunner {
     }));
   }
 
+  /** The session's hosts as this mirror's group sees them, this one first: where joiners reach each, and its RTT. */
+  hostInfos(): SessionHost[] {
+    const mirror = this.mirror;
+    const members = this.view?.members;
+    if (mirror === undefined || members === undefined) return [];
+    const rtts = new Map(
+      mirror.node.stats(monotonicNow()).crimp?.members.map((m) => [m.id, m.rttMs]),
+    );
+    const hosts = members.map((m) => ({
+      address: addressKey({
+        address: m.address.address,
+        port: m.address.port - MIRROR_PORT_OFFSET,
+      }),
+      self: m.id === mirror.self,
+      rttMs: m.id === mirror.self ? null : roundedMs(rtts.get(m.id) ?? null),
+    }));
+    return [...hosts.filter((h) => h.self), ...hosts.filter((h) => !h.self)];
+  }
+
   get executor(): MirrorExecutor | undefined {
     return this.exec;
   }
@@ -384,4 +405,9 @@ function reachableAddress(bind: string): string {
 /** A fresh session Board from a board state (its objects' map copied: the mirror's states change in place). */
 export function boardOf(s: BoardState): Board {
   return new Board({ objects: new Map(s.objects), nextId: s.nextId, topZ: s.topZ });
+}
+
+/** A round trip to show, whole ms (null while unmeasured). */
+function roundedMs(ms: number | null): number | null {
+  return ms === null ? null : Math.round(ms);
 }

@@ -19,6 +19,7 @@ import { pathKindOf, pathOfPeerKey } from './path';
 export type { PathKind } from './path';
 export { pathOfPeerKey } from './path';
 import { PROTOCOL_VERSION } from '../../shared/version';
+import type { SessionHost } from '../../shared/api';
 import type { ImageBlob } from '../../shared/images';
 import type { ImageLimits } from './host-images';
 import { monotonicNow, UdpTransport } from '../net/transport';
@@ -319,6 +320,8 @@ export class SessionRunner {
    * (`ghostboard host --mirror-of LINK`); undefined while this host takes no mirrors.
    */
   mirrorLink: string | undefined = undefined;
+  /** Hosting with mirrors: the session's hosts as this one's group sees them (set by whoever runs the mirror). */
+  sessionHosts: (() => readonly SessionHost[]) | undefined = undefined;
 
   /** Hosting through directories: the key that proves the registration, for the session's mirrors (`mirrorOf`). */
   get directoryKey(): Uint8Array | undefined {

@@ -27,9 +27,16 @@ export function fakeHosting(
     port: PORT,
     code: CODE,
     you: 1,
-    // A moment in (as a directory answers), the session takes mirrors: the link only looks like a real one.
+    // A moment in (as a directory answers), the session takes mirrors, and one has joined: the link only looks like
+    // a real one.
     ...(listed
-      ? { mirrorLink: `ghostboard://mirror/${ADDRESSES[0] ?? ''}:${PORT}#fake-mirror-key` }
+      ? {
+          mirrorLink: `ghostboard://mirror/${ADDRESSES[0] ?? ''}:${PORT}#fake-mirror-key`,
+          hosts: [
+            { address: `${ADDRESSES[0] ?? ''}:${PORT}`, self: true, rttMs: null },
+            { address: `203.0.113.77:${PORT}`, self: false, rttMs: 38 },
+          ],
+        }
       : {}),
   } as const;
   const reach = options.reach ?? (directories.length > 0 ? 'directory' : 'lan');

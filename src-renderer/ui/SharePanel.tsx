@@ -1,8 +1,9 @@
 // What a host shares to let others join: the invite link first (with how the session can be found), then
 // addresses with the port and the join code, each with a copy button, and (a session that takes mirrors) the
-// command that adds a mirror. Renders the store's 'hosting' status; knows nothing of Konva or the bridge.
+// command that adds a mirror, and once mirrors have joined, the session's hosts. Renders the store's 'hosting' status;
+// knows nothing of Konva or the bridge.
 import { type ReactElement, useState } from 'react';
-import type { ReachStatus } from '../../shared/api';
+import type { ReachStatus, SessionHost } from '../../shared/api';
 import { listingText, visibilityText } from '../store/reach-text';
 import { useAppState, useController } from '../view/context';
 import { Icon } from './icons';
@@ -165,6 +166,28 @@ function AddMirror({ link }: { link: string }): ReactElement {
   );
 }
 
+/** The session's hosts once it has more than one: this computer, and each other host with its round trip. */
+function SessionHosts({ hosts }: { hosts: readonly SessionHost[] }): ReactElement {
+  return (
+    <div className="share-mirror" data-testid="session-hosts">
+      <span className="share-label">Hosts of this session ({hosts.length})</span>
+      <ul className="share-hosts">
+        {hosts.map((h) => (
+          <li key={h.address} data-testid="session-host">
+            <code>{h.address}</code>
+            <span className="muted small">
+              {h.self ? 'this computer' : h.rttMs === null ? 'linking…' : `${h.rttMs} ms away`}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p className="muted small">
+        People join the host nearest to them, and move to another if theirs stops.
+      </p>
+    </div>
+  );
+}
+
 export function SharePanel(): ReactElement | null {
   const controller = useController();
   const status = useAppState((s) => s.status);
@@ -228,6 +251,7 @@ export function SharePanel(): ReactElement | null {
         </button>
         <span className="muted small">The old code stops working; people already here stay.</span>
       </div>
+      {status.hosts !== undefined && <SessionHosts hosts={status.hosts} />}
       {status.mirrorLink !== undefined && <AddMirror link={status.mirrorLink} />}
       <div className="share-foot">
         <CopyButton text={invite} label="the whole invitation" />

@@ -37,5 +37,11 @@ test('the share panel offers "Add a mirror": the command with its link, a copy b
   await expect(share.getByTestId('mirror-help')).toHaveText(
     'Run on another machine to serve this session from there too; people join the nearest host and move to another if one stops.',
   );
+  // A mirror has joined: the session's hosts, this computer first, the other with its round trip.
+  const hosts = share.getByTestId('session-host');
+  await expect(hosts).toHaveCount(2);
+  await expect(hosts.nth(0)).toContainText('this computer');
+  await expect(hosts.nth(1)).toContainText('203.0.113.77');
+  await expect(hosts.nth(1)).toContainText('38 ms away');
   await page.screenshot({ path: testInfo.outputPath('add-mirror.png') });
 });

@@ -1,6 +1,7 @@
 // Test kit: the app core's CoreIo on the simulator. Hosts and joiners are real HostSession/PeerSession over one
 // SimNetwork in virtual time, a directory is a table of session names, and the clock is the simulation's, so a
 // core test runs without sockets or sleeps. Knows nothing of the UI.
+import type { SessionHost } from '../../../shared/api';
 import type { PeerAddress } from '../../net/address';
 import { addressKey } from '../../net/address';
 import type { Impairment } from '../../net/impairment';
@@ -73,6 +74,7 @@ class SimSessionHandle implements SessionHandle {
   publicAddress: PeerAddress | undefined;
   /** As SessionRunner's: set by hand in a test, as the mirror driver would. */
   mirrorLink: string | undefined = undefined;
+  sessionHosts: (() => readonly SessionHost[]) | undefined = undefined;
   path: PathKind | undefined;
   /** What the core last asked its network-conditions control for (recorded, not applied: tests read it). */
   conditions: Impairment | undefined;
