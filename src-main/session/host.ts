@@ -41,6 +41,7 @@ import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
+import { PresenceGrid } from './presence-grid';
 import { scopePresence } from './presence-scope';
 import { fairShares } from '../net/stream/congestion';
 import type { PeerAddress } from '../net/address';
@@ -188,8 +189,8 @@ export class HostSession {
   private readonly self: GhostSource<PresenceState>;
   private readonly scratch: PresenceState = blankPresence();
   private readonly peers = new Map<Connection<PacketRecord>, HostPeer>();
-  /** The joined peers' relayed presence, in join order (what every peer's presence scope walks). */
-  private readonly relays: GhostSource<PresenceState>[] = [];
+  /** The joined peers' and remote participants' relayed presence, by place (what each presence scope walks). */
+  private readonly relays = new PresenceGrid();
   private readonly listeners = new Set<SessionListener>();
   private readonly rules: HostRules;
   /** Texts being co-edited (textot). */
@@ -364,7 +365,7 @@ export class HostSession {
         // The pointers in its view, nearest first when the budget is short (TRIBES' scoping by distance); ageing
         // keeps the rest coming. Runs 10 times a second per peer over every other peer: no allocation.
         scopePresence(s, p.viewport, m.relay, this.self);
-        for (const r of this.relays) scopePresence(s, p.viewport, m.relay, r);
+        this.relays.scope(s, p.viewport, m.relay);
       },
       presenceEvents: {
         created: (now, g, _c) => this.onPresence(p, g as PresenceState, 0xffffffff, now),
@@ -582,7 +583,7 @@ export class HostSession {
     };
     p.member = m;
     p.lastActiveAt = now;
-    this.relays.push(m.relay);
+    this.relays.add(m.relay);
     const rpc = p.stack.events.rpc;
     rpc.send(this.proto.welcome, {
       you: id,
@@ -654,6 +655,7 @@ export class HostSession {
     copyPresence(relay.obj, shown);
     relay.obj.peer = m.peerId;
     if (changed === 0) return;
+    this.relays.moved(relay);
     relay.markDirty(changed);
     this.options.relay?.presence(m.peerId, relay.obj, changed);
     const pointer = presenceMaskToPointer(relay.obj, changed);
@@ -676,8 +678,7 @@ export class HostSession {
     if (p.blobs !== undefined) this.images.detach(p.blobs);
     const m = p.member;
     if (m === undefined) return;
-    const i = this.relays.indexOf(m.relay);
-    if (i >= 0) this.relays.splice(i, 1);
+    this.relays.remove(m.relay);
     m.relay.destroy();
     this.tombstones.forget(m.peerId);
     this.texts.gone(m.peerId);
