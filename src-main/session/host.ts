@@ -41,6 +41,7 @@ import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
+import type { GridSlot } from './presence-grid';
 import { PresenceGrid } from './presence-grid';
 import { scopePresence } from './presence-scope';
 import { fairShares } from '../net/stream/congestion';
@@ -103,6 +104,8 @@ interface Member {
   readonly color: number;
   role: Role;
   readonly relay: GhostSource<PresenceState>;
+  /** The relay's place among the pointers every presence scope walks (relays). */
+  readonly place: GridSlot;
   /** The last drag it sent of an object it did not hold yet: shown if its grab of that object succeeds. */
   heldBack: HeldBack | undefined;
 }
@@ -573,17 +576,18 @@ export class HostSession {
     }
     // The host decides the role; the joiner's flag can only ask for less.
     const granted = this.rolesByAddress.get(this.sourceOf(p)) ?? this.options.joinRole ?? 'editor';
+    const relay = this.presence.add(Presence, blankPresence(id));
     const m: Member = {
       peerId: id,
       name: name.trim() === '' ? `Guest ${id}` : name.trim(),
       color: participantColor(this.colourIndexFor(p, name)),
       role: viewer ? 'viewer' : granted,
-      relay: this.presence.add(Presence, blankPresence(id)),
+      relay,
+      place: this.relays.add(relay),
       heldBack: undefined,
     };
     p.member = m;
     p.lastActiveAt = now;
-    this.relays.add(m.relay);
     const rpc = p.stack.events.rpc;
     rpc.send(this.proto.welcome, {
       you: id,
@@ -655,7 +659,7 @@ export class HostSession {
     copyPresence(relay.obj, shown);
     relay.obj.peer = m.peerId;
     if (changed === 0) return;
-    this.relays.moved(relay);
+    this.relays.moved(m.place);
     relay.markDirty(changed);
     this.options.relay?.presence(m.peerId, relay.obj, changed);
     const pointer = presenceMaskToPointer(relay.obj, changed);
@@ -678,7 +682,7 @@ export class HostSession {
     if (p.blobs !== undefined) this.images.detach(p.blobs);
     const m = p.member;
     if (m === undefined) return;
-    this.relays.remove(m.relay);
+    this.relays.remove(m.place);
     m.relay.destroy();
     this.tombstones.forget(m.peerId);
     this.texts.gone(m.peerId);

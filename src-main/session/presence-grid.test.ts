@@ -6,6 +6,7 @@ import type { GhostSource } from '../net/ghost/ghost-source';
 import { Rng } from '../net/rng';
 import { blankPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
 import type { PresenceState } from './ghost-classes';
+import type { GridSlot } from './presence-grid';
 import { PresenceGrid } from './presence-grid';
 import { scopePresence } from './presence-scope';
 
@@ -25,6 +26,7 @@ describe('presence grid', () => {
       const domain = new GhostDomain(PRESENCE_REGISTRY);
       const grid = new PresenceGrid();
       const all: Source[] = [];
+      const slots = new Map<Source, GridSlot>();
       const place = (s: Source): void => {
         // Mostly near the origin, some far out, some past the grid's clamped span.
         const far = rng.int(10) === 0 ? 3_000_000 : rng.int(4) === 0 ? 200_000 : 6000;
@@ -37,10 +39,10 @@ describe('presence grid', () => {
           const s = domain.add(Presence, blankPresence(step + 1));
           place(s);
           all.push(s);
-          grid.add(s);
+          slots.set(s, grid.add(s));
         } else if (r === 1) {
           const s = all.splice(rng.int(all.length), 1)[0] as Source;
-          grid.remove(s);
+          grid.remove(slots.get(s) as GridSlot);
         } else {
           const s = all[rng.int(all.length)] as Source;
           if (rng.bool()) place(s);
@@ -48,7 +50,7 @@ describe('presence grid', () => {
             s.obj.x += Math.round(rng.range(-600, 600));
             s.obj.y += Math.round(rng.range(-600, 600));
           }
-          grid.moved(s);
+          grid.moved(slots.get(s) as GridSlot);
         }
         expect(grid.size, `seed ${seed} step ${step}`).toBe(all.length);
         const mine = all[rng.int(all.length)] as Source;

@@ -18,7 +18,10 @@ const HALF_SPAN = 1 << 15;
 
 type Source = GhostSource<PresenceState>;
 
-interface Slot {
+/** A pointer's place in the grid, kept by whoever added it and handed back on each move (no lookup). */
+export interface GridSlot {
+  readonly source: Source;
+  /** Its cell's key, and its index in that cell's list. */
   key: number;
   index: number;
 }
@@ -35,38 +38,35 @@ function keyOf(cx: number, cy: number): number {
 
 export class PresenceGrid {
   /** Occupied cells' pointers (a cell left empty is deleted, so the map's size is the occupied cells). */
-  private readonly cells = new Map<number, Source[]>();
-  /** Each source's cell and index in it; also every source in the order added (a pass without a view). */
-  private readonly slots = new Map<Source, Slot>();
+  private readonly cells = new Map<number, GridSlot[]>();
+  /** Every pointer in the order added (a pass without a view). */
+  private readonly all = new Set<GridSlot>();
 
   get size(): number {
-    return this.slots.size;
+    return this.all.size;
   }
 
-  add(s: Source): void {
-    if (this.slots.has(s)) return;
-    const key = keyOf(cellOf(s.obj.x), cellOf(s.obj.y));
-    const slot: Slot = { key, index: 0 };
-    this.slots.set(s, slot);
-    this.put(s, slot);
+  /** Adds `s` where it is now; the slot returned stands for it in moved() and remove(). */
+  add(s: Source): GridSlot {
+    const slot: GridSlot = { source: s, key: keyOf(cellOf(s.obj.x), cellOf(s.obj.y)), index: 0 };
+    this.all.add(slot);
+    this.put(slot);
+    return slot;
   }
 
-  remove(s: Source): void {
-    const slot = this.slots.get(s);
-    if (slot === undefined) return;
+  remove(slot: GridSlot): void {
+    if (!this.all.delete(slot)) return;
     this.take(slot);
-    this.slots.delete(s);
   }
 
-  /** `s`'s position may have changed: it moves to its new cell (a lookup and two divisions when it stayed). */
-  moved(s: Source): void {
-    const slot = this.slots.get(s);
-    if (slot === undefined) return;
-    const key = keyOf(cellOf(s.obj.x), cellOf(s.obj.y));
-    if (key === slot.key) return;
+  /** The slot's pointer may have moved: it changes cells if it left its own (two divisions when it stayed). */
+  moved(slot: GridSlot): void {
+    const o = slot.source.obj;
+    const key = keyOf(cellOf(o.x), cellOf(o.y));
+    if (key === slot.key || !this.all.has(slot)) return;
     this.take(slot);
     slot.key = key;
-    this.put(s, slot);
+    this.put(slot);
   }
 
   /**
@@ -75,7 +75,7 @@ export class PresenceGrid {
    */
   scope(sink: GhostScope, view: Viewport | undefined, mine: Source): void {
     if (view === undefined) {
-      for (const s of this.slots.keys()) scopePresence(sink, view, mine, s);
+      for (const slot of this.all) scopePresence(sink, view, mine, slot.source);
       return;
     }
     const m = Math.max(MIN_VIEW_MARGIN, VIEW_MARGIN_SHARE * Math.max(view.w, view.h));
@@ -85,40 +85,40 @@ export class PresenceGrid {
     const y1 = cellOf(view.y + view.h + m);
     // A view zoomed far out spans more cells than are occupied: walk the occupied ones instead.
     if ((x1 - x0 + 1) * (y1 - y0 + 1) > this.cells.size) {
-      for (const bucket of this.cells.values()) this.visit(sink, view, mine, bucket);
+      for (const bucket of this.cells.values()) visit(sink, view, mine, bucket);
       return;
     }
     for (let cx = x0; cx <= x1; cx++)
       for (let cy = y0; cy <= y1; cy++) {
         const bucket = this.cells.get(keyOf(cx, cy));
-        if (bucket !== undefined) this.visit(sink, view, mine, bucket);
+        if (bucket !== undefined) visit(sink, view, mine, bucket);
       }
   }
 
-  private visit(sink: GhostScope, view: Viewport, mine: Source, bucket: readonly Source[]): void {
-    for (let i = 0; i < bucket.length; i++) scopePresence(sink, view, mine, bucket[i] as Source);
-  }
-
-  private put(s: Source, slot: Slot): void {
+  private put(slot: GridSlot): void {
     let bucket = this.cells.get(slot.key);
     if (bucket === undefined) {
       bucket = [];
       this.cells.set(slot.key, bucket);
     }
     slot.index = bucket.length;
-    bucket.push(s);
+    bucket.push(slot);
   }
 
-  /** Takes the slot's source out of its cell (the cell's last source fills its place). */
-  private take(slot: Slot): void {
+  /** Takes the slot out of its cell (the cell's last slot fills its place). */
+  private take(slot: GridSlot): void {
     const bucket = this.cells.get(slot.key);
     if (bucket === undefined) return;
-    const last = bucket.pop() as Source;
-    if (slot.index < bucket.length) {
+    const last = bucket.pop() as GridSlot;
+    if (last !== slot) {
       bucket[slot.index] = last;
-      const moved = this.slots.get(last);
-      if (moved !== undefined) moved.index = slot.index;
+      last.index = slot.index;
     }
     if (bucket.length === 0) this.cells.delete(slot.key);
   }
+}
+
+function visit(sink: GhostScope, view: Viewport, mine: Source, bucket: readonly GridSlot[]): void {
+  for (let i = 0; i < bucket.length; i++)
+    scopePresence(sink, view, mine, (bucket[i] as GridSlot).source);
 }
