@@ -236,7 +236,7 @@ export class HostSession {
     this.replica = new BoardReplica(
       this.board,
       () => this.now,
-      () => this.rescopeBoards(),
+      (id) => this.admitToBoards(id),
     );
     this.self = this.presence.add(Presence, blankPresence(HOST_PEER_ID));
     this.images = new HostImages(this.proto, (e) => this.emit(e), options.imageLimits);
@@ -1164,10 +1164,17 @@ export class HostSession {
     }
   }
 
-  /** Objects came or went: every peer's board scope is stale (scoping is otherwise paced, not per change). */
-  private rescopeBoards(): void {
+  /** An object was added: it is in every joined peer's board scope at once (scoping is otherwise paced). */
+  private admitToBoards(id: ObjectId): void {
     for (const p of this.peers.values()) {
-      p.stack.board.invalidateScope();
+      if (p.member === undefined) continue;
+      const board = p.stack.board;
+      this.replica.admit(
+        this.now,
+        id,
+        { add: (s, priority) => board.admit(s, priority) },
+        p.viewport,
+      );
       p.stack.events.scheduler.touch(this.now);
     }
   }
