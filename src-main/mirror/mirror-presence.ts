@@ -108,6 +108,8 @@ export class MirrorPresence implements LinkStreams {
   private readonly roster = new Map<number, RemoteEntry>();
   /** Roster keys with something to tell the host, in the order it happened. */
   private readonly dirty = new Set<number>();
+  /** Where set() works out an existing participant's next state (see there). */
+  private readonly scratch: ParticipantState = blankParticipant();
 
   /** A joiner's mirror has no id until the group gives it one (assignSelf); it serves no client before. */
   constructor(private id: MirrorId | undefined) {}
@@ -131,12 +133,13 @@ export class MirrorPresence implements LinkStreams {
     if (!Number.isInteger(client) || client < 0 || client > MAX_PEER_ID)
       throw new RangeError(`participant id ${client} outside 0..${MAX_PEER_ID}`);
     const source = this.locals.get(client);
-    const next: ParticipantState = {
-      ...(source?.obj ?? blankParticipant(this.self, client)),
-      ...change,
-      origin: this.self,
-      client,
-    };
+    // Called for every pointer move of every client (60 a second each): an update is worked out in a scratch
+    // state, and only a new participant's is a new object.
+    const next = source === undefined ? blankParticipant(this.self, client) : this.scratch;
+    if (source !== undefined) copyParticipantFields(next, source.obj);
+    Object.assign(next, change);
+    next.origin = this.self;
+    next.client = client;
     const invalid = participantFieldsInvalid(next);
     if (invalid !== undefined) throw new RangeError(`participant ${client}: ${invalid}`);
     canonicalDrag(next);

@@ -9,6 +9,7 @@ import type { ParticipantFields } from '../mirror/participant';
 import { MAX_COLOR_INDEX, PARTICIPANT_FIELD } from '../mirror/participant';
 import { participantColor } from '../session/colors';
 import type { PresenceState } from '../session/ghost-classes';
+import { blankPresence } from '../session/ghost-classes';
 import type { ParticipantRelay, RemoteRoster } from '../session/remote-roster';
 import type { ParticipantInfo } from '../session/session-events';
 import type { PeerIds } from './mirror-executor';
@@ -33,24 +34,42 @@ const PRESENCE_GROUPS = PARTICIPANT_FIELD.pointer | PARTICIPANT_FIELD.tool | PAR
 /** What a participant's presence and its ghost between mirrors have alike: its pointer, tool and drag. */
 type Live = Omit<PresenceState, 'peer'>;
 
-function liveOf(s: Readonly<Live>): Live {
-  return {
-    x: s.x,
-    y: s.y,
-    visible: s.visible,
-    tool: s.tool,
-    dragId: s.dragId,
-    dragX: s.dragX,
-    dragY: s.dragY,
-    dragShaped: s.dragShaped,
-    dragW: s.dragW,
-    dragH: s.dragH,
-    dragRotation: s.dragRotation,
-  };
+/**
+ * Copies the live fields into `to` (a scratch state: a pointer moves 60 times a second per participant, and each
+ * move passes through here once on its way out and once per other mirror on its way in).
+ */
+function copyLive<T extends Live>(to: T, s: Readonly<Live>): T {
+  to.x = s.x;
+  to.y = s.y;
+  to.visible = s.visible;
+  to.tool = s.tool;
+  to.dragId = s.dragId;
+  to.dragX = s.dragX;
+  to.dragY = s.dragY;
+  to.dragShaped = s.dragShaped;
+  to.dragW = s.dragW;
+  to.dragH = s.dragH;
+  to.dragRotation = s.dragRotation;
+  return to;
 }
 
 export class PresenceRelay implements ParticipantRelay {
   readonly counters: PresenceRelayCounters = { unrelayable: 0 };
+  /** What presence() hands the mirror's presence, and show() the host's roster: neither keeps it. */
+  private readonly live: Live = {
+    x: 0,
+    y: 0,
+    visible: false,
+    tool: 0,
+    dragId: 0,
+    dragX: 0,
+    dragY: 0,
+    dragShaped: false,
+    dragW: 0,
+    dragH: 0,
+    dragRotation: 0,
+  };
+  private readonly shown: PresenceState = blankPresence();
 
   constructor(
     private readonly roster: MirrorPresence,
@@ -66,7 +85,7 @@ export class PresenceRelay implements ParticipantRelay {
   }
 
   presence(peer: PeerId, state: Readonly<PresenceState>): void {
-    this.set(peer, liveOf(state));
+    this.set(peer, copyLive(this.live, state));
   }
 
   /** Everything the other mirrors' participants did since the last call, shown through `remote`. */
@@ -92,7 +111,11 @@ export class PresenceRelay implements ParticipantRelay {
         role: s.role,
         isHost: false,
       });
-    if (all || (c.fields & PRESENCE_GROUPS) !== 0) remote.presence(peer, { peer, ...liveOf(s) });
+    if (all || (c.fields & PRESENCE_GROUPS) !== 0) {
+      const shown = copyLive(this.shown, s);
+      shown.peer = peer;
+      remote.presence(peer, shown);
+    }
   }
 
   /** Called from within the host's handling of a participant's packets: never throws. */

@@ -130,6 +130,11 @@ export function buildConnectionStack(
     name: 'board',
     registry: BOARD_REGISTRY,
     maxGhosts: BOARD_MAX_GHOSTS,
+    // Every object is in scope (peers keep the whole board), so a periodic pass only refreshes priorities (distance
+    // to the view, a recent change); a pass visits every object. Spaced by board size like the pointers' (20 a
+    // second of a 5,000-object board was 100,000 visits a second per peer); an added object is admitted and a new
+    // viewport rescopes at once.
+    scopeMsPerObject: 1,
     ...(o.boardDomain === undefined ? {} : { domain: o.boardDomain }),
     ...(o.boardScope === undefined ? {} : { scope: o.boardScope }),
     ...(o.boardEvents === undefined ? {} : { events: o.boardEvents }),

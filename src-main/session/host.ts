@@ -41,6 +41,8 @@ import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
+import type { GridSlot } from './presence-grid';
+import { PresenceGrid } from './presence-grid';
 import { scopePresence } from './presence-scope';
 import { fairShares } from '../net/stream/congestion';
 import type { PeerAddress } from '../net/address';
@@ -102,6 +104,8 @@ interface Member {
   readonly color: number;
   role: Role;
   readonly relay: GhostSource<PresenceState>;
+  /** The relay's place among the pointers every presence scope walks (relays). */
+  readonly place: GridSlot;
   /** The last drag it sent of an object it did not hold yet: shown if its grab of that object succeeds. */
   heldBack: HeldBack | undefined;
 }
@@ -188,8 +192,8 @@ export class HostSession {
   private readonly self: GhostSource<PresenceState>;
   private readonly scratch: PresenceState = blankPresence();
   private readonly peers = new Map<Connection<PacketRecord>, HostPeer>();
-  /** The joined peers' relayed presence, in join order (what every peer's presence scope walks). */
-  private readonly relays: GhostSource<PresenceState>[] = [];
+  /** The joined peers' and remote participants' relayed presence, by place (what each presence scope walks). */
+  private readonly relays = new PresenceGrid();
   private readonly listeners = new Set<SessionListener>();
   private readonly rules: HostRules;
   /** Texts being co-edited (textot). */
@@ -232,7 +236,7 @@ export class HostSession {
     this.replica = new BoardReplica(
       this.board,
       () => this.now,
-      () => this.rescopeBoards(),
+      (id) => this.admitToBoards(id),
     );
     this.self = this.presence.add(Presence, blankPresence(HOST_PEER_ID));
     this.images = new HostImages(this.proto, (e) => this.emit(e), options.imageLimits);
@@ -364,7 +368,7 @@ export class HostSession {
         // The pointers in its view, nearest first when the budget is short (TRIBES' scoping by distance); ageing
         // keeps the rest coming. Runs 10 times a second per peer over every other peer: no allocation.
         scopePresence(s, p.viewport, m.relay, this.self);
-        for (const r of this.relays) scopePresence(s, p.viewport, m.relay, r);
+        this.relays.scope(s, p.viewport, m.relay);
       },
       presenceEvents: {
         created: (now, g, _c) => this.onPresence(p, g as PresenceState, 0xffffffff, now),
@@ -572,17 +576,18 @@ export class HostSession {
     }
     // The host decides the role; the joiner's flag can only ask for less.
     const granted = this.rolesByAddress.get(this.sourceOf(p)) ?? this.options.joinRole ?? 'editor';
+    const relay = this.presence.add(Presence, blankPresence(id));
     const m: Member = {
       peerId: id,
       name: name.trim() === '' ? `Guest ${id}` : name.trim(),
       color: participantColor(this.colourIndexFor(p, name)),
       role: viewer ? 'viewer' : granted,
-      relay: this.presence.add(Presence, blankPresence(id)),
+      relay,
+      place: this.relays.add(relay),
       heldBack: undefined,
     };
     p.member = m;
     p.lastActiveAt = now;
-    this.relays.push(m.relay);
     const rpc = p.stack.events.rpc;
     rpc.send(this.proto.welcome, {
       you: id,
@@ -654,6 +659,7 @@ export class HostSession {
     copyPresence(relay.obj, shown);
     relay.obj.peer = m.peerId;
     if (changed === 0) return;
+    this.relays.moved(m.place);
     relay.markDirty(changed);
     this.options.relay?.presence(m.peerId, relay.obj, changed);
     const pointer = presenceMaskToPointer(relay.obj, changed);
@@ -676,8 +682,7 @@ export class HostSession {
     if (p.blobs !== undefined) this.images.detach(p.blobs);
     const m = p.member;
     if (m === undefined) return;
-    const i = this.relays.indexOf(m.relay);
-    if (i >= 0) this.relays.splice(i, 1);
+    this.relays.remove(m.place);
     m.relay.destroy();
     this.tombstones.forget(m.peerId);
     this.texts.gone(m.peerId);
@@ -1159,10 +1164,17 @@ export class HostSession {
     }
   }
 
-  /** Objects came or went: every peer's board scope is stale (scoping is otherwise paced, not per change). */
-  private rescopeBoards(): void {
+  /** An object was added: it is in every joined peer's board scope at once (scoping is otherwise paced). */
+  private admitToBoards(id: ObjectId): void {
     for (const p of this.peers.values()) {
-      p.stack.board.invalidateScope();
+      if (p.member === undefined) continue;
+      const board = p.stack.board;
+      this.replica.admit(
+        this.now,
+        id,
+        { add: (s, priority) => board.admit(s, priority) },
+        p.viewport,
+      );
       p.stack.events.scheduler.touch(this.now);
     }
   }

@@ -5,6 +5,7 @@
 import type { PeerId } from '../../shared/board';
 import type { GhostDomain, GhostSource } from '../net/ghost/ghost-source';
 import type { PresenceState } from './ghost-classes';
+import type { GridSlot, PresenceGrid } from './presence-grid';
 import { blankPresence, copyPresence, Presence } from './ghost-classes';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
 import type { LeaveReason } from './protocol';
@@ -44,6 +45,7 @@ export interface RosterOutlet {
 interface Remote {
   info: ParticipantInfo;
   readonly relay: GhostSource<PresenceState>;
+  readonly place: GridSlot;
 }
 
 /** Every group of a presence but its peer id (this host's id for it, set here). */
@@ -60,7 +62,7 @@ export class RemoteParticipants implements RemoteRoster {
   constructor(
     private readonly domain: GhostDomain,
     /** The host's relayed presences (its joiners' presence scopes walk them): remote ones are added here. */
-    private readonly relays: GhostSource<PresenceState>[],
+    private readonly relays: PresenceGrid,
     /** Ids this host gives its own joiners (or its own user's 0): never another host's participant. */
     private readonly local: (peer: PeerId) => boolean,
     private readonly out: RosterOutlet,
@@ -86,8 +88,11 @@ export class RemoteParticipants implements RemoteRoster {
         return;
       }
       const relay = this.domain.add<PresenceState>(Presence, blankPresence(p.peer));
-      this.remotes.set(p.peer, { info: { ...p, isHost: false }, relay });
-      this.relays.push(relay);
+      this.remotes.set(p.peer, {
+        info: { ...p, isHost: false },
+        relay,
+        place: this.relays.add(relay),
+      });
       this.out.rescope();
     } else known.info = { ...p, isHost: false };
     this.out.joined({ ...p, isHost: false });
@@ -97,8 +102,7 @@ export class RemoteParticipants implements RemoteRoster {
     const r = this.remotes.get(peer);
     if (r === undefined) return;
     this.remotes.delete(peer);
-    const i = this.relays.indexOf(r.relay);
-    if (i >= 0) this.relays.splice(i, 1);
+    this.relays.remove(r.place);
     r.relay.destroy();
     this.out.left(peer, reason, detail);
   }
@@ -111,6 +115,7 @@ export class RemoteParticipants implements RemoteRoster {
     copyPresence(shown, state);
     shown.peer = peer;
     if (changed === 0) return;
+    this.relays.moved(r.place);
     r.relay.markDirty(changed);
     const pointer = presenceMaskToPointer(shown, changed);
     if (pointer) this.out.pointer(pointer, (changed & POINTER_MASK) !== 0);

@@ -8,7 +8,7 @@ import type { GhostEvents } from './ghost-receiver';
 import { GhostReceiver } from './ghost-receiver';
 import type { GhostPacketRecord, GhostScopeFn } from './ghost-sender';
 import { GhostSender } from './ghost-sender';
-import type { GhostDomain } from './ghost-source';
+import type { GhostDomain, GhostSource } from './ghost-source';
 import type { GhostReceiveStats, GhostSendStats } from './ghost-stats';
 
 export interface GhostManagerOptions {
@@ -89,6 +89,11 @@ export class GhostManager implements StreamManager<GhostPacketRecord> {
 
   notify(_now: number, record: GhostPacketRecord, delivered: boolean): void {
     this.sender?.notify(record, delivered);
+  }
+
+  /** One new object in scope now with this priority, without a scope pass (see ScopePass.admit). */
+  admit(source: GhostSource, priority: number): void {
+    this.sender?.admit(source, priority);
   }
 
   /** Scope again at the next packet (the viewer's viewport moved). */

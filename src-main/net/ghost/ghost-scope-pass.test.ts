@@ -100,6 +100,28 @@ describe('ScopePass', () => {
     expect(s.counters.scopePasses).toBe(3);
   });
 
+  it('admits one new object between passes, without a pass, and later passes keep it as any other', () => {
+    const s = setup({ intervalMs: 50 });
+    const a = shape(s, 1);
+    s.inScope.set(a, 2);
+    s.pass.maybeRun(0);
+    const b = shape(s, 2);
+    s.inScope.set(b, 5);
+    s.pass.admit(b, 5);
+    expect(s.scoped).toBe(1);
+    expect(s.counters.scopePasses).toBe(1);
+    expect(recordOf(s, b).wanted).toBe(true);
+    expect(s.calls.slice(-3)).toEqual([
+      ['add', 1, 5],
+      ['queue', 1],
+      ['prioritize', 1, 5],
+    ]);
+    s.pass.maybeRun(50);
+    expect(s.scoped).toBe(2);
+    expect(recordOf(s, b).wanted).toBe(true);
+    expect(recordOf(s, a).wanted).toBe(true);
+  });
+
   it('runs at once when the always-in-scope set changes, and scopes those objects at their priority', () => {
     const s = setup({ intervalMs: 50 });
     s.pass.maybeRun(0);

@@ -73,6 +73,14 @@ export class ScopePass {
     return this.o.scope === undefined ? Infinity : this.nextScopeAt;
   }
 
+  /**
+   * One object in scope now, with this priority, without a pass (an object just created): a pass over every object
+   * for each one added costs the whole domain per add. Later passes scope it as any other.
+   */
+  admit(source: GhostSource, priority: number): void {
+    this.inScope(source, priority);
+  }
+
   /** The record ghosting `source` here, if any. */
   recordOf(source: GhostSource): GhostRecord | undefined {
     return this.records.get(source);

@@ -74,6 +74,11 @@ export class GhostSender implements RecordOwner {
     this.wake?.();
   }
 
+  /** `source` is in scope now with this priority (see ScopePass.admit). */
+  admit(source: GhostSource, priority: number): void {
+    this.scope.admit(source, priority);
+  }
+
   /** The next periodic scope pass (with a scope function) or tail repeat due, whichever is first. */
   nextCheckAt(): number {
     return Math.min(this.scope.nextAt(), this.repeats.nextAt());

@@ -39,6 +39,8 @@ export class GhostSource<S = unknown> {
    */
   private changeCount = 0;
   private readonly changedAt: number[];
+  /** The groups the latest change touched: what a record one change behind reads (the common case). */
+  private lastMask = 0;
   private isDestroyed = false;
 
   constructor(
@@ -60,6 +62,8 @@ export class GhostSource<S = unknown> {
 
   /** The groups changed after the change numbered `seen`. */
   changedSince(seen: number): number {
+    // A record told of every change but this one (a pointer's records, on each of its moves) asks for this.
+    if (seen === this.changeCount - 1) return this.lastMask;
     let m = 0;
     const at = this.changedAt;
     for (let g = 0; g < at.length; g++) if ((at[g] as number) > seen) m |= 1 << g;
@@ -84,6 +88,7 @@ export class GhostSource<S = unknown> {
     }
     if (m === 0) return;
     const c = ++this.changeCount;
+    this.lastMask = m;
     for (let g = 0, b = m; b !== 0; g++, b >>>= 1) if ((b & 1) !== 0) this.changedAt[g] = c;
     const observers = this.observers;
     const held = this.held;
