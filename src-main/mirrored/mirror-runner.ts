@@ -84,6 +84,8 @@ export class MirrorRunner {
   private rollbackEffects = 0;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** A pump of the links' sockets is due right after this turn of the event loop (see soon). */
+  private pumpPending = false;
   /** Called after the mirror's work changed what the host has to send (the session runner's flush). */
   onActivity: (() => void) | undefined;
 
@@ -180,8 +182,25 @@ export class MirrorRunner {
   readonly relay: ParticipantRelay = {
     joined: (p) => this.presenceRelay()?.joined(p),
     left: (peer) => this.presenceRelay()?.left(peer),
-    presence: (peer, state) => this.presenceRelay()?.presence(peer, state),
+    presence: (peer, state) => {
+      this.presenceRelay()?.presence(peer, state);
+      this.soon();
+    },
   };
+
+  /**
+   * A participant's presence changed inside the host's handling of its packet: the links' sockets are the mirror's,
+   * so their timer hears of the change only when they are pumped. Right after this turn of the event loop (changes
+   * of one batch of datagrams share it), not at the next datagram or poll of the mirror's own, up to POLL_MS later.
+   */
+  private soon(): void {
+    if (this.pumpPending || this.closed) return;
+    this.pumpPending = true;
+    setImmediate(() => {
+      this.pumpPending = false;
+      this.pumpAll();
+    });
+  }
 
   private presenceRelay(): PresenceRelay | undefined {
     const mirror = this.mirror;

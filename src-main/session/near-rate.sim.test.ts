@@ -26,7 +26,7 @@ describe('a near peer accepts its host faster', () => {
       expect(r.total.length, msg).toBe(8 * 7 * 120);
       expect(r.unseen, msg).toBe(0);
       // The sender's own packet leaves with its call; the host's relay waits at most one packet interval.
-      expect(Math.max(...r.senderWait), msg).toBe(0);
+      expect(Math.max(...r.senderWait), msg).toBeLessThanOrEqual(1e-6);
       expect(Math.max(...r.hostWait), msg).toBeLessThanOrEqual(1000 / near + 1e-6);
     }
   });
