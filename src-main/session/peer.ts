@@ -388,6 +388,8 @@ export class PeerSession {
       usual.toPeers,
       usual.nearToPeers,
       rtt.hasSample ? rtt.min : Infinity,
+      // Everyone the host announced, this side too: the host's own user and a mirrored session's other hosts' users.
+      this.people.size,
     );
     if (!always && policy.packetsPerSecond === this.accepting) return;
     this.accepting = policy.packetsPerSecond;
