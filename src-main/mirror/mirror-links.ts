@@ -147,6 +147,15 @@ const STREAM_INTERVAL_MS = 2;
  * crowd's fill it, and its packets then go full and about as often as before.
  */
 const STREAM_BYTES_PER_SECOND = 100 * (1200 + UDP_IPV4_OVERHEAD);
+/**
+ * The stream's own packets keep to this share of the link's window: the rest stays CRIMP's and membership's, whose
+ * datagrams are dropped while it is full (crimpUnsent). A packet per change of a crowd's pointers (500/s over a
+ * 120 ms round trip) would fill it; past the share, changes wait and gather into the packets that follow. Four
+ * users' pointers (240/s, about 29 in flight at 60 ms one way) stay within it.
+ */
+const STREAM_WINDOW_SHARE = 0.75;
+/** A stream held by its share of the window tries again this much later (ms), not every interval. */
+const STREAM_HELD_MS = 5;
 /** Bytes a packet of the stream's own costs beyond its section: IP/UDP, the seal and a typical header. */
 const OWN_PACKET_BYTES = UDP_IPV4_OVERHEAD + SEAL_OVERHEAD + 4;
 
@@ -455,10 +464,11 @@ export class MirrorLinks {
       if ((stream.nextCheckAt?.() ?? Infinity) <= now) link.streamAt = now + this.streamIntervalMs;
       return;
     }
-    // Sent or not (a full window waits for acks), the next try is an interval away.
-    if (link.conn.canSend() && this.sendPacket(now, link, undefined, undefined))
+    // Sent or not (a full window, or the stream's share of it, waits for acks), the next try is an interval away.
+    const share = link.conn.inFlight < link.conn.options.windowSize * STREAM_WINDOW_SHARE;
+    if (share && link.conn.canSend() && this.sendPacket(now, link, undefined, undefined))
       link.streamBudget?.charge(now, OWN_PACKET_BYTES);
-    link.streamAt = now + this.streamIntervalMs;
+    link.streamAt = now + (share ? this.streamIntervalMs : STREAM_HELD_MS);
   }
 
   private onPayload(now: number, link: Link, r: BitReader): void {
