@@ -148,6 +148,13 @@ const STREAM_INTERVAL_MS = 2;
  */
 const STREAM_BYTES_PER_SECOND = 100 * (1200 + UDP_IPV4_OVERHEAD);
 /**
+ * Packets of its own the stream sends a second at most (a few back to back after a pause): about one per change of
+ * four users' pointers, while a crowd's changes gather into them (each packet costs both mirrors CPU: at 32 users a
+ * mirror and one per change, a 96-user bench starved). In the sim at 8 users a mirror a change then waits 1.7 ms
+ * (median; 4 at most) and the link carries 16 KB/s; at 400 the share of the window held some for 20 ms.
+ */
+const STREAM_PACKETS_PER_SECOND = 250;
+/**
  * The stream's own packets keep to this share of the link's window: the rest stays CRIMP's and membership's, whose
  * datagrams are dropped while it is full (crimpUnsent). A packet per change of a crowd's pointers (500/s over a
  * 120 ms round trip) would fill it; past the share, changes wait and gather into the packets that follow. Four
@@ -467,7 +474,7 @@ export class MirrorLinks {
     // Sent or not (a full window, or the stream's share of it, waits for acks), the next try is an interval away.
     const share = link.conn.inFlight < link.conn.options.windowSize * STREAM_WINDOW_SHARE;
     if (share && link.conn.canSend() && this.sendPacket(now, link, undefined, undefined))
-      link.streamBudget?.charge(now, OWN_PACKET_BYTES);
+      link.streamBudget?.charge(now, OWN_PACKET_BYTES, 1);
     link.streamAt = now + (share ? this.streamIntervalMs : STREAM_HELD_MS);
   }
 
@@ -563,7 +570,7 @@ export class MirrorLinks {
       link.streamWants = true;
     };
     link.stream = stream;
-    link.streamBudget = new StreamBudget(now, STREAM_BYTES_PER_SECOND);
+    link.streamBudget = new StreamBudget(now, STREAM_BYTES_PER_SECOND, STREAM_PACKETS_PER_SECOND);
     link.streamWants = true;
   }
 

@@ -3,7 +3,7 @@ import { StreamBudget } from './stream-budget';
 
 describe('StreamBudget', () => {
   it('starts with a tenth of a second saved and is ready while not overdrawn', () => {
-    const b = new StreamBudget(0, 10_000);
+    const b = new StreamBudget(0, 10_000, 1000);
     expect(b.readyAt()).toBe(0);
     b.charge(0, 1000);
     expect(b.readyAt()).toBe(0);
@@ -13,7 +13,7 @@ describe('StreamBudget', () => {
   });
 
   it('earns back at its rate and saves no more than a tenth of a second', () => {
-    const b = new StreamBudget(0, 10_000);
+    const b = new StreamBudget(0, 10_000, 1000);
     b.charge(0, 3000);
     expect(b.readyAt()).toBe(200);
     b.charge(200, 0);
@@ -23,7 +23,19 @@ describe('StreamBudget', () => {
     expect(b.readyAt()).toBe(10_050);
   });
 
+  it('lets four packets of its own go back to back, then one per packet interval', () => {
+    const b = new StreamBudget(0, 1_000_000, 250);
+    for (let i = 0; i < 4; i++) {
+      expect(b.readyAt()).toBe(0);
+      b.charge(0, 50, 1);
+    }
+    expect(b.readyAt()).toBe(4);
+    b.charge(4, 50, 1);
+    expect(b.readyAt()).toBe(8);
+  });
+
   it('refuses a budget that earns nothing', () => {
-    expect(() => new StreamBudget(0, 0)).toThrow(RangeError);
+    expect(() => new StreamBudget(0, 0, 1)).toThrow(RangeError);
+    expect(() => new StreamBudget(0, 1, 0)).toThrow(RangeError);
   });
 });
