@@ -3,8 +3,8 @@
 // does; each link names its mirror (HELLO), carries CRIMP datagrams unreliably (with the notify protocol's
 // verdicts passed back as hints) and clock probes, and keeps an NTP-style offset to its mirror. Links also carry
 // membership messages (group-wire.ts), on a joiner's link before it has an id too. A stream manager given by the
-// owner (the participants' ghosts) rides the link's packets after the messages, and sends packets of its own at
-// most every streamIntervalMs. A mirror listens on one endpoint and dials on another (an Endpoint is a host or a
+// owner (the participants' ghosts) rides the link's packets after the messages, and sends packets of its own as
+// soon as it has a change, at most every streamIntervalMs and within its byte budget (stream-budget.ts). A mirror listens on one endpoint and dials on another (an Endpoint is a host or a
 // client). Sans-IO; knows nothing of sockets, of what CRIMP, membership messages or the stream carry, or of
 // sessions.
 import { randomBytes } from 'node:crypto';
@@ -18,8 +18,11 @@ import type { EndpointOptions, Transmit } from '../net/endpoint-types';
 import { joinCodeStrengthBits } from '../net/join-code';
 import type { StreamManager } from '../net/stream/manager';
 import { ProtocolError } from '../net/stream/manager';
+import { SEAL_OVERHEAD } from '../net/crypto';
+import { UDP_IPV4_OVERHEAD } from '../net/stats';
 import type { ClockEstimate } from './clock-offset';
 import { ClockOffset } from './clock-offset';
+import { StreamBudget } from './stream-budget';
 import type { LinkMessage } from './link-wire';
 import {
   isLinkDecodeError,
@@ -134,8 +137,37 @@ export interface MirrorLinkCounters {
 const MAX_OUTSTANDING_PROBES = 4;
 const FIRST_PROBES = 8;
 const HELLO_RETRY_MS = 200;
-/** A pointer moving at 60 Hz changes every 16.7 ms: a stream packet every 10 ms carries one change of each. */
-const STREAM_INTERVAL_MS = 10;
+/**
+ * A change waits at most this long for the stream's next packet of its own (ms). Four users' pointers at 60 Hz on
+ * their own phases change 240 times a second, 4.2 ms apart on average: a packet for nearly every change, each
+ * leaving at once. At 10 ms (before) a change waited 4.3 ms (median) here, of a between-sites pointer's 77 in the
+ * simulator (mirrored/site-latency.sim.test.ts); now none.
+ */
+const STREAM_INTERVAL_MS = 2;
+/**
+ * The stream's budget: what a full packet every 10 ms took (100 x 1,228 B, about 1 Mbit/s). A few users' pointers
+ * spend a fraction of it (a packet per change: 13.7 KB/s a link at 12 users, against 7.1 at one every 10 ms); a
+ * crowd's fill it, and its packets then go full and about as often as before.
+ */
+const STREAM_BYTES_PER_SECOND = 100 * (1200 + UDP_IPV4_OVERHEAD);
+/**
+ * Packets of its own the stream sends a second at most (a few back to back after a pause): about one per change of
+ * four users' pointers, while a crowd's changes gather into them (each packet costs both mirrors CPU: at 32 users a
+ * mirror and one per change, a 96-user bench starved). In the sim at 8 users a mirror a change then waits 1.7 ms
+ * (median; 4 at most) and the link carries 16 KB/s; at 400 the share of the window held some for 20 ms.
+ */
+const STREAM_PACKETS_PER_SECOND = 250;
+/**
+ * The stream's own packets keep to this share of the link's window: the rest stays CRIMP's and membership's, whose
+ * datagrams are dropped while it is full (crimpUnsent). A packet per change of a crowd's pointers (500/s over a
+ * 120 ms round trip) would fill it; past the share, changes wait and gather into the packets that follow. Four
+ * users' pointers (240/s, about 29 in flight at 60 ms one way) stay within it.
+ */
+const STREAM_WINDOW_SHARE = 0.75;
+/** A stream held by its share of the window tries again this much later (ms), not every interval. */
+const STREAM_HELD_MS = 5;
+/** Bytes a packet of the stream's own costs beyond its section: IP/UDP, the seal and a typical header. */
+const OWN_PACKET_BYTES = UDP_IPV4_OVERHEAD + SEAL_OVERHEAD + 4;
 
 interface Link {
   readonly key: number;
@@ -154,6 +186,8 @@ interface Link {
   stream: StreamManager<unknown> | undefined;
   /** The stream may send a packet of its own no earlier than this (one interval after it last went out). */
   streamAt: number;
+  /** What the stream has spent against its budget (made with the stream). */
+  streamBudget: StreamBudget | undefined;
   /** The stream's demand may be above 'none' (it woke us, or said so when last asked). */
   streamWants: boolean;
 }
@@ -326,6 +360,7 @@ export class MirrorLinks {
       control: [],
       stream: undefined,
       streamAt: -Infinity,
+      streamBudget: undefined,
       streamWants: false,
     };
     this.links.set(conn, link);
@@ -423,7 +458,10 @@ export class MirrorLinks {
     writeLinkSectionFlag(w);
     const record = budgetBits > 1 ? stream.write(now, w, budgetBits - 1) : undefined;
     if (record === undefined) w.truncate(start);
-    else link.streamAt = now + this.streamIntervalMs;
+    else {
+      link.streamAt = now + this.streamIntervalMs;
+      link.streamBudget?.charge(now, Math.ceil((w.bitLength - start) / 8));
+    }
     link.streamWants = stream.demand(now) !== 'none';
     return record;
   }
@@ -436,9 +474,11 @@ export class MirrorLinks {
       if ((stream.nextCheckAt?.() ?? Infinity) <= now) link.streamAt = now + this.streamIntervalMs;
       return;
     }
-    // Sent or not (a full window waits for acks), the next try is an interval away.
-    if (link.conn.canSend()) this.sendPacket(now, link, undefined, undefined);
-    link.streamAt = now + this.streamIntervalMs;
+    // Sent or not (a full window, or the stream's share of it, waits for acks), the next try is an interval away.
+    const share = link.conn.inFlight < link.conn.options.windowSize * STREAM_WINDOW_SHARE;
+    if (share && link.conn.canSend() && this.sendPacket(now, link, undefined, undefined))
+      link.streamBudget?.charge(now, OWN_PACKET_BYTES, 1);
+    link.streamAt = now + (share ? this.streamIntervalMs : STREAM_HELD_MS);
   }
 
   private onPayload(now: number, link: Link, r: BitReader): void {
@@ -533,6 +573,7 @@ export class MirrorLinks {
       link.streamWants = true;
     };
     link.stream = stream;
+    link.streamBudget = new StreamBudget(now, STREAM_BYTES_PER_SECOND, STREAM_PACKETS_PER_SECOND);
     link.streamWants = true;
   }
 
@@ -569,9 +610,12 @@ export class MirrorLinks {
   }
 }
 
-/** When a link's stream next wants the timer: its interval once it has data, or a check it asked for. */
+/**
+ * When a link's stream next wants the timer: once it has data, its interval and its budget allowing; or a check it
+ * asked for.
+ */
 function streamDueAt(link: Link, stream: StreamManager<unknown>): number {
-  if (link.streamWants) return link.streamAt;
+  if (link.streamWants) return Math.max(link.streamAt, link.streamBudget?.readyAt() ?? -Infinity);
   return Math.max(link.streamAt, stream.nextCheckAt?.() ?? Infinity);
 }
 

@@ -90,6 +90,8 @@ export class MirrorRunner {
   private closed = false;
   /** The host's images, sent to and taken from the other mirrors over the links. */
   readonly images = new MirrorImages();
+  /** A pump of the links' sockets is due right after this turn of the event loop (see soon). */
+  private pumpPending = false;
   /** Called after the mirror's work changed what the host has to send (the session runner's flush). */
   onActivity: (() => void) | undefined;
 
@@ -186,8 +188,25 @@ export class MirrorRunner {
   readonly relay: ParticipantRelay = {
     joined: (p) => this.presenceRelay()?.joined(p),
     left: (peer) => this.presenceRelay()?.left(peer),
-    presence: (peer, state) => this.presenceRelay()?.presence(peer, state),
+    presence: (peer, state) => {
+      this.presenceRelay()?.presence(peer, state);
+      this.soon();
+    },
   };
+
+  /**
+   * A participant's presence changed inside the host's handling of its packet: the links' sockets are the mirror's,
+   * so their timer hears of the change only when they are pumped. Right after this turn of the event loop (changes
+   * of one batch of datagrams share it), not at the next datagram or poll of the mirror's own, up to POLL_MS later.
+   */
+  private soon(): void {
+    if (this.pumpPending || this.closed) return;
+    this.pumpPending = true;
+    setImmediate(() => {
+      this.pumpPending = false;
+      this.pumpAll();
+    });
+  }
 
   private presenceRelay(): PresenceRelay | undefined {
     const mirror = this.mirror;

@@ -42,6 +42,11 @@ export interface SessionRate {
   readonly toHost: RatePolicy;
   /** What the host sends and a peer accepts. */
   readonly toPeers: RatePolicy;
+  /**
+   * The most packets/s a peer accepts from a host a short round trip away (near-rate.ts); undefined: `toPeers`
+   * whatever the path (a rate given by hand).
+   */
+  readonly nearToPeers?: number;
 }
 
 const pps = (packetsPerSecond: number): RatePolicy => ({
@@ -66,12 +71,13 @@ export function parseSessionRate(s: string): SessionRate | undefined {
  * 60 Hz mouse: a pointer leaves with its frame (at exactly the frame rate, any other packet would leave the
  * credit short and every pointer after it would wait), and other data rides the pointer's packets. The host
  * sends each peer up to 85 (broadband) or 120 (lan), so a relayed pointer waits for a free slot at most a few
- * milliseconds.
+ * milliseconds; a peer a short round trip from its host (a mirror at its site) accepts up to 195 or 240, so that
+ * wait stays a fraction of the path (near-rate.ts). The host's own cap is the board download's rate (210 or 240).
  */
 export const SESSION_RATES = {
   modem: sessionRate(10, 10),
-  broadband: sessionRate(66, 85),
-  lan: sessionRate(66, 120),
+  broadband: { ...sessionRate(66, 85), nearToPeers: 195 },
+  lan: { ...sessionRate(66, 120), nearToPeers: 240 },
 } as const satisfies Record<string, SessionRate>;
 
 /**

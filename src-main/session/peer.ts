@@ -24,6 +24,7 @@ import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import type { DownloadStep } from './join-rate';
 import { boardDownloadRate, nextDownloadStep } from './join-rate';
+import { nearPeerRate } from './near-rate';
 import type { LiveGeometry } from './presence';
 import {
   changedPresenceMask,
@@ -110,6 +111,8 @@ export class PeerSession {
   private received = 0;
   /** Where the board download is (join-rate.ts), and when it last brought a new object (or the welcome came). */
   private download: DownloadStep = 'welcome';
+  /** Packets/s this side last told the host it accepts outside a download (near-rate.ts moves it). */
+  private accepting = 0;
   private lastObjectAt = 0;
   private nextReq = 1;
   private hostName = '';
@@ -229,6 +232,7 @@ export class PeerSession {
       onClosed: (now, info) => this.onClosed(now, info),
     });
     this.stack = stack;
+    this.accepting = (this.options.rate ?? SESSION_RATES.broadband).toPeers.packetsPerSecond;
     this.register(stack);
     this.images.attach(stack.events.rpc);
     if (this.options.uplinkBytesPerSecond !== undefined) {
@@ -367,8 +371,29 @@ export class PeerSession {
     // A board that was whole at the welcome (an empty one) leaves the rate as it was.
     if (next === 'fast' && was !== 'fast')
       scheduler.setLocalRate(now, boardDownloadRate(usual.toPeers), usual.toHost);
-    else if (next === 'done' && was === 'fast')
-      scheduler.setLocalRate(now, usual.toPeers, usual.toHost);
+    else if (next === 'done' && was === 'fast') this.acceptUsual(now, true);
+  }
+
+  /**
+   * Outside a download, what this side accepts follows the path's round trip once it is known: a host a short
+   * round trip away may send faster (near-rate.ts), since its pacing would be most of a relayed pointer's wait.
+   * `always`: tell the scheduler even if the packet rate is what it was (a download's rate is being replaced).
+   */
+  private acceptUsual(now: number, always = false): void {
+    const stack = this.stack;
+    if (stack === undefined || this.download !== 'done') return;
+    const usual = this.options.rate ?? SESSION_RATES.broadband;
+    const rtt = stack.conn.rtt;
+    const policy = nearPeerRate(
+      usual.toPeers,
+      usual.nearToPeers,
+      rtt.hasSample ? rtt.min : Infinity,
+      // Everyone the host announced, this side too: the host's own user and a mirrored session's other hosts' users.
+      this.people.size,
+    );
+    if (!always && policy.packetsPerSecond === this.accepting) return;
+    this.accepting = policy.packetsPerSecond;
+    stack.events.scheduler.setLocalRate(now, policy, usual.toHost);
   }
 
   private onClosed(_now: number, info: CloseInfo): void {
@@ -381,6 +406,7 @@ export class PeerSession {
   /** Gives the scheduler the time (paced scoping); call every ~100 ms and after commands. */
   tick(now: number): void {
     this.downloadRate(now);
+    this.acceptUsual(now);
     this.texts.tick();
     this.stack?.events.scheduler.touch(now);
     this.images.tick(now);
@@ -389,6 +415,7 @@ export class PeerSession {
   /** Drains endpoint events: a refused or failed join ends the session. */
   afterIo(now: number): void {
     this.downloadRate(now);
+    this.acceptUsual(now);
     for (let e = this.endpoint.pollEvent(); e !== undefined; e = this.endpoint.pollEvent()) {
       if (e.type === 'probed') {
         this.probed = e.outcome;
