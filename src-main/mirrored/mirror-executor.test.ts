@@ -96,6 +96,22 @@ describe('acknowledging a mirror-backed host’s commands', () => {
     expect(b.node.group.held(0).upTo).toBeGreaterThanOrEqual(1);
   });
 
+  it('tells its driver after each command it sent to the group', () => {
+    const seed = 9;
+    const { sim, a, b } = twoMirrors(seed);
+    expect(sim.runUntilTrue(() => a.node.links.linked().length === 1 && b.ready, 5_000)).toBe(true);
+    const executor = new MirrorExecutor(a, new Board());
+    executor.attach(NO_SINK);
+    let told = 0;
+    executor.onSubmitted = () => told++;
+    executor.execute(16, { type: 'create', fields: newRect() }, sim.now);
+    executor.chat(16, 'hello', sim.now);
+    expect(told).toBe(2);
+    // What the driver is told to send does leave: the other mirror takes both.
+    sim.runUntil(sim.now + 500);
+    expect(b.node.group.held(0).upTo, `seed ${seed}`).toBe(2);
+  });
+
   it('never acknowledges what no other mirror took while that mirror is in the group', () => {
     const seed = 8;
     const { net, sim, a, b } = twoMirrors(seed);

@@ -76,6 +76,11 @@ export class MirrorExecutor implements BoardExecutor {
   /** The CRIMP seq of this mirror's last command, and acknowledgements waiting for another mirror to hold theirs. */
   private lastSent = 0;
   private readonly unsafe: { readonly through: number; readonly acknowledge: () => void }[] = [];
+  /**
+   * Called after a command went to the group: its datagrams wait in the mirror's links, whose sockets the driver
+   * pumps (inside the host's turn they would wait for the mirror's next datagram or poll).
+   */
+  onSubmitted: (() => void) | undefined;
 
   constructor(
     readonly mirror: Mirror,
@@ -108,6 +113,7 @@ export class MirrorExecutor implements BoardExecutor {
     }
     const { seq, stamp } = sent.command;
     this.lastSent = sent.sent;
+    this.onSubmitted?.();
     // The leading state ran it at once: its effects are the one output not made by a rollback (tss.ts), and a
     // refusal of it comes as 'refused' unrevised. Anything else is news for the sink, in order.
     let result: Executed = { ok: true, effects: [] };
@@ -144,8 +150,10 @@ export class MirrorExecutor implements BoardExecutor {
   chat(peer: PeerId, text: string, now: number): void {
     this.pump();
     const sent = this.mirror.submit(now, this.ids.toGroup(peer), { type: 'chat', text });
-    if (sent.ok) this.lastSent = sent.sent;
-    else this.counters.unsent++;
+    if (sent.ok) {
+      this.lastSent = sent.sent;
+      this.onSubmitted?.();
+    } else this.counters.unsent++;
     this.pump();
   }
 

@@ -178,6 +178,9 @@ export class MirrorRunner {
     const mirror = this.mirror;
     if (mirror === undefined) throw new Error('found or join the group first');
     this.exec = new MirrorExecutor(mirror, board);
+    this.exec.onSubmitted = () => {
+      this.soon();
+    };
     return this.exec;
   }
 
