@@ -18,7 +18,7 @@ type StackedRecord = readonly unknown[];
 
 class StackedManager implements StreamManager<StackedRecord> {
   readonly name: string;
-  private wakeHook: (() => void) | undefined;
+  wake: (() => void) | undefined;
   /** A manager that wanted room in the last packet and got too little: the ones before it skip the next. */
   private starved: number | undefined;
 
@@ -26,16 +26,8 @@ class StackedManager implements StreamManager<StackedRecord> {
     this.name = managers.map((m) => m.name).join('+');
     for (const m of managers)
       m.wake = () => {
-        this.wakeHook?.();
+        this.wake?.();
       };
-  }
-
-  get wake(): (() => void) | undefined {
-    return this.wakeHook;
-  }
-
-  set wake(f: (() => void) | undefined) {
-    this.wakeHook = f;
   }
 
   demand(now: number): SendDemand {

@@ -11,25 +11,27 @@ import { buildRegistry } from '../session/protocol';
 import type { SessionEvent } from '../session/session-events';
 import { MirrorImages } from './mirror-images';
 
-/** Packets both ways until neither side has anything to send (bounded), every packet delivered. */
-function exchange(a: StreamManager<unknown>, b: StreamManager<unknown>, from: number): number {
-  let now = from;
-  for (let i = 0; i < 5000; i++, now += 5) {
-    let sent = false;
-    for (const [x, y] of [
-      [a, b],
-      [b, a],
-    ] as const) {
-      if (x.demand(now) === 'none') continue;
-      const w = new BitWriter();
-      const rec = x.write(now, w, 9000);
-      if (rec === undefined) continue;
-      sent = true;
-      y.read(now, new BitReader(w.finish()));
-      x.notify(now, rec, true);
-    }
-    if (!sent) return now;
+/** One packet each way, if either side has one, delivered; whether any went. */
+function exchange1(a: StreamManager<unknown>, b: StreamManager<unknown>, now: number): boolean {
+  let sent = false;
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    if (x.demand(now) === 'none') continue;
+    const w = new BitWriter();
+    const rec = x.write(now, w, 9000);
+    if (rec === undefined) continue;
+    sent = true;
+    y.read(now, new BitReader(w.finish()));
+    x.notify(now, rec, true);
   }
+  return sent;
+}
+
+/** Packets both ways until neither side has anything to send (bounded); returns the time it went quiet. */
+function exchange(a: StreamManager<unknown>, b: StreamManager<unknown>, from: number): number {
+  for (let i = 0, now = from; i < 5000; i++, now += 5) if (!exchange1(a, b, now)) return now;
   throw new Error('the link never went quiet');
 }
 
@@ -106,18 +108,3 @@ describe('mirror images over a link', () => {
     expect(p.counters.failed + q.counters.failed).toBe(1);
   });
 });
-
-/** One packet each way, if either side has one. */
-function exchange1(a: StreamManager<unknown>, b: StreamManager<unknown>, now: number): void {
-  for (const [x, y] of [
-    [a, b],
-    [b, a],
-  ] as const) {
-    if (x.demand(now) === 'none') continue;
-    const w = new BitWriter();
-    const rec = x.write(now, w, 9000);
-    if (rec === undefined) continue;
-    y.read(now, new BitReader(w.finish()));
-    x.notify(now, rec, true);
-  }
-}

@@ -12,7 +12,7 @@ import type { LinkStreams } from '../mirror/mirror-links';
 import type { StreamManager } from '../net/stream/manager';
 import { RpcEndpoint } from '../net/stream/rpc';
 import { StringTable } from '../net/stream/strings';
-import type { BlobLink } from '../session/blob-link';
+import type { BlobLink, BlobVerdict } from '../session/blob-link';
 import { linkOverRpc } from '../session/blob-rpc';
 import type { Blob } from '../session/blob-store';
 import { BlobStore } from '../session/blob-store';
@@ -114,10 +114,7 @@ export class MirrorImages implements LinkStreams {
     for (const link of this.links.values()) link.blobs.tick(now);
   }
 
-  private offered(
-    hash: string,
-    size: number,
-  ): { take: true } | { have: true } | { refused: string } {
+  private offered(hash: string, size: number): BlobVerdict {
     const store = this.images?.store ?? this.held;
     if (store === undefined || store.has(hash)) return { have: true };
     // The same image from two mirrors at once (one linked late) is taken once.

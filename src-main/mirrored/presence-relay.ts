@@ -53,22 +53,15 @@ function copyLive<T extends Live>(to: T, s: Readonly<Live>): T {
   return to;
 }
 
+/** A live state with nothing shown or dragged: a blank presence's live fields (copyLive sets every one). */
+function blankLive(): Live {
+  return copyLive({} as Live, blankPresence());
+}
+
 export class PresenceRelay implements ParticipantRelay {
   readonly counters: PresenceRelayCounters = { unrelayable: 0 };
   /** What presence() hands the mirror's presence, and show() the host's roster: neither keeps it. */
-  private readonly live: Live = {
-    x: 0,
-    y: 0,
-    visible: false,
-    tool: 0,
-    dragId: 0,
-    dragX: 0,
-    dragY: 0,
-    dragShaped: false,
-    dragW: 0,
-    dragH: 0,
-    dragRotation: 0,
-  };
+  private readonly live: Live = blankLive();
   private readonly shown: PresenceState = blankPresence();
 
   constructor(
