@@ -42,6 +42,8 @@ export class GhostManager implements StreamManager<GhostPacketRecord> {
   readonly sender: GhostSender | undefined;
   readonly receiver: GhostReceiver;
   readonly maxShare: number | undefined;
+  /** A ghost's urgent groups are current state (a pointer): see StreamManager.urgentState. */
+  readonly urgentState = true;
 
   constructor(o: GhostManagerOptions) {
     this.name = o.name ?? 'ghosts';

@@ -32,6 +32,12 @@ export interface StreamManager<Rec> {
    * all. A manager placed early for latency (pointers before events) must not starve the ones after it.
    */
   readonly maxShare?: number | undefined;
+  /**
+   * Its urgent data is current state that the next update replaces (a moving pointer: ghosts): it leaves the last
+   * packets of send credit to urgent events (a drop, a grab), which nothing replaces. A pointer stream that takes
+   * every packet the rate allows would otherwise hold a discrete action back for a packet interval.
+   */
+  readonly urgentState?: boolean | undefined;
   /** The earliest time its demand may rise by itself with nothing new queued (a periodic scope pass). */
   nextCheckAt?(): number;
   /**

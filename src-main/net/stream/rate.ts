@@ -167,11 +167,15 @@ export class SendCredit {
     return this.bytes >= -EPSILON && this.packets >= 1 - EPSILON;
   }
 
-  /** The earliest time canSend holds (now if it already does). */
-  readyAt(now: number): number {
+  /**
+   * The earliest time canSend holds (now if it already does), or, with `reserve`, the time a packet may start and
+   * still leave that many packets of credit (kept back for urgent events: see StreamManager.urgentState).
+   */
+  readyAt(now: number, reserve = 0): number {
     this.accrue(now);
     const byteWait = (Math.max(0, -this.bytes) / this.perSecond) * 1000;
-    const packetWait = (Math.max(0, 1 - this.packets) / this.rate.packetsPerSecond) * 1000;
+    const packetWait =
+      (Math.max(0, 1 + reserve - this.packets) / this.rate.packetsPerSecond) * 1000;
     const wait = Math.max(byteWait, packetWait);
     return wait <= EPSILON ? now : now + wait;
   }

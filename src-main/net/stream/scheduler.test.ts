@@ -161,6 +161,53 @@ describe('packet scheduler', () => {
     expect((ticks[2] ?? NaN) - (ticks[1] ?? NaN)).toBeCloseTo(1000 / 66, 0);
   });
 
+  it('pointers that use every packet leave the last two to an urgent event, which leaves at once', () => {
+    // Ghost-like urgent state: more updates than packets (11 pointers at 60 Hz into 195 packets/s).
+    const pointers = new Counter('pointers');
+    pointers.urgent = true;
+    const state = Object.assign(pointers, { urgentState: true });
+    const drops = new Counter('drops');
+    drops.urgent = true;
+    const conn = new FakeConn();
+    const rate = { packetsPerSecond: 195, packetBytes: 238 };
+    const s = new StreamConnection(conn, { managers: [state, drops], rate, initialPeerRate: rate });
+    const waits: number[] = [];
+    let queuedAt = NaN;
+    let notified = 0;
+    for (let t = 0; t < 3000; t += 0.25) {
+      if (t % 1.5 === 0) state.pending.push(1); // 667 updates/s
+      if (t >= 1000 && t % 100 === 37) {
+        drops.pending.push(2);
+        queuedAt = t;
+      }
+      if (s.nextSendAt() <= t) s.onSendTime(t);
+      for (; notified < conn.packets.length; notified++) {
+        const p = conn.packets[notified];
+        if (p?.rec) s.onNotify(t, p.rec, true);
+        if (p?.rec?.sections[1] !== undefined) waits.push(p.at - queuedAt);
+      }
+    }
+    // The pointers alone drained the second's credit saved up at the start, and then kept to the rate: every drop
+    // (one every 100 ms from 1 s on) left in the quarter millisecond it was queued, not up to 5 ms later.
+    expect(waits).toHaveLength(20);
+    expect(Math.max(...waits)).toBe(0);
+    // Over the last second, the drops' packets came out of the rate, not on top of it.
+    const lastSecond = conn.packets.filter((p) => p.at >= 2000).length;
+    expect(lastSecond).toBeGreaterThanOrEqual(194);
+    expect(lastSecond).toBeLessThanOrEqual(196);
+  });
+
+  it('send credit: a reserve holds back that many packets', () => {
+    const c = new SendCredit(0, { packetsPerSecond: 10, packetBytes: 200 });
+    for (let i = 0; i < 7; i++) c.charge(0, 10);
+    expect(c.readyAt(0, 2)).toBe(0); // 3 left: one may start and leave the 2
+    c.charge(0, 10);
+    expect(c.readyAt(0, 2)).toBeCloseTo(100, 9); // 2 left: a tenth of a second to 3
+    c.charge(0, 10);
+    expect(c.readyAt(0)).toBe(0); // 1 left, free to any packet without a reserve
+    expect(c.readyAt(0, 2)).toBeCloseTo(200, 9);
+  });
+
   it('send credit: one second of packets and bytes for a burst, then rate x size', () => {
     const c = new SendCredit(0, { packetsPerSecond: 10, packetBytes: 200 }); // 2280 B/s with IP/UDP
     let sent = 0;

@@ -150,6 +150,12 @@ export function shapeRate(
 
 const SCHEDULER = 'scheduler';
 const DEMAND_RANK: Record<SendDemand, number> = { none: 0, normal: 1, urgent: 2 };
+/**
+ * Packets of send credit kept back from everything but urgent events (StreamManager.urgentState): pointers that use
+ * every packet the rate allows leave room for a drop to leave at once. Over time the rate is the same; the credit
+ * just idles two packets above empty.
+ */
+const ACTION_RESERVE_PACKETS = 2;
 
 export class StreamConnection implements ConnectionHandler<PacketRecord> {
   /** Test hook: sees each packet right after the connection accepted it. */
@@ -173,6 +179,8 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private urgentGapMs: number | undefined;
   /** The demand nextSendAt() last found (onSendTime asks it right before each packet). */
   private demandAtCheck: SendDemand = 'none';
+  /** demand() last found an urgent event (not urgent state): it may spend the credit kept back for one. */
+  private urgentAction = false;
   /**
    * The last packet went out full and data still waited: a backlog (a paste) that may spend the credit saved up
    * while idle at BACKLOG_PACE times the packet rate instead of a packet per tick. Cleared by the first packet
@@ -333,7 +341,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
         : this.backlogged
           ? this.lastSendAt + interval / BACKLOG_PACE
           : this.normalTick(interval);
-    const ready = this.credit.readyAt(this.lastNow);
+    const ready = this.credit.readyAt(this.lastNow, this.urgentAction ? 0 : ACTION_RESERVE_PACKETS);
     // Data waiting on credit, not on the tick: the rate is what holds the sender back.
     if (ready > tick) this.controller?.markLimited();
     return Math.max(tick, ready, this.holdUntil);
@@ -438,10 +446,13 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
 
   private demand(now: number): SendDemand {
     let d: SendDemand = this.ratePending ? 'normal' : 'none';
+    let action = false;
     for (const m of this.managers) {
       const md = m.demand(now);
+      if (md === 'urgent' && m.urgentState !== true) action = true;
       if (DEMAND_RANK[md] > DEMAND_RANK[d]) d = md;
     }
+    this.urgentAction = action;
     return d;
   }
 
