@@ -16,13 +16,14 @@ import type { Connection, ConnectionHandler } from '../net/connection';
 import { Endpoint } from '../net/endpoint';
 import type { EndpointOptions, Transmit } from '../net/endpoint-types';
 import { joinCodeStrengthBits } from '../net/join-code';
+import type { ByteAndPacketBuckets } from '../net/stream/buckets';
 import type { StreamManager } from '../net/stream/manager';
 import { ProtocolError } from '../net/stream/manager';
 import { SEAL_OVERHEAD } from '../net/crypto';
 import { UDP_IPV4_OVERHEAD } from '../net/stats';
 import type { ClockEstimate } from './clock-offset';
 import { ClockOffset } from './clock-offset';
-import { StreamBudget } from './stream-budget';
+import { streamBudget } from './stream-budget';
 import type { LinkMessage } from './link-wire';
 import {
   isLinkDecodeError,
@@ -187,7 +188,7 @@ interface Link {
   /** The stream may send a packet of its own no earlier than this (one interval after it last went out). */
   streamAt: number;
   /** What the stream has spent against its budget (made with the stream). */
-  streamBudget: StreamBudget | undefined;
+  streamBudget: ByteAndPacketBuckets | undefined;
   /** The stream's demand may be above 'none' (it woke us, or said so when last asked). */
   streamWants: boolean;
 }
@@ -460,7 +461,7 @@ export class MirrorLinks {
     if (record === undefined) w.truncate(start);
     else {
       link.streamAt = now + this.streamIntervalMs;
-      link.streamBudget?.charge(now, Math.ceil((w.bitLength - start) / 8));
+      link.streamBudget?.charge(now, Math.ceil((w.bitLength - start) / 8), 0);
     }
     link.streamWants = stream.demand(now) !== 'none';
     return record;
@@ -573,7 +574,7 @@ export class MirrorLinks {
       link.streamWants = true;
     };
     link.stream = stream;
-    link.streamBudget = new StreamBudget(now, STREAM_BYTES_PER_SECOND, STREAM_PACKETS_PER_SECOND);
+    link.streamBudget = streamBudget(now, STREAM_BYTES_PER_SECOND, STREAM_PACKETS_PER_SECOND);
     link.streamWants = true;
   }
 

@@ -3,6 +3,8 @@
 import type { BitReader, BitWriter } from '../bitstream';
 import { SEAL_OVERHEAD } from '../crypto';
 import { UDP_IPV4_OVERHEAD } from '../stats';
+import type { BucketLimits } from './buckets';
+import { ByteAndPacketBuckets } from './buckets';
 
 /** What one side accepts (as a receiver) or allows itself (as a sender). */
 export interface RatePolicy {
@@ -107,32 +109,25 @@ export function readRateField(r: BitReader): RatePolicy {
   return { packetsPerSecond, packetBytes };
 }
 
-const EPSILON = 1e-9;
 /** Credit saved while the rate is shaped to the path: this many seconds' worth. */
 const SHAPED_BURST_SECONDS = 0.1;
 
 /**
  * A byte bucket earning rate x size per second (IP/UDP overhead included, so small packets aren't free), capped
  * at one second's worth (TNL's fixed policy: idle time earns up to a second of credit for a burst), a tenth of
- * that while the adaptive rate shapes it (see cap). A packet may
- * start while the balance is non-negative; its actual size is charged afterwards, so a full packet may overdraw
- * and the next one waits. The packet rate itself paces the scheduler's ticks; urgent packets between ticks
- * spend only bytes, so a pointer doesn't wait for a tick while the byte rate is respected.
+ * that while the adaptive rate shapes it (see limitsOf); beside it, packets earned at the policy's packet rate, a
+ * second's worth at most. A packet may start while neither is overdrawn; its actual size is charged afterwards, so a
+ * full packet may overdraw and the next one waits. The packet rate itself paces the scheduler's ticks; urgent
+ * packets between ticks spend packets too, so the receiver's packet rate holds on average.
  */
 export class SendCredit {
-  private bytes: number;
-  /** Packets earned at the policy's packet rate: urgent sends between ticks spend these too, so the receiver's
-   * packet rate holds on average (a second's worth saved up absorbs a burst). */
-  private packets: number;
-  private at: number;
+  private readonly buckets: ByteAndPacketBuckets;
 
   constructor(
     now: number,
     private rate: RatePolicy,
   ) {
-    this.bytes = this.perSecond;
-    this.packets = rate.packetsPerSecond;
-    this.at = now;
+    this.buckets = new ByteAndPacketBuckets(now, limitsOf(rate));
   }
 
   get policy(): RatePolicy {
@@ -141,30 +136,17 @@ export class SendCredit {
 
   /** Bytes earned per second. */
   get perSecond(): number {
-    const full = this.rate.packetsPerSecond * (this.rate.packetBytes + UDP_IPV4_OVERHEAD);
-    return Math.min(full, this.rate.bytesPerSecond ?? Infinity);
-  }
-
-  /**
-   * Most bytes saved up: a second's worth under the fixed policy; a fraction of a second's once the rate is
-   * shaped to the path (bytesPerSecond set: the adaptive rate found a bottleneck), since whatever leaves in a
-   * burst waits in that bottleneck's queue: a second saved on a 16 kbit/s link is a second of queue ahead of
-   * the next chat line.
-   */
-  private get cap(): number {
-    return this.perSecond * (this.rate.bytesPerSecond === undefined ? 1 : SHAPED_BURST_SECONDS);
+    return this.buckets.bytesPerSecond;
   }
 
   /** Changes the rate from now on; earned credit is kept, within the new cap. */
   setRate(now: number, rate: RatePolicy): void {
-    this.accrue(now);
     this.rate = rate;
-    this.accrue(now);
+    this.buckets.setLimits(now, limitsOf(rate));
   }
 
   canSend(now: number): boolean {
-    this.accrue(now);
-    return this.bytes >= -EPSILON && this.packets >= 1 - EPSILON;
+    return this.buckets.canSpend(now);
   }
 
   /**
@@ -172,26 +154,28 @@ export class SendCredit {
    * still leave that many packets of credit (kept back for urgent events: see StreamManager.urgentState).
    */
   readyAt(now: number, reserve = 0): number {
-    this.accrue(now);
-    const byteWait = (Math.max(0, -this.bytes) / this.perSecond) * 1000;
-    const packetWait =
-      (Math.max(0, 1 + reserve - this.packets) / this.rate.packetsPerSecond) * 1000;
-    const wait = Math.max(byteWait, packetWait);
-    return wait <= EPSILON ? now : now + wait;
+    return this.buckets.readyAt(now, reserve);
   }
 
   /** Charges one packet of `payloadBytes` plus its seal, header and IP/UDP overhead. */
   charge(now: number, payloadBytes: number): void {
-    this.accrue(now);
-    this.bytes -= payloadBytes + PACKET_OVERHEAD_BYTES + UDP_IPV4_OVERHEAD;
-    this.packets -= 1;
+    this.buckets.charge(now, payloadBytes + PACKET_OVERHEAD_BYTES + UDP_IPV4_OVERHEAD, 1);
   }
+}
 
-  private accrue(now: number): void {
-    const dt = Math.max(0, now - this.at) / 1000;
-    this.at = Math.max(this.at, now);
-    this.bytes = Math.min(this.cap, this.bytes + dt * this.perSecond);
-    const pps = this.rate.packetsPerSecond;
-    this.packets = Math.min(pps, this.packets + dt * pps);
-  }
+/**
+ * A policy's buckets: a second's worth of bytes saved under the fixed policy; a fraction of a second's once the rate
+ * is shaped to the path (bytesPerSecond set: the adaptive rate found a bottleneck), since whatever leaves in a burst
+ * waits in that bottleneck's queue: a second saved on a 16 kbit/s link is a second of queue ahead of the next chat
+ * line.
+ */
+function limitsOf(rate: RatePolicy): BucketLimits {
+  const full = rate.packetsPerSecond * (rate.packetBytes + UDP_IPV4_OVERHEAD);
+  const bytesPerSecond = Math.min(full, rate.bytesPerSecond ?? Infinity);
+  return {
+    bytesPerSecond,
+    packetsPerSecond: rate.packetsPerSecond,
+    maxBytes: bytesPerSecond * (rate.bytesPerSecond === undefined ? 1 : SHAPED_BURST_SECONDS),
+    maxPackets: rate.packetsPerSecond,
+  };
 }
