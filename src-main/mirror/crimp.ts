@@ -354,6 +354,11 @@ export class MirrorGroup {
     };
   }
 
+  /** The smoothed round trip to a member (ms), once measured. */
+  rttTo(id: MirrorId): number | undefined {
+    return this.members.get(id)?.srtt;
+  }
+
   /** What this mirror holds of each origin: 1..upTo in full. */
   receivedUpTo(origin: MirrorId): CrimpSeq {
     return this.origins.get(origin)?.upTo ?? 0;

@@ -175,6 +175,11 @@ export class MirrorNode {
     return this.links.pollTransmit(side);
   }
 
+  /** The smoothed round trip to a member of the group (ms), once CRIMP has measured one (no stats snapshot). */
+  rttTo(id: MirrorId): number | undefined {
+    return this.crimp?.rttTo(id);
+  }
+
   stats(now: number): MirrorNodeStats {
     return {
       crimp: this.crimp?.stats() ?? null,

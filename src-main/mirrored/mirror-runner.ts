@@ -244,16 +244,13 @@ export class MirrorRunner {
     const mirror = this.mirror;
     const members = this.view?.members;
     if (mirror === undefined || members === undefined) return [];
-    const rtts = new Map(
-      mirror.node.stats(monotonicNow()).crimp?.members.map((m) => [m.id, m.rttMs]),
-    );
     const hosts = members.map((m) => ({
       address: addressKey({
         address: m.address.address,
         port: m.address.port - MIRROR_PORT_OFFSET,
       }),
       self: m.id === mirror.self,
-      rttMs: m.id === mirror.self ? null : roundedMs(rtts.get(m.id) ?? null),
+      rttMs: m.id === mirror.self ? null : roundedMs(mirror.node.rttTo(m.id) ?? null),
     }));
     return [...hosts.filter((h) => h.self), ...hosts.filter((h) => !h.self)];
   }
