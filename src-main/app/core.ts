@@ -13,8 +13,6 @@ import type {
   NearestHosts,
   NetworkConditions,
   PathKind,
-  ReachStatus,
-  SessionHost,
   SessionStatus,
   Settings,
 } from '../../shared/api';
@@ -37,7 +35,7 @@ import type { AppCore, AppCoreOptions } from './core-api';
 import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io';
 import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
-import { exportBoard, importableObjects } from '../files/convert';
+import { exportBoard } from '../files/convert';
 import {
   HOST_SILENT_MS,
   isRetryable,
@@ -46,8 +44,7 @@ import {
   rejoinTry,
   silenceLimit,
 } from './rejoin';
-import { imageEvent, imageObject } from './images';
-import { localAddresses } from './addresses';
+import { imageEvent } from './images';
 import { applyLoad, fileCommand, isFileCommand, loadStart } from './file-commands';
 import type { LoadedBoard } from './file-commands';
 import { OpenFile } from './open-file';
@@ -55,6 +52,9 @@ import { listUnsaved, unsavedId, UnsavedSlot } from './unsaved-boards';
 import { ObjectBatch } from '../../shared/object-batch';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 import { nearestHosts } from './nearest';
+import { exportReply, sessionCommand } from './session-commands';
+import type { CommandContext } from './session-commands';
+import { hostingStatus, hostsChanged } from './hosting-status';
 
 const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
@@ -153,6 +153,12 @@ class Core implements AppCore {
   private file: OpenFile | undefined;
   /** Board changes not yet told to the renderer, and the cancel of the timer that will tell them. */
   private readonly objects = new ObjectBatch();
+  /** What the board and session commands need of this core (session-commands.ts). */
+  private readonly commandContext: CommandContext = {
+    setConditions: (c) => this.setConditions(c),
+    emit: (e) => this.emit(e),
+    now: () => this.clock.now(),
+  };
   private flushSoon: (() => void) | undefined;
   /** What the renderer was last told of this user's undo and redo. */
   private historyShown: { canUndo: boolean; canRedo: boolean } | undefined;
@@ -242,36 +248,10 @@ class Core implements AppCore {
       this.emitHistory(false);
       return reply;
     }
-    const s = r.controls;
-    const reply = await this.sessionCommand(c, s, now);
+    const reply = await sessionCommand(c, r.controls, now, this.commandContext);
     r.flush();
     this.emitHistory(false);
     return reply;
-  }
-
-  /**
-   * A board file's objects added to this board as new ones (bottom to top, one undo step): a notice says how many
-   * came and what did not (images, whose bytes would have to be uploaded first; what the host refused).
-   */
-  private async importBoard(
-    c: Extract<ApiCommand, { cmd: 'import' }>,
-    s: SessionHandle['controls'],
-    now: number,
-  ): Promise<ApiReply> {
-    const r = importableObjects(c.text, c.format);
-    if ('refused' in r) return { ok: false, reason: `not imported: ${r.refused}` };
-    const { objects: fields, lost } = r;
-    if (fields.length === 0) return { ok: false, reason: 'nothing to import' };
-    const made = await Promise.all(s.group(() => fields.map((f) => s.create(now, f))));
-    const refused = made.filter((m) => typeof m !== 'number').length;
-    if (refused > 0) lost.push(`${refused} refused by the host`);
-    const n = made.length - refused;
-    this.emit({
-      type: 'notice',
-      level: lost.length > 0 ? 'warn' : 'info',
-      text: `Imported ${n} object${n === 1 ? '' : 's'}${lost.length > 0 ? `; ${lost.join(', ')}` : ''}.`,
-    });
-    return n > 0 ? { ok: true } : { ok: false, reason: 'the host refused every object' };
   }
 
   /** Tells the renderer whether there is a step to undo or redo, when that changed (or always: `force`). */
@@ -282,119 +262,6 @@ class Core implements AppCore {
     if (!force && last?.canUndo === now.canUndo && last.canRedo === now.canRedo) return;
     this.historyShown = now;
     this.emit({ type: 'history', ...now });
-  }
-
-  private async sessionCommand(
-    c: ApiCommand,
-    s: SessionHandle['controls'],
-    now: number,
-  ): Promise<ApiReply> {
-    switch (c.cmd) {
-      case 'create': {
-        const r = await s.create(now, c.object, c.step);
-        return typeof r === 'number' ? { ok: true, id: r } : { ok: false, reason: r.refused };
-      }
-      case 'edit':
-        s.edit(now, c.id, c.patch);
-        break;
-      case 'text':
-        s.text(now, c.id, c.at, c.remove, c.insert);
-        break;
-      case 'text-open':
-        s.textOpen(now, c.id, c.base);
-        break;
-      case 'text-edit':
-        s.textEdit(now, c.id, c.seen, { at: c.at, remove: c.remove, insert: c.insert });
-        break;
-      case 'text-close':
-        s.textClose(now, c.id);
-        break;
-      case 'delete':
-        // A selection deleted at once is undone at once.
-        s.group(() => {
-          for (const id of c.ids) s.remove(now, id);
-        });
-        break;
-      case 'pin':
-        // A selection locked at once is unlocked by one undo.
-        s.group(() => {
-          for (const id of c.ids) s.pin(now, id, c.pinned);
-        });
-        break;
-      case 'undo':
-      case 'redo': {
-        const done = c.cmd === 'undo' ? await s.undo(now) : await s.redo(now);
-        return done === 'done' ? { ok: true } : { ok: false, reason: `nothing to ${c.cmd}` };
-      }
-      case 'restack':
-        s.restack(now, c.id, c.front, c.step);
-        break;
-      case 'grab': {
-        const o = s.board.get(c.id);
-        if (o?.lockedBy !== null && o?.lockedBy !== undefined && o.lockedBy !== s.you) {
-          const holder = s.participants.find((p) => p.peer === o.lockedBy)?.name ?? 'someone';
-          return { ok: false, reason: `held by ${holder}` };
-        }
-        s.grab(now, c.id);
-        break;
-      }
-      case 'drag':
-        s.drag(now, c.id, c.x, c.y);
-        break;
-      case 'drop':
-        s.drop(now, c.id, c.x, c.y);
-        break;
-      case 'reshape':
-        s.reshape(now, c.id, { x: c.x, y: c.y, w: c.w, h: c.h, rotation: c.rotation });
-        break;
-      case 'pointer':
-        s.pointer(now, c.x, c.y, c.visible);
-        break;
-      case 'tool':
-        s.tool(now, c.tool);
-        break;
-      case 'viewport':
-        s.viewport(now, c.viewport);
-        break;
-      case 'chat':
-        s.chat(now, c.text);
-        break;
-      case 'conditions':
-        this.setConditions(c.conditions);
-        break;
-      case 'kick':
-        if (s.kick?.(now, c.peer) !== true)
-          return { ok: false, reason: 'only the host can remove participants' };
-        break;
-      case 'role':
-        if (s.setRole?.(c.peer, c.role) !== true)
-          return { ok: false, reason: 'only the host can change roles' };
-        break;
-      case 'rotate-code':
-        if (s.rotateCode === undefined)
-          return { ok: false, reason: 'only the host can change the code' };
-        s.rotateCode(now);
-        break;
-      case 'export':
-        return exportReply(s.board.all(), c, s.images);
-      case 'import':
-        return this.importBoard(c, s, now);
-      case 'image':
-        return this.putImage(c, s, now);
-      case 'host':
-      case 'join':
-      case 'leave':
-      case 'sync':
-      case 'settings':
-      case 'save':
-      case 'save-as':
-      case 'open':
-      case 'new':
-      case 'open-text':
-      case 'download':
-        break;
-    }
-    return { ok: true };
   }
 
   private async host(o: HostOptions): Promise<ApiReply> {
@@ -1044,19 +911,6 @@ class Core implements AppCore {
     this.emit({ type: 'recent-files', paths: this.recent });
   }
 
-  /** An image's bytes to the host, then its object (a peer waits for the host's answer to each). */
-  private async putImage(
-    c: Extract<ApiCommand, { cmd: 'image' }>,
-    s: SessionHandle['controls'],
-    now: number,
-  ): Promise<ApiReply> {
-    const bytes = new Uint8Array(Buffer.from(c.data, 'base64'));
-    const hash = await s.putImage(now, bytes, c.type);
-    if (typeof hash !== 'string') return { ok: false, reason: hash.refused };
-    const r = await s.create(this.clock.now(), imageObject(hash, c));
-    return typeof r === 'number' ? { ok: true, id: r } : { ok: false, reason: r.refused };
-  }
-
   /** The unsaved boards the start screen offers to recover (filesleft). */
   private async emitRecoveries(): Promise<void> {
     const boards = await listUnsaved(this.options.dataDir).catch(() => []);
@@ -1106,89 +960,4 @@ async function resolveDirectories(list: readonly string[]): Promise<PeerAddress[
     }
   }
   return out;
-}
-
-/** The invite link: through the directories when the session is registered, else straight to this machine. */
-function inviteLink(
-  directories: readonly string[],
-  session: string | undefined,
-  address: string | undefined,
-  port: number,
-  code: string,
-): string | undefined {
-  if (session !== undefined) {
-    const dirs = directories.flatMap((d) => {
-      const p = parseAddress(d);
-      return p === undefined ? [] : [p];
-    });
-    return formatJoinLink({ kind: 'directory', directories: dirs, session, code });
-  }
-  if (address === undefined) return undefined;
-  const host = parseAddress(address) ?? { address, port };
-  return formatJoinLink({ kind: 'direct', host: { address: host.address, port }, code });
-}
-
-/** The status of a session just hosted: addresses, code, the invite link and (through directories) its reach. */
-function hostingStatus(
-  runner: SessionHandle,
-  name: string,
-  code: string,
-  configured: readonly string[],
-  directories: number,
-): SessionStatus {
-  const addresses = localAddresses();
-  const registered = runner.registeredAs;
-  const reach: ReachStatus | undefined =
-    registered === undefined
-      ? undefined
-      : {
-          directories,
-          listedOn: 0,
-          publicAddress: null,
-          listedAs: registered.listed ? registered.name : null,
-        };
-  const link = inviteLink(configured, registered?.name, addresses[0], runner.address.port, code);
-  return {
-    phase: 'hosting',
-    name,
-    addresses,
-    port: runner.address.port,
-    code,
-    you: 0,
-    ...(link === undefined ? {} : { link }),
-    ...(reach === undefined ? {} : { reach }),
-    ...(runner.mirrorLink === undefined ? {} : { mirrorLink: runner.mirrorLink }),
-  };
-}
-
-/** The export command's reply: the objects it names (all when it names none) as the file's text. */
-function exportReply(
-  all: readonly BoardObject[],
-  c: Extract<ApiCommand, { cmd: 'export' }>,
-  images: { get(hash: string): ImageBlob | undefined },
-): ApiReply {
-  const wanted = c.ids === undefined ? undefined : new Set(c.ids);
-  const objects = all.filter((o) => wanted === undefined || wanted.has(o.id));
-  if (objects.length === 0) return { ok: false, reason: 'nothing to export' };
-  return {
-    ok: true,
-    text: exportBoard(objects, c.format, c.transparent === true, (h) => images.get(h)),
-  };
-}
-
-/** A round trip to another host that moved by less than this is not news (the status would flicker). */
-const RTT_NEWS_MS = 5;
-
-function hostsChanged(
-  was: readonly SessionHost[] | undefined,
-  now: readonly SessionHost[] | undefined,
-): boolean {
-  if (was === undefined || now === undefined) return was !== now;
-  if (was.length !== now.length) return true;
-  return was.some((h, i) => {
-    const n = now[i];
-    if (n?.address !== h.address || n.self !== h.self) return true;
-    if (h.rttMs === null || n.rttMs === null) return h.rttMs !== n.rttMs;
-    return Math.abs(h.rttMs - n.rttMs) >= RTT_NEWS_MS;
-  });
 }
