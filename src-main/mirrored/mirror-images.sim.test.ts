@@ -134,7 +134,8 @@ describe('images across mirrors', () => {
       throw new Error('no mirror');
     // The third host's image space is all but taken (an upload under way holds it).
     const store = full.host.images.store;
-    for (let n = MAX_IMAGE_BYTES; n >= 1000;) if (!store.reserve(n)) n = Math.floor(n / 2);
+    for (let n = MAX_IMAGE_BYTES; n >= 1000;)
+      if (store.reserve(n) !== undefined) n = Math.floor(n / 2);
     expect(store.refusal(30_000)).toBeDefined();
     const bytes = pngLike(seed, 30_000);
     const hash = await hostControls(origin.host).putImage(s.sim.now, bytes, 'image/png');

@@ -119,10 +119,10 @@ export class MirrorImages implements LinkStreams {
     if (store === undefined || store.has(hash)) return { have: true };
     // The same image from two mirrors at once (one linked late) is taken once.
     if (this.reservedIn.has(hash)) return { refused: 'already on its way' };
-    const refused = store.refusal(size);
-    if (refused !== undefined || !store.reserve(size)) {
+    const refused = store.reserve(size);
+    if (refused !== undefined) {
       this.counters.refused++;
-      return { refused: refused ?? 'no room' };
+      return { refused };
     }
     this.reservedIn.set(hash, store);
     return { take: true };

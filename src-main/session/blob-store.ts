@@ -65,11 +65,11 @@ export class BlobStore {
     return undefined;
   }
 
-  /** Sets room aside for a transfer; false (nothing set aside) when refusal() says no. */
-  reserve(size: number): boolean {
-    if (this.refusal(size) !== undefined) return false;
-    this.reserved += size;
-    return true;
+  /** Sets room aside for a transfer: undefined when it did, else why not (refusal()), nothing set aside. */
+  reserve(size: number): string | undefined {
+    const refused = this.refusal(size);
+    if (refused === undefined) this.reserved += size;
+    return refused;
   }
 
   release(size: number): void {

@@ -79,10 +79,10 @@ export class HostImages {
                 ? 'viewers cannot edit the board'
                 : undefined;
           if (why === undefined && this.store.has(hash)) return { have: true };
-          const refused = why ?? this.store.refusal(size);
-          if (refused !== undefined || !this.store.reserve(size)) {
+          const refused = why ?? this.store.reserve(size);
+          if (refused !== undefined) {
             this.counters.refused++;
-            return { refused: refused ?? 'no room' };
+            return { refused };
           }
           return { take: true };
         },
