@@ -1187,9 +1187,10 @@ export class HostSession {
         this.endpoint.kick(now, p.stack.conn, 'the session is full');
         continue;
       }
-      // The new time can bring a send forward (an urgent stream counts as lapsed): have the endpoint look again.
+      // The time, for paced scoping. No wake: a later time never brings a send forward (an urgent stream lapses
+      // only after its ride-along tick was due; credit accrues toward the same instant), and a wake per peer per
+      // tick had the endpoint work out every peer's deadline again at each tick.
       p.stack.events.scheduler.touch(now);
-      p.stack.conn.wake();
     }
     this.shareUplink(now);
     this.images.tick(now);

@@ -363,8 +363,14 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
 
   onSendTime(now: number): void {
     this.touch(now);
-    for (let i = 0; i < this.maxBurst && this.nextSendAt() <= now; i++) this.sendPacket(now);
-    if (this.nextSendAt() <= now) this.holdUntil = now + 1000 / this.effectiveRate.packetsPerSecond;
+    // One look at the send time per packet, and one to stop: each asks every manager's demand.
+    for (let sent = 0; this.nextSendAt() <= now; sent++) {
+      if (sent === this.maxBurst) {
+        this.holdUntil = now + 1000 / this.effectiveRate.packetsPerSecond;
+        return;
+      }
+      this.sendPacket(now);
+    }
   }
 
   onPayload(now: number, r: BitReader): void {
