@@ -5,16 +5,14 @@ import { runSiteLatency } from './testing/site-latency';
 // 60 Hz on random phases. A change of a participant's pointer leaves for the other mirrors with its own packet
 // within the stream's 2 ms (mirror-links.ts), its byte budget allowing, instead of waiting for a slot every 10 ms;
 // and the far mirror's host relays it to its users within one of their near packet intervals (session/near-rate.ts).
-// A drop (an edit) leaves at once at every hop even while pointers take every packet the rate allows: they leave the
-// last packets of credit to urgent events (StreamManager.urgentState). Virtual time; each seed is printed with its
-// failure.
+// A drop (an edit) leaves at once at every hop even while pointers take every packet the rate allows, on the urgent
+// events' own packet allowance (SendCredit), and the pointers keep theirs. Virtual time; each seed is printed with
+// its failure.
 
 const SEEDS = [22_101, 22_102];
 const STREAM_INTERVAL_MS = 2;
 /** The users' near rate to their mirror: 10 ms round trips, the broadband preset's 195 packets/s. */
 const NEAR_INTERVAL_MS = 1000 / 195;
-/** Packets of credit pointers leave to urgent events (scheduler.ts): a pointer waits at most this many more packets. */
-const ACTION_RESERVE = 2;
 
 describe('pointers between sites through mirrors', () => {
   it('cross between mirrors within the stream interval, and reach the users within a packet interval', () => {
@@ -29,22 +27,22 @@ describe('pointers between sites through mirrors', () => {
     }
   });
 
-  it('drops cross in the links’ time alone, and pointers pay at most the packets the drops took', () => {
+  it('drops cross in the links’ time, and the pointers keep their packets', () => {
+    const median = (a: readonly number[]): number =>
+      [...a].sort((x, y) => x - y)[a.length >> 1] ?? NaN;
     for (const seed of SEEDS) {
       const r = runSiteLatency({ seed, warmupMs: 1000, windowMs: 1000, drags: true });
       const msg = `seed ${seed}`;
       // Each of the 12 users drops once in the window: seen by the 8 users of the other sites, the 3 of its own.
       expect(r.dropCrossSite.length, msg).toBe(96);
       expect(r.dropSameSite.length, msg).toBe(36);
-      expect(Math.max(...r.dropCrossSite), msg).toBeLessThanOrEqual(60 + 2 * 5 + 1e-6);
-      expect(Math.max(...r.dropSameSite), msg).toBeLessThanOrEqual(2 * 5 + 1e-6);
+      // At once at every hop; a grab or drop past the allowance (a tenth of the rate) waits for the next packet.
+      expect(median(r.dropCrossSite), msg).toBeLessThanOrEqual(60 + 2 * 5 + 1e-6);
+      expect(median(r.dropSameSite), msg).toBeLessThanOrEqual(2 * 5 + 1e-6);
+      expect(Math.max(...r.dropCrossSite), msg).toBeLessThanOrEqual(60 + 2 * 5 + NEAR_INTERVAL_MS);
+      // The pointers' last hop is what it is without the drops: within a packet interval.
       expect(r.total.length, msg).toBe(5760);
-      const meanLastHop = r.lastHop.reduce((a, b) => a + b, 0) / r.lastHop.length;
-      // A packet stream's wait is half an interval on average; the drops' packets add a little (2.75 ms here).
-      expect(meanLastHop, msg).toBeLessThanOrEqual(0.6 * NEAR_INTERVAL_MS);
-      expect(Math.max(...r.lastHop), msg).toBeLessThanOrEqual(
-        (1 + ACTION_RESERVE) * NEAR_INTERVAL_MS + 1e-6,
-      );
+      expect(Math.max(...r.lastHop), msg).toBeLessThanOrEqual(NEAR_INTERVAL_MS + 1e-6);
     }
   });
 });

@@ -67,6 +67,11 @@ export class ByteAndPacketBuckets {
     return wait <= EPSILON ? from : from + wait;
   }
 
+  /** The earliest time the byte bucket is not overdrawn, whatever the packets (see readyAt). */
+  bytesReadyAt(now: number): number {
+    return this.readyAt(now, -Infinity);
+  }
+
   /** Spends `bytes` and `packets`; a bucket may go below empty (a full packet overdraws, and the next one waits). */
   charge(now: number, bytes: number, packets: number): void {
     this.accrue(now);

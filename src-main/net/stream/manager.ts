@@ -33,9 +33,9 @@ export interface StreamManager<Rec> {
    */
   readonly maxShare?: number | undefined;
   /**
-   * Its urgent data is current state that the next update replaces (a moving pointer: ghosts): it leaves the last
-   * packets of send credit to urgent events (a drop, a grab), which nothing replaces. A pointer stream that takes
-   * every packet the rate allows would otherwise hold a discrete action back for a packet interval.
+   * Its urgent data is current state that the next update replaces (a moving pointer: ghosts). Urgent events (a
+   * drop, a grab), which nothing replaces, have a packet allowance of their own (SendCredit): a pointer stream that
+   * takes every packet the rate allows would otherwise hold a discrete action back for a packet interval.
    */
   readonly urgentState?: boolean | undefined;
   /** The earliest time its demand may rise by itself with nothing new queued (a periodic scope pass). */

@@ -111,6 +111,9 @@ export function readRateField(r: BitReader): RatePolicy {
 
 /** Credit saved while the rate is shaped to the path: this many seconds' worth. */
 const SHAPED_BURST_SECONDS = 0.1;
+/** Urgent events' own packets, as a share of the packet rate, and how many may be saved up. */
+const EVENT_ALLOWANCE_SHARE = 0.1;
+const EVENT_ALLOWANCE_BURST = 2;
 
 /**
  * A byte bucket earning rate x size per second (IP/UDP overhead included, so small packets aren't free), capped
@@ -119,15 +122,23 @@ const SHAPED_BURST_SECONDS = 0.1;
  * second's worth at most. A packet may start while neither is overdrawn; its actual size is charged afterwards, so a
  * full packet may overdraw and the next one waits. The packet rate itself paces the scheduler's ticks; urgent
  * packets between ticks spend packets too, so the receiver's packet rate holds on average.
+ *
+ * Urgent events (a grab, a drop: StreamManager.urgentState) have a packet allowance of their own besides, a tenth of
+ * the packet rate: when pointers use every packet the rate allows, a drop still leaves at once instead of a packet
+ * interval later, and the pointers keep their packets (taking one from them spaced their packets unevenly, and a
+ * pointer moving twice in a longer gap lost an update). Their bytes count like any packet's.
  */
 export class SendCredit {
   private readonly buckets: ByteAndPacketBuckets;
+  /** The urgent events' own packets (no bytes of its own: they are the main bucket's). */
+  private readonly allowance: ByteAndPacketBuckets;
 
   constructor(
     now: number,
     private rate: RatePolicy,
   ) {
     this.buckets = new ByteAndPacketBuckets(now, limitsOf(rate));
+    this.allowance = new ByteAndPacketBuckets(now, allowanceOf(rate));
   }
 
   get policy(): RatePolicy {
@@ -143,6 +154,7 @@ export class SendCredit {
   setRate(now: number, rate: RatePolicy): void {
     this.rate = rate;
     this.buckets.setLimits(now, limitsOf(rate));
+    this.allowance.setLimits(now, allowanceOf(rate));
   }
 
   canSend(now: number): boolean {
@@ -150,16 +162,27 @@ export class SendCredit {
   }
 
   /**
-   * The earliest time canSend holds (now if it already does), or, with `reserve`, the time a packet may start and
-   * still leave that many packets of credit (kept back for urgent events: see StreamManager.urgentState).
+   * The earliest time canSend holds (now if it already does); for a packet carrying an urgent event, the earlier of
+   * that and the time its allowance has a packet and the bytes are there.
    */
-  readyAt(now: number, reserve = 0): number {
-    return this.buckets.readyAt(now, reserve);
+  readyAt(now: number, urgentEvent = false): number {
+    const main = this.buckets.readyAt(now);
+    if (!urgentEvent || main <= now) return main;
+    return Math.min(main, Math.max(this.buckets.bytesReadyAt(now), this.allowance.readyAt(now)));
   }
 
-  /** Charges one packet of `payloadBytes` plus its seal, header and IP/UDP overhead. */
-  charge(now: number, payloadBytes: number): void {
-    this.buckets.charge(now, payloadBytes + PACKET_OVERHEAD_BYTES + UDP_IPV4_OVERHEAD, 1);
+  /**
+   * Charges one packet of `payloadBytes` plus its seal, header and IP/UDP overhead: to the packet rate, or, for an
+   * urgent event's packet the rate had no packet for, to the allowance.
+   */
+  charge(now: number, payloadBytes: number, urgentEvent = false): void {
+    const bytes = payloadBytes + PACKET_OVERHEAD_BYTES + UDP_IPV4_OVERHEAD;
+    if (urgentEvent && !this.buckets.canSpend(now) && this.allowance.canSpend(now)) {
+      this.buckets.charge(now, bytes, 0);
+      this.allowance.charge(now, 0, 1);
+    } else {
+      this.buckets.charge(now, bytes, 1);
+    }
   }
 }
 
@@ -177,5 +200,15 @@ function limitsOf(rate: RatePolicy): BucketLimits {
     packetsPerSecond: rate.packetsPerSecond,
     maxBytes: bytesPerSecond * (rate.bytesPerSecond === undefined ? 1 : SHAPED_BURST_SECONDS),
     maxPackets: rate.packetsPerSecond,
+  };
+}
+
+/** The urgent events' allowance at a policy: packets only (their bytes are the main bucket's). */
+function allowanceOf(rate: RatePolicy): BucketLimits {
+  return {
+    bytesPerSecond: 1,
+    packetsPerSecond: rate.packetsPerSecond * EVENT_ALLOWANCE_SHARE,
+    maxBytes: 0,
+    maxPackets: EVENT_ALLOWANCE_BURST,
   };
 }

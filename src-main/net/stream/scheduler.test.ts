@@ -161,7 +161,7 @@ describe('packet scheduler', () => {
     expect((ticks[2] ?? NaN) - (ticks[1] ?? NaN)).toBeCloseTo(1000 / 66, 0);
   });
 
-  it('pointers that use every packet leave the last two to an urgent event, which leaves at once', () => {
+  it('an urgent event leaves at once while pointers use every packet, on an allowance that leaves them theirs', () => {
     // Ghost-like urgent state: more updates than packets (11 pointers at 60 Hz into 195 packets/s).
     const pointers = new Counter('pointers');
     pointers.urgent = true;
@@ -191,21 +191,26 @@ describe('packet scheduler', () => {
     // (one every 100 ms from 1 s on) left in the quarter millisecond it was queued, not up to 5 ms later.
     expect(waits).toHaveLength(20);
     expect(Math.max(...waits)).toBe(0);
-    // Over the last second, the drops' packets came out of the rate, not on top of it.
-    const lastSecond = conn.packets.filter((p) => p.at >= 2000).length;
-    expect(lastSecond).toBeGreaterThanOrEqual(194);
-    expect(lastSecond).toBeLessThanOrEqual(196);
+    // Over the last second the pointers kept every packet of the rate, the drops' 10 came on top (their allowance is
+    // a tenth of the rate: 19.5 a second).
+    const lastSecond = conn.packets.filter((p) => p.at >= 2000);
+    const pointerPackets = lastSecond.filter((p) => p.rec?.sections[1] === undefined).length;
+    expect(pointerPackets).toBeGreaterThanOrEqual(194);
+    expect(lastSecond.length).toBeLessThanOrEqual(196 + 10);
   });
 
-  it('send credit: a reserve holds back that many packets', () => {
+  it('send credit: urgent events have a tenth of the packet rate of their own, two saved at most', () => {
     const c = new SendCredit(0, { packetsPerSecond: 10, packetBytes: 200 });
-    for (let i = 0; i < 7; i++) c.charge(0, 10);
-    expect(c.readyAt(0, 2)).toBe(0); // 3 left: one may start and leave the 2
-    c.charge(0, 10);
-    expect(c.readyAt(0, 2)).toBeCloseTo(100, 9); // 2 left: a tenth of a second to 3
-    c.charge(0, 10);
-    expect(c.readyAt(0)).toBe(0); // 1 left, free to any packet without a reserve
-    expect(c.readyAt(0, 2)).toBeCloseTo(200, 9);
+    for (let i = 0; i < 10; i++) c.charge(0, 10);
+    expect(c.readyAt(0)).toBeCloseTo(100, 9); // the rate's packets are spent
+    expect(c.readyAt(0, true)).toBe(0); // an urgent event's are not
+    c.charge(0, 10, true);
+    c.charge(0, 10, true);
+    expect(c.readyAt(0, true)).toBeCloseTo(100, 9); // both saved spent: the rate's next packet comes first
+    // The allowance earns a packet a second at 10 packets/s; charging it left the rate's packets alone.
+    c.charge(100, 10);
+    expect(c.readyAt(100, true)).toBeCloseTo(200, 9);
+    expect(c.readyAt(1000, true)).toBe(1000);
   });
 
   it('send credit: one second of packets and bytes for a burst, then rate x size', () => {

@@ -150,12 +150,6 @@ export function shapeRate(
 
 const SCHEDULER = 'scheduler';
 const DEMAND_RANK: Record<SendDemand, number> = { none: 0, normal: 1, urgent: 2 };
-/**
- * Packets of send credit kept back from everything but urgent events (StreamManager.urgentState): pointers that use
- * every packet the rate allows leave room for a drop to leave at once. Over time the rate is the same; the credit
- * just idles two packets above empty.
- */
-const ACTION_RESERVE_PACKETS = 2;
 
 export class StreamConnection implements ConnectionHandler<PacketRecord> {
   /** Test hook: sees each packet right after the connection accepted it. */
@@ -179,7 +173,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private urgentGapMs: number | undefined;
   /** The demand nextSendAt() last found (onSendTime asks it right before each packet). */
   private demandAtCheck: SendDemand = 'none';
-  /** demand() last found an urgent event (not urgent state): it may spend the credit kept back for one. */
+  /** demand() last found an urgent event (not urgent state): it may spend the events' allowance (SendCredit). */
   private urgentAction = false;
   /**
    * The last packet went out full and data still waited: a backlog (a paste) that may spend the credit saved up
@@ -341,7 +335,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
         : this.backlogged
           ? this.lastSendAt + interval / BACKLOG_PACE
           : this.normalTick(interval);
-    const ready = this.credit.readyAt(this.lastNow, this.urgentAction ? 0 : ACTION_RESERVE_PACKETS);
+    const ready = this.credit.readyAt(this.lastNow, this.urgentAction);
     // Data waiting on credit, not on the tick: the rate is what holds the sender back.
     if (ready > tick) this.controller?.markLimited();
     return Math.max(tick, ready, this.holdUntil);
@@ -465,6 +459,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
   private sendPacket(now: number): void {
     // What nextSendAt() found just before this call (onSendTime asks it before every packet).
     const urgent = this.demandAtCheck === 'urgent';
+    const urgentEvent = this.urgentAction;
     const capBits = (this.effectiveRate.packetBytes - PACKET_OVERHEAD_BYTES) * 8;
     let built: PacketRecord | undefined;
     const sent = this.conn.send(now, (w, budgetBits) => {
@@ -487,7 +482,7 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
       );
       this.lastUrgentSendAt = now;
     }
-    this.credit.charge(now, Math.ceil(built.bits / 8));
+    this.credit.charge(now, Math.ceil(built.bits / 8), urgentEvent);
     this.onPacketSent?.(now, built);
   }
 
