@@ -8,14 +8,13 @@
 // 'dropped' or the object's ghost). Also the bytes the mirrors send each other. Not product code.
 import { NO_IMPAIRMENT } from '../../net/impairment';
 import type { SessionRate } from '../../session/connection-stack';
+import { columnOf, columnX, FRAMES, POINTER_HZ } from '../../session/testing/columns';
 import type { ObjectId } from '../../../shared/board';
 import type { Joiner, MirrorHostsConfig, ServedMirrors } from './mirror-hosts';
 import { DEFAULT_MIRROR_HOSTS, joinMirror, serveMirrorHosts } from './mirror-hosts';
 
-const POINTER_HZ = 60;
 /** Each user's pointer lives in its own column this wide; x within it says which frame the update is. */
 const SPACING = 1000;
-const FRAMES = 600;
 /** The mirror mesh's link addresses (mirror/testing/mirror-mesh.ts). */
 const LINK_NET = '10.1.0.';
 /** With drags, a user grabs its rectangle every this many frames and drops it this many frames later. */
@@ -85,10 +84,6 @@ export function runSiteLatency(o: {
   const sentAt = users.map(() => new Array<number>(FRAMES).fill(NaN));
   /** [mirror][user][frame]: when that mirror's host had the update (its own pointer event). */
   const hostAt = mirrors.map(() => users.map(() => new Array<number>(FRAMES).fill(NaN)));
-  const whose = (x: number): { from: number; frame: number } => ({
-    from: Math.floor(x / SPACING) - 1,
-    frame: x % SPACING,
-  });
   const r: Omit<SiteLatencyRun, 'served' | 'linkBytesPerSecond'> = {
     total: [],
     senderWait: [],
@@ -101,7 +96,7 @@ export function runSiteLatency(o: {
   mirrors.forEach((m, mi) =>
     m.host.on((e) => {
       if (e.type !== 'pointer' || !e.moved) return;
-      const { from, frame } = whose(e.pointer.x);
+      const { from, frame } = columnOf(SPACING, e.pointer.x);
       const row = hostAt[mi]?.[from];
       if (row !== undefined && frame < FRAMES) row[frame] = sim.now;
     }),
@@ -109,7 +104,7 @@ export function runSiteLatency(o: {
   users.forEach((u, ui) =>
     u.peer.on((e) => {
       if (e.type !== 'pointer' || !e.moved) return;
-      const { from, frame } = whose(e.pointer.x);
+      const { from, frame } = columnOf(SPACING, e.pointer.x);
       const sent = sentAt[from]?.[frame] ?? NaN;
       const sender = users[from];
       if (from === ui || sender === undefined || !(sent >= start && sent < end)) return;
@@ -129,8 +124,8 @@ export function runSiteLatency(o: {
   users.forEach((u, ui) => {
     const seen = new Set<number>();
     const saw = (x: number): void => {
-      const from = Math.floor(x / DROP_SPACING) - 1;
-      const sent = dropSent[from]?.[x % DROP_SPACING] ?? NaN;
+      const { from, frame } = columnOf(DROP_SPACING, x);
+      const sent = dropSent[from]?.[frame] ?? NaN;
       const sender = users[from];
       if (from === ui || sender === undefined || !(sent >= start && sent < end) || seen.has(x))
         return;
@@ -151,14 +146,14 @@ export function runSiteLatency(o: {
         frame = (frame + 1) % FRAMES;
         if (now >= end) return;
         (sentAt[ui] as number[])[frame] = now;
-        u.peer.pointer(SPACING * (ui + 1) + frame, 1000);
+        u.peer.pointer(columnX(SPACING, ui, frame), 1000);
         if (rect === undefined) return;
         // Each user on its own phase of the drag cycle: drops spread over the frames.
         const phase = (frame + 5 * ui) % DRAG_EVERY;
         if (phase === 0) u.peer.grab(rect);
         else if (phase === DRAG_FRAMES) {
           (dropSent[ui] as number[])[frame] = now;
-          u.peer.drop(rect, DROP_SPACING * (ui + 1) + frame, 1000);
+          u.peer.drop(rect, columnX(DROP_SPACING, ui, frame), 1000);
         }
       },
       sim.now + served.rng.next() * (1000 / POINTER_HZ),

@@ -9,12 +9,10 @@ import type { SimSession } from './sim-session';
 import { makeSimSession, SIM_HOST_ADDRESS } from './sim-session';
 import { addressKey } from '../../net/address';
 import { UDP_IPV4_OVERHEAD } from '../../net/stats';
+import { columnOf, columnX, FRAMES, POINTER_HZ } from './columns';
 
-const POINTER_HZ = 60;
 /** Each user's pointer lives in its own column this wide; x within it says which frame the update is. */
 const SPACING = 1000;
-/** Frames a column tells apart (the send times kept per user, a ring). */
-const FRAMES = 600;
 const JOIN_MS = 3000;
 
 export interface RelayLatencyRun {
@@ -56,13 +54,9 @@ export function runRelayLatency(o: {
   const senderWait: number[] = [];
   const hostWait: number[] = [];
   const seen = new Set<number>();
-  const whose = (x: number): { from: number; frame: number } => ({
-    from: Math.floor(x / SPACING) - 1,
-    frame: x % SPACING,
-  });
   s.host.on((e) => {
     if (e.type !== 'pointer' || !e.moved) return;
-    const { from, frame } = whose(e.pointer.x);
+    const { from, frame } = columnOf(SPACING, e.pointer.x);
     const row = hostAt[from];
     if (row !== undefined && frame < FRAMES) row[frame] = s.sim.now;
   });
@@ -73,7 +67,7 @@ export function runRelayLatency(o: {
     s.peers[i]?.on((e) => {
       const now = s.sim.now;
       if (e.type !== 'pointer' || !e.moved) return;
-      const { from, frame } = whose(e.pointer.x);
+      const { from, frame } = columnOf(SPACING, e.pointer.x);
       const sent = sentAt[from]?.[frame] ?? NaN;
       if (from === i || !(sent >= start && sent < end)) return;
       const atHost = hostAt[from]?.[frame] ?? NaN;
@@ -95,7 +89,7 @@ export function runRelayLatency(o: {
         if (now >= end) return;
         (sentAt[i] as number[])[frame] = now;
         if (now >= start) received += o.users - 1;
-        s.peers[i]?.pointer(SPACING * (i + 1) + frame, 1000);
+        s.peers[i]?.pointer(columnX(SPACING, i, frame), 1000);
       },
       JOIN_MS + phase,
     );
