@@ -18,6 +18,11 @@ export interface MirrorsScaleFigures {
   readonly joined: number;
   readonly rostersComplete: boolean;
   /**
+   * From the hosts' rosters complete to every user's (each user told of every participant), simulated ms; null
+   * if that took longer than the bench waits. The window opens after it.
+   */
+  readonly userRosterDrainMs: number | null;
+  /**
    * Per mirror: its process's work (host and mirror), CPU ms per simulated second (1,000 = one core): the wall time
    * of its calls, times the share of the window the simulation was on a core.
    */
@@ -75,6 +80,7 @@ export function summarize(
   setup: Record<string, unknown>,
   joined: number,
   rostersComplete: boolean,
+  userRosterDrainMs: number | undefined,
   w: WindowCounts,
 ): MirrorsScaleFigures {
   const s = w.seconds;
@@ -93,6 +99,7 @@ export function summarize(
     setup,
     joined,
     rostersComplete,
+    userRosterDrainMs: userRosterDrainMs ?? null,
     mirrorCpuMsPerSecond: { p50: round1(percentile(sorted(cpu), 50)), max: cpuMax, each: cpu },
     mirrorWallMsPerSecond: w.mirrorMs.map((ms) => round1(ms / s)),
     processOnCpuShare: round1(onCpu * 100) / 100,

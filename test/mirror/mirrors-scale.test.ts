@@ -1,5 +1,5 @@
 // The mirrors-scale bench's runner at a small size (4 mirrors x 8 users, 2 simulated seconds): everyone joins and
-// is in every roster, each user sees its cluster's pointers and none from elsewhere (views scope pointers), and
+// is in every roster (every user's too, before the window opens), each user sees its cluster's pointers and none from elsewhere (views scope pointers), and
 // the figures the integrator's bench reads are there. No timing thresholds: the times are this machine's.
 import { describe, expect, it } from 'vitest';
 import { runMirrorsScale } from '../../bench/mirrors-scale';
@@ -18,6 +18,8 @@ describe('the mirrors-scale runner', () => {
     const msg = `seed ${SEED}`;
     expect(f.joined, msg).toBe(32);
     expect(f.rostersComplete, msg).toBe(true);
+    // The window opens once every user knows everyone: a number, not null (the drain's bound passed).
+    expect(f.userRosterDrainMs, msg).not.toBeNull();
     expect(f.mirrorCpuMsPerSecond.each, msg).toHaveLength(4);
     expect(f.inViewPointerHz.mean, msg).toBeGreaterThan(0);
     expect(f.outOfViewPointerHz.max, msg).toBe(0);
