@@ -328,14 +328,16 @@ export class EventManager implements StreamManager<EventRecord> {
   }
 
   /** The best head over all lanes: highest priority, then oldest. */
+  /** A stale sequenced event a lane's head() dropped (made once: pickNext runs for every event written). */
+  private readonly discard = (): void => {
+    this.counters.superseded++;
+    this.unsettledCount--;
+  };
+
   private pickNext(): { lane: Lane; e: Entry } | undefined {
     let best: { lane: Lane; e: Entry } | undefined;
-    const discard = (): void => {
-      this.counters.superseded++;
-      this.unsettledCount--;
-    };
     for (const lane of this.lanes.all) {
-      const e = lane.head(discard);
+      const e = lane.head(this.discard);
       if (e === undefined) continue;
       const p = e.ev.kind.priority;
       const bp = best?.e.ev.kind.priority ?? -1;
