@@ -137,9 +137,11 @@ export function buildConnectionStack(
     registry: BOARD_REGISTRY,
     maxGhosts: BOARD_MAX_GHOSTS,
     // Every object is in scope (peers keep the whole board), so a periodic pass only refreshes priorities (distance
-    // to the view, a recent change); a pass visits every object. Spaced by board size like the pointers' (20 a
-    // second of a 5,000-object board was 100,000 visits a second per peer); an added object is admitted and a new
-    // viewport rescopes at once.
+    // to the view, a change in the last 2 s); a pass visits every object. Four a second at most (the default 20
+    // were a mirror's 250 peers' 5,000 passes a second over a board of a few hundred objects), and spaced by board
+    // size like the pointers' (20 a second of a 5,000-object board was 100,000 visits a second per peer); an added
+    // object is admitted and a new viewport rescopes at once.
+    scopeIntervalMs: 250,
     scopeMsPerObject: 1,
     ...(o.boardDomain === undefined ? {} : { domain: o.boardDomain }),
     ...(o.boardScope === undefined ? {} : { scope: o.boardScope }),
