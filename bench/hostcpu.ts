@@ -11,7 +11,7 @@ import type { SimEndpoint } from '../src-main/net/testing/harness';
 import { makeSimSession } from '../src-main/session/testing/sim-session';
 import { home, nearest } from './scale/layout';
 import { percentile, round1 } from './compare/figures';
-import { hostClock, timed, timedOncePerTurn } from './host-clock';
+import { hostClock, timed, timedOncePerTurn, timedPoll } from './host-clock';
 
 const POINTER_HZ = 30;
 const RADIUS = 120;
@@ -45,7 +45,7 @@ function runOnce(peers: number, measureMs: number, seed: number): HostCpuRow {
   const ep: SimEndpoint = s.host.endpoint;
   ep.handleDatagram = timed(host, ep.handleDatagram.bind(ep));
   ep.handleTimeout = timed(host, ep.handleTimeout.bind(ep));
-  ep.pollTransmit = timed(host, ep.pollTransmit.bind(ep));
+  ep.pollTransmit = timedPoll(host, ep.pollTransmit.bind(ep));
   ep.nextTimeout = timedOncePerTurn(host, ep.nextTimeout.bind(ep));
   s.host.tick = timed(host, s.host.tick.bind(s.host));
   s.host.afterIo = timed(host, s.host.afterIo.bind(s.host));

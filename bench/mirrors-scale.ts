@@ -22,7 +22,7 @@ import {
 } from '../src-main/mirrored/testing/mirror-hosts';
 import type { SessionRate } from '../src-main/session/connection-stack';
 import type { HostClock } from './host-clock';
-import { hostClock, timed, timedOncePerTurn } from './host-clock';
+import { hostClock, timed, timedOncePerTurn, timedPoll } from './host-clock';
 import type { MirrorsScaleFigures } from './mirrors-scale/figures';
 import { summarize } from './mirrors-scale/figures';
 import type { Layout } from './mirrors-scale/layout';
@@ -71,14 +71,14 @@ function timeMirror(m: ServedMirror): HostClock {
   const ep: SimEndpoint = m.host.endpoint;
   ep.handleDatagram = timed(clock, ep.handleDatagram.bind(ep));
   ep.handleTimeout = timed(clock, ep.handleTimeout.bind(ep));
-  ep.pollTransmit = timed(clock, ep.pollTransmit.bind(ep));
+  ep.pollTransmit = timedPoll(clock, ep.pollTransmit.bind(ep));
   ep.nextTimeout = timedOncePerTurn(clock, ep.nextTimeout.bind(ep));
   m.host.tick = timed(clock, m.host.tick.bind(m.host));
   m.host.afterIo = timed(clock, m.host.afterIo.bind(m.host));
   const mirror = m.mirror;
   mirror.handleDatagram = timed(clock, mirror.handleDatagram.bind(mirror));
   mirror.handleTimeout = timed(clock, mirror.handleTimeout.bind(mirror));
-  mirror.pollTransmit = timed(clock, mirror.pollTransmit.bind(mirror));
+  mirror.pollTransmit = timedPoll(clock, mirror.pollTransmit.bind(mirror));
   mirror.nextTimeout = timedOncePerTurn(clock, mirror.nextTimeout.bind(mirror));
   m.executor.pump = timed(clock, m.executor.pump.bind(m.executor));
   const relay = m.presence;
