@@ -36,6 +36,8 @@ export interface RepairFigures {
   /** CRIMP's own repair-latency summary when this build reports one (`crimp.repairLatencyMs`), else null. */
   readonly latencyMs: unknown;
   readonly tssRollbacks: number | null;
+  /** CRIMP's smoothed round trip to each other mirror at the end (the one it scales repair timers by), ms. */
+  readonly rttsMs: readonly number[];
 }
 
 export interface RunFigures {
@@ -103,6 +105,15 @@ function field(e: JsonEvent, path: readonly string[]): unknown {
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
+/** The measured round trips in a CRIMP stats `members` list, this mirror's own entry left out. */
+function rttsOf(members: unknown, self: number | null): number[] {
+  if (!Array.isArray(members)) return [];
+  return members.flatMap((m: unknown) => {
+    const { id, rttMs } = (m ?? {}) as { id?: unknown; rttMs?: unknown };
+    return id !== self && typeof rttMs === 'number' ? [rttMs] : [];
+  });
+}
+
 export function repairFigures(s: JsonEvent): RepairFigures {
   return {
     mirror: num(s.self),
@@ -111,6 +122,7 @@ export function repairFigures(s: JsonEvent): RepairFigures {
     deliveredRepaired: num(field(s, ['node', 'crimp', 'deliveredRepaired'])),
     latencyMs: field(s, ['node', 'crimp', 'repairLatencyMs']),
     tssRollbacks: num(field(s, ['tss', 'rollbacks'])),
+    rttsMs: rttsOf(field(s, ['node', 'crimp', 'members']), num(s.self)),
   };
 }
 

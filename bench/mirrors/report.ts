@@ -51,12 +51,18 @@ export function mirrorTargets(
     crossSitePointerP50: t('pointer', false, CORE_MS + 15),
     crossSiteEditP50: t('edit', false, CORE_MS + 15),
     // Issue 22: one inter-mirror round trip + 10 ms, the worst mirror's, on the lossy core (no loss: no repairs).
+    // The round trip is the mirrors' own estimate (as the crimp bench's), which holds what the stack and this
+    // machine's router add to the links' 2 x 60 ms; the nominal limit is reported beside it.
     repairP95: (() => {
       const value = repairP95(lossy);
+      const rtt = meanRtt(lossy);
+      const limit = Math.round(((rtt ?? 2 * CORE_MS) + REPAIR_SLACK_MS) * 10) / 10;
       return {
-        limit: 2 * CORE_MS + 10,
+        limit,
         value,
-        met: value !== null && value <= 2 * CORE_MS + 10,
+        met: value !== null && value <= limit,
+        measuredRttMs: rtt,
+        nominalLimit: 2 * CORE_MS + REPAIR_SLACK_MS,
         ...(value === null ? { note: 'this build’s CRIMP reports no repair latency' } : {}),
       };
     })(),
@@ -64,10 +70,24 @@ export function mirrorTargets(
 }
 
 export interface RepairTarget {
+  /** The mirrors' mean measured round trip + 10 ms (the nominal 2 x 60 + 10 when none was reported). */
   readonly limit: number;
   readonly value: number | null;
   readonly met: boolean;
+  readonly measuredRttMs: number | null;
+  readonly nominalLimit: number;
   readonly note?: string;
+}
+
+/** Issue 22's repair goal: p95 within one inter-mirror round trip plus this, ms. */
+const REPAIR_SLACK_MS = 10;
+
+/** The mean of every mirror's measured round trip to the others at the end of the run, ms (null: none). */
+function meanRtt(run: RunFigures | undefined): number | null {
+  const rtts = (run?.repair ?? []).flatMap((m) => m.rttsMs);
+  return rtts.length === 0
+    ? null
+    : Math.round((rtts.reduce((a, b) => a + b, 0) / rtts.length) * 10) / 10;
 }
 
 const ROWS: readonly [Group, string][] = [
@@ -143,14 +163,15 @@ export function runsTable(runs: readonly RunFigures[]): string {
 /** The mirrors' CRIMP repair figures, one row per mirror per run. */
 export function repairTable(runs: readonly { label: string; run: RunFigures }[]): string {
   const lines = [
-    '| run | mirror | gaps | repairs sent | delivered by repair | repair latency (CRIMP’s summary) | TSS rollbacks |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| run | mirror | gaps | repairs sent | delivered by repair | repair latency (CRIMP’s summary) | RTT to the others, ms | TSS rollbacks |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const { label, run } of runs)
     for (const m of run.repair)
       lines.push(
         `| ${label} | ${m.mirror ?? '–'} | ${m.gaps ?? '–'} | ${m.repairsSent ?? '–'} | ${m.deliveredRepaired ?? '–'} | ` +
-          `${m.latencyMs === null ? 'not reported by this build' : JSON.stringify(m.latencyMs)} | ${m.tssRollbacks ?? '–'} |`,
+          `${m.latencyMs === null ? 'not reported by this build' : JSON.stringify(m.latencyMs)} | ` +
+          `${m.rttsMs.length === 0 ? '–' : m.rttsMs.map((r) => Math.round(r * 10) / 10).join(', ')} | ${m.tssRollbacks ?? '–'} |`,
       );
   return lines.join('\n') + '\n';
 }
