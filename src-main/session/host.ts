@@ -29,6 +29,8 @@ import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { HostRules } from './host-rules';
 import { boardDownloadRate } from './join-rate';
+import { hostAcceptRate } from './host-accept-rate';
+import type { RatePolicy } from '../net/stream/rate';
 import { HostText } from './host-text';
 import type { OtSplice } from '../../shared/text-ot';
 import type { BlobLink } from './blob-link';
@@ -89,6 +91,8 @@ export interface HostSessionOptions {
   readonly executor?: (board: Board) => BoardExecutor;
   /** Where this host's participants are relayed to the session's other hosts (mirrors); see `remote`. */
   readonly relay?: ParticipantRelay;
+  /** Packets/s its peers may send it in all before each is asked for fewer (default: host-accept-rate.ts). */
+  readonly upstreamPackets?: number;
 }
 
 /** A presence's live drag (or resize, or rotate) of one object. */
@@ -218,6 +222,8 @@ export class HostSession {
   private nextPeerId = 1;
   private colorIndex = 1;
   private now: number;
+  /** What it accepts from each peer now: the session's rate, or fewer packets with many peers (see tick). */
+  private accepting: RatePolicy;
   /** The session's hosts as joiners reach them (setHosts): told to every joiner. */
   private hostList: readonly PeerAddress[] = [];
 
@@ -226,6 +232,7 @@ export class HostSession {
     now: number,
   ) {
     this.now = now;
+    this.accepting = (options.rate ?? SESSION_RATES.broadband).toHost;
     this.board = options.board ?? new Board();
     this.maxPeers = options.maxPeers ?? 256;
     this.limits = { ...DEFAULT_PEER_LIMITS, ...options.peerLimits };
@@ -358,7 +365,7 @@ export class HostSession {
   private stackFor(conn: Connection<PacketRecord>, p: HostPeer): ConnectionStack {
     return buildConnectionStack(conn, {
       proto: this.proto,
-      rate: (this.options.rate ?? SESSION_RATES.broadband).toHost,
+      rate: this.accepting,
       // What a joiner may ask for while its board comes down (join-rate.ts); the peer's accepted rate binds.
       sendRate: boardDownloadRate((this.options.rate ?? SESSION_RATES.broadband).toPeers),
       presenceDomain: this.presence,
@@ -1192,11 +1199,22 @@ export class HostSession {
       // tick had the endpoint work out every peer's deadline again at each tick.
       p.stack.events.scheduler.touch(now);
     }
+    this.acceptFewerWhenBusy(now);
     this.shareUplink(now);
     this.images.tick(now);
     this.executor.tick(now);
     for (const { id, peer } of this.rules.expire(now)) this.announceRelease(id, peer, now);
     this.texts.tick();
+  }
+
+  /** With many peers each is asked for fewer packets (host-accept-rate.ts); every peer is told of a change. */
+  private acceptFewerWhenBusy(now: number): void {
+    const rate = this.options.rate ?? SESSION_RATES.broadband;
+    const accept = hostAcceptRate(rate.toHost, this.peers.size, this.options.upstreamPackets);
+    if (accept.packetsPerSecond === this.accepting.packetsPerSecond) return;
+    this.accepting = accept;
+    const send = boardDownloadRate(rate.toPeers);
+    for (const p of this.peers.values()) p.stack.events.scheduler.setLocalRate(now, accept, send);
   }
 
   /** A manual uplink cap is split max-min fairly among peers by what each currently can use (TRIBES future work 4). */

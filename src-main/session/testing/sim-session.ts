@@ -51,6 +51,7 @@ export function makeSimSession(o: {
   boardLimits?: Partial<BoardLimits>;
   imageLimits?: Partial<ImageLimits>;
   executor?: HostSessionOptions['executor'];
+  upstreamPackets?: number;
 }): SimSession {
   const rng = new Rng(o.seed);
   const net = new SimNetwork(rng, o.conditions ?? NO_IMPAIRMENT);
@@ -72,6 +73,7 @@ export function makeSimSession(o: {
       ...(o.boardLimits === undefined ? {} : { boardLimits: o.boardLimits }),
       ...(o.imageLimits === undefined ? {} : { imageLimits: o.imageLimits }),
       ...(o.executor === undefined ? {} : { executor: o.executor }),
+      ...(o.upstreamPackets === undefined ? {} : { upstreamPackets: o.upstreamPackets }),
     },
     0,
   );
