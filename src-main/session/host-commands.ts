@@ -1,7 +1,7 @@
 // The host's board commands by an actor, its own user or a participant: each checked (role, the object's holder,
 // the board budget), executed through the host's executor, and told to the session (events, and lock changes
 // broadcast to the peers); also how the executor's own changes and late refusals are told. Knows nothing of
-// connections, of how a call reaches the host (host.ts's register) or of presence scoping.
+// connections, of how a call reaches the host (host-rpc.ts) or of presence scoping.
 import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
 import { NEW_OBJECT_FIELDS } from '../../shared/board';
 import type { GhostSource } from '../net/ghost/ghost-source';

@@ -30,15 +30,16 @@ import { HostRules } from './host-rules';
 import { boardDownloadRate } from './join-rate';
 import { HostText } from './host-text';
 import type { OtSplice } from '../../shared/text-ot';
-import type { BlobLink } from './blob-link';
 import type { ImageLimits } from './host-images';
 import { HostImages } from './host-images';
 import type { ImageType } from '../../shared/images';
 import { Tombstones } from './tombstones';
 import type { Actor, Member } from './host-commands';
-import { canEdit, HOST, HOST_PEER_ID, HostCommands, idOf } from './host-commands';
-import type { LeaveReason, Protocol, RefusableCommand, Role } from './protocol';
-import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
+import { HOST, HOST_PEER_ID, HostCommands } from './host-commands';
+import type { HostCounters, HostPeer } from './host-rpc';
+import { leaveReason, refuse, registerPeer, sourceIp } from './host-rpc';
+import type { LeaveReason, Protocol, Role } from './protocol';
+import { buildRegistry, LEAVE_REASONS } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
@@ -46,18 +47,11 @@ import { PresenceGrid } from './presence-grid';
 import { scopePresence } from './presence-scope';
 import { fairShares } from '../net/stream/congestion';
 import type { PeerAddress } from '../net/address';
-import { parseAddress } from '../net/address';
 import { DEFAULT_CONNECTION_OPTIONS } from '../net/connection';
 import { normalHostList, sameHostList } from './host-list';
 import { generateJoinCode } from '../net/join-code';
 import type { BoardLimits, PeerLimits } from './peer-limits';
-import {
-  BoardBudget,
-  callBytes,
-  DEFAULT_BOARD_LIMITS,
-  DEFAULT_PEER_LIMITS,
-  PeerBudget,
-} from './peer-limits';
+import { BoardBudget, DEFAULT_BOARD_LIMITS, DEFAULT_PEER_LIMITS, PeerBudget } from './peer-limits';
 
 export interface HostSessionOptions {
   readonly name: string;
@@ -90,21 +84,8 @@ export interface HostSessionOptions {
   readonly relay?: ParticipantRelay;
 }
 
-/** A connection as the host sees it: a participant only once it said hello. */
-interface HostPeer {
-  readonly stack: ConnectionStack;
-  /** Undefined until hello: until then the connection has no peer id and may do nothing but say hello. */
-  member: Member | undefined;
-  /** When its hello was refused (session full): it is closed a little later, once the refusal had time to go. */
-  refusedAt: number | undefined;
-  readonly budget: PeerBudget;
-  viewport: { x: number; y: number; w: number; h: number } | undefined;
-  lastActiveAt: number;
-  /** Its image transfers, both ways (set up with its handlers). */
-  blobs: BlobLink | undefined;
-}
-
 export { HOST_PEER_ID };
+export type { HostCounters };
 /** How long a refused joiner's connection stays open so the refusal reaches it. */
 const REFUSED_GRACE_MS = 2_000;
 /**
@@ -115,32 +96,6 @@ const REFUSED_GRACE_MS = 2_000;
 export const HOST_KEEPALIVE_MS = 250;
 /** People whose colour the host keeps for when they rejoin (a key is an address and a name: small). */
 const MAX_REMEMBERED_COLOURS = 1_024;
-
-/** What the host refused or dropped from connections, by cause. */
-export interface HostCounters {
-  /** RPCs other than hello from a connection that had not said hello. */
-  beforeHello: number;
-  /** Hellos refused because the session was full. */
-  full: number;
-  /** Presence updates whose drag was of an object the sender does not hold (relayed without it). */
-  dragsNotHeld: number;
-  /** Calls refused for the sender's call or byte rate. */
-  rateLimited: number;
-  /** Chat lines refused (empty, or past the chat rate). */
-  chatLimited: number;
-  /** Creates and edits refused because the board would pass its budget. */
-  boardFull: number;
-  /**
-   * Restores refused: of an id the sender did not delete (someone else's, never issued, forgotten), of another
-   * kind, on the board, or past the budget.
-   */
-  restoresRefused: number;
-  /**
-   * restack: restacks to an exact z (undone restacks) refused: another object has it, or the object is gone or
-   * locked in place.
-   */
-  exactRestacksRefused: number;
-}
 
 export class HostSession {
   readonly proto: Protocol = buildRegistry();
@@ -382,7 +337,7 @@ export class HostSession {
       broadcast: (send) => this.broadcast(send),
       refuse: (peer, cmd, reason, id) => {
         const p = this.peerOf(peer);
-        if (p !== undefined) this.refuse(p, cmd, reason, id);
+        if (p !== undefined) refuse(this.proto, p, cmd, reason, id);
       },
     });
   }
@@ -410,169 +365,19 @@ export class HostSession {
     });
   }
 
+  /** Its calls, handed to the commands and to co-editing (host-rpc.ts). */
   private register(p: HostPeer): void {
-    const rpc = p.stack.events.rpc;
-    const pr = this.proto;
-    /**
-     * Every call but hello and viewport is held to the sender's rates, and needs a participant: before hello it
-     * is refused, and has no effect. Each refusal is told to the sender and counted.
-     */
-    const joined =
-      <A extends Readonly<Record<string, unknown>>>(
-        cmd: RefusableCommand,
-        run: (actor: Actor, a: A, now: number) => void,
-      ) =>
-      (a: A, now: number): void => {
-        const subject = typeof a.id === 'number' ? a.id : 0;
-        const limited = p.budget.call(now, callBytes(a));
-        if (limited !== undefined) {
-          this.counters.rateLimited++;
-          this.refuse(p, cmd, limited, subject);
-          return;
-        }
-        const member = p.member;
-        if (member === undefined) {
-          this.counters.beforeHello++;
-          this.refuse(p, cmd, 'not in the session: join (hello) first', subject);
-          return;
-        }
-        p.lastActiveAt = now;
-        run({ kind: 'peer', member }, a, now);
-      };
-    rpc.on(pr.hello, (a, now) => this.onHello(p, a.name, a.viewer, now));
-    p.blobs = this.images.attach(rpc, () => p.member);
-    // Only scopes what this connection itself is sent (nothing before hello): harmless to keep early.
-    rpc.on(pr.viewport, (a) => {
-      p.viewport = { x: a.x, y: a.y, w: a.w, h: a.h };
-      p.stack.board.invalidateScope();
-      // The pointers it now looks at come at once, not at the next periodic pass.
-      p.stack.presence.invalidateScope();
-    });
-    rpc.on(
-      pr.create,
-      joined('create', (actor, a, now) => {
-        const { req, ...fields } = a;
-        const r = this.commands.createAs(actor, fields, now);
-        if (isRefusal(r)) this.refuse(p, 'create', r.refused);
-        else
-          this.executor.whenSafe(() => {
-            if (p.stack.conn.isOpen) rpc.send(pr.created, { req, id: r.id });
-          });
-      }),
-    );
-    rpc.on(
-      pr.edit,
-      joined('edit', (actor, a, now) =>
-        this.guard(p, 'edit', this.commands.editAs(actor, a.id, editPatch(a), now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.remove,
-      joined('delete', (actor, a, now) =>
-        this.guard(p, 'delete', this.commands.removeAs(actor, a.id, now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.restack,
-      joined('restack', (actor, a, now) =>
-        this.guard(p, 'restack', this.commands.restackAs(actor, a.id, a.front, now, a.z), a.id),
-      ),
-    );
-    rpc.on(
-      pr.restore,
-      joined('restore', (actor, a, now) =>
-        this.guard(p, 'restore', this.commands.restoreAs(actor, a.id, now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.pin,
-      joined('pin', (actor, a, now) =>
-        this.guard(p, 'pin', this.commands.pinAs(actor, a.id, a.pinned, now)),
-      ),
-    );
-    rpc.on(
-      pr.setPoints,
-      joined('edit', (actor, a, now) =>
-        this.guard(p, 'edit', this.commands.editAs(actor, a.id, { points: a.points }, now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.text,
-      joined('text', (actor, a, now) =>
-        this.guard(
-          p,
-          'text',
-          this.commands.textAs(actor, a.id, a.at, a.remove, a.insert, now),
-          a.id,
-        ),
-      ),
-    );
-    // textot: co-editing (session/host-text.ts).
-    rpc.on(
-      pr.textOpen,
-      joined('text', (actor, a, now) => {
+    registerPeer(p, {
+      proto: this.proto,
+      counters: this.counters,
+      commands: this.commands,
+      texts: this.texts,
+      images: this.images,
+      executor: this.executor,
+      setNow: (now) => {
         this.now = now;
-        this.guard(p, 'text', canEdit(actor) ?? this.texts.open(idOf(actor), a.id), a.id);
-      }),
-    );
-    rpc.on(
-      pr.textEdit,
-      joined('text', (actor, a, now) => {
-        this.now = now;
-        const { id, seen, ...splice } = a;
-        this.guard(p, 'text', this.texts.edit(idOf(actor), id, seen, splice), id);
-      }),
-    );
-    rpc.on(
-      pr.textAck,
-      joined('text', (actor, a) =>
-        this.guard(p, 'text', this.texts.ack(idOf(actor), a.id, a.seen), a.id),
-      ),
-    );
-    rpc.on(
-      pr.textClose,
-      joined('text', (actor, a) => this.texts.close(idOf(actor), a.id)),
-    );
-    rpc.on(
-      pr.grab,
-      joined('grab', (actor, a, now) =>
-        this.guard(p, 'grab', this.commands.grabAs(actor, a.id, now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.drop,
-      joined('drop', (actor, a, now) =>
-        this.guard(p, 'drop', this.commands.dropAs(actor, a.id, a.x, a.y, now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.chat,
-      joined('chat', (actor, a, now) => {
-        const limited = p.budget.chat(now, a.text);
-        if (limited === undefined) this.commands.chatAs(actor, a.text);
-        else {
-          this.counters.chatLimited++;
-          this.refuse(p, 'chat', limited);
-        }
-      }),
-    );
-  }
-
-  /** Tells the sender of a refused command (naming the object, `id`, that it shows changed already). */
-  private guard(
-    p: HostPeer,
-    cmd: RefusableCommand,
-    r: BoardObject | Refusal | boolean | undefined,
-    id = 0,
-  ): void {
-    if (typeof r === 'object' && isRefusal(r)) this.refuse(p, cmd, r.refused, id);
-  }
-
-  private refuse(p: HostPeer, cmd: RefusableCommand, reason: string, id = 0): void {
-    p.stack.events.rpc.send(this.proto.refused, {
-      cmd: REFUSABLE.indexOf(cmd),
-      reason: reason.slice(0, 160),
-      id,
+      },
+      hello: (peer, name, viewer, now) => this.onHello(peer, name, viewer, now),
     });
   }
 
@@ -583,7 +388,7 @@ export class HostSession {
       // Said, not only closed on: a close drops what is queued, so the refusal gets a moment to arrive first.
       this.counters.full++;
       p.refusedAt = now;
-      this.refuse(p, 'join', `the session is full (${this.maxPeers} participants)`);
+      refuse(this.proto, p, 'join', `the session is full (${this.maxPeers} participants)`);
       return;
     }
     // The host decides the role; the joiner's flag can only ask for less.
@@ -700,14 +505,7 @@ export class HostSession {
     this.texts.gone(m.peerId);
     for (const id of this.rules.releaseAll(m.peerId, now))
       this.commands.announceRelease(id, m.peerId, now);
-    const reason =
-      info.reason === 'timeout'
-        ? 'timeout'
-        : info.reason === 'kicked'
-          ? 'kicked'
-          : info.reason === 'closed'
-            ? 'left'
-            : 'error';
+    const reason = leaveReason(info);
     const detail = info.detail;
     this.broadcast((r) => r.send(this.proto.peerLeft, leftParams(m.peerId, reason, detail)));
     this.emit({ type: 'left', peer: m.peerId, reason, detail });
@@ -982,12 +780,6 @@ export class HostSession {
 /** A quarter of the session, at most 32 and at least 1. */
 export function defaultMaxPerAddress(maxPeers: number): number {
   return Math.max(1, Math.min(32, Math.floor(maxPeers / 4)));
-}
-
-/** The IP a connection comes from (its key is "ip:port" or "[v6]:port"). */
-function sourceIp(p: HostPeer): string {
-  const key = p.stack.conn.peer;
-  return parseAddress(key)?.address ?? key;
 }
 
 function info(m: Member): ParticipantInfo {
