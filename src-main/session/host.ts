@@ -4,7 +4,6 @@
 import type { Tool } from '../../shared/api';
 import { TOOLS } from '../../shared/api';
 import type { BoardObject, NewObject, ObjectId, ObjectPatch, PeerId } from '../../shared/board';
-import { NEW_OBJECT_FIELDS } from '../../shared/board';
 import type { CloseInfo } from '../net/close-reason';
 import type { Connection } from '../net/connection';
 import { Endpoint } from '../net/endpoint';
@@ -12,11 +11,11 @@ import type { GhostSource } from '../net/ghost/ghost-source';
 import { GhostDomain } from '../net/ghost/ghost-source';
 import type { PacketRecord } from '../net/stream/scheduler';
 import { PROTOCOL_VERSION } from '../../shared/version';
-import type { BoardOp, BoardRefusal, BoardState } from '../board';
-import { heldByOther, refusalText } from '../board';
+import type { BoardOp, BoardState } from '../board';
+import { refusalText } from '../board';
 import type { Refusal } from './board';
 import { Board, isRefusal } from './board';
-import type { BoardExecutor, Executed, LaterCommand } from './board-executor';
+import type { BoardExecutor, ExecutorSink } from './board-executor';
 import { directExecutor } from './board-executor';
 import type { ParticipantRelay } from './remote-roster';
 import { RemoteParticipants } from './remote-roster';
@@ -33,34 +32,28 @@ import { hostAcceptRate } from './host-accept-rate';
 import type { RatePolicy } from '../net/stream/rate';
 import { HostText } from './host-text';
 import type { OtSplice } from '../../shared/text-ot';
-import type { BlobLink } from './blob-link';
 import type { ImageLimits } from './host-images';
 import { HostImages } from './host-images';
 import type { ImageType } from '../../shared/images';
 import { Tombstones } from './tombstones';
-import type { LeaveReason, Protocol, RefusableCommand, Role } from './protocol';
-import { buildRegistry, editPatch, LEAVE_REASONS, REFUSABLE } from './protocol';
+import type { Actor, Member } from './host-commands';
+import { HOST, HOST_PEER_ID, HostCommands } from './host-commands';
+import type { HostCounters, HostPeer } from './host-rpc';
+import { leaveReason, refuse, registerPeer, sourceIp } from './host-rpc';
+import type { LeaveReason, Protocol, Role } from './protocol';
+import { buildRegistry, LEAVE_REASONS } from './protocol';
 import type { ParticipantInfo, SessionEvent, SessionListener } from './session-events';
 import { MAX_PEER_ID } from './fields';
 import { changedPresenceMask, POINTER_MASK, presenceMaskToPointer } from './presence';
-import type { GridSlot } from './presence-grid';
 import { PresenceGrid } from './presence-grid';
 import { scopePresence } from './presence-scope';
 import { fairShares } from '../net/stream/congestion';
 import type { PeerAddress } from '../net/address';
-import { parseAddress } from '../net/address';
 import { DEFAULT_CONNECTION_OPTIONS } from '../net/connection';
 import { normalHostList, sameHostList } from './host-list';
 import { generateJoinCode } from '../net/join-code';
 import type { BoardLimits, PeerLimits } from './peer-limits';
-import {
-  BoardBudget,
-  callBytes,
-  DEFAULT_BOARD_LIMITS,
-  DEFAULT_PEER_LIMITS,
-  objectBytes,
-  PeerBudget,
-} from './peer-limits';
+import { BoardBudget, DEFAULT_BOARD_LIMITS, DEFAULT_PEER_LIMITS, PeerBudget } from './peer-limits';
 
 export interface HostSessionOptions {
   readonly name: string;
@@ -95,47 +88,8 @@ export interface HostSessionOptions {
   readonly upstreamPackets?: number;
 }
 
-/** A presence's live drag (or resize, or rotate) of one object. */
-type HeldBack = Pick<
-  PresenceState,
-  'dragId' | 'dragX' | 'dragY' | 'dragShaped' | 'dragW' | 'dragH' | 'dragRotation'
->;
-
-/** A participant: a connection that said hello, with the id, colour and role the host gave it (never id 0). */
-interface Member {
-  readonly peerId: PeerId;
-  readonly name: string;
-  readonly color: number;
-  role: Role;
-  readonly relay: GhostSource<PresenceState>;
-  /** The relay's place among the pointers every presence scope walks (relays). */
-  readonly place: GridSlot;
-  /** The last drag it sent of an object it did not hold yet: shown if its grab of that object succeeds. */
-  heldBack: HeldBack | undefined;
-}
-
-/** A connection as the host sees it: a participant only once it said hello. */
-interface HostPeer {
-  readonly stack: ConnectionStack;
-  /** Undefined until hello: until then the connection has no peer id and may do nothing but say hello. */
-  member: Member | undefined;
-  /** When its hello was refused (session full): it is closed a little later, once the refusal had time to go. */
-  refusedAt: number | undefined;
-  readonly budget: PeerBudget;
-  viewport: { x: number; y: number; w: number; h: number } | undefined;
-  lastActiveAt: number;
-  /** Its image transfers, both ways (set up with its handlers). */
-  blobs: BlobLink | undefined;
-}
-
-/**
- * Who performs an operation: the host's own user (reachable only through HostSession's public methods, never
- * from the network) or a participant (only from its connection's RPCs, after hello).
- */
-type Actor = { readonly kind: 'host' } | { readonly kind: 'peer'; readonly member: Member };
-const HOST: Actor = { kind: 'host' };
-/** The host's participant id on the wire and in locks; no connection is ever given it. */
-export const HOST_PEER_ID: PeerId = 0;
+export { HOST_PEER_ID };
+export type { HostCounters };
 /** How long a refused joiner's connection stays open so the refusal reaches it. */
 const REFUSED_GRACE_MS = 2_000;
 /**
@@ -146,32 +100,6 @@ const REFUSED_GRACE_MS = 2_000;
 export const HOST_KEEPALIVE_MS = 250;
 /** People whose colour the host keeps for when they rejoin (a key is an address and a name: small). */
 const MAX_REMEMBERED_COLOURS = 1_024;
-
-/** What the host refused or dropped from connections, by cause. */
-export interface HostCounters {
-  /** RPCs other than hello from a connection that had not said hello. */
-  beforeHello: number;
-  /** Hellos refused because the session was full. */
-  full: number;
-  /** Presence updates whose drag was of an object the sender does not hold (relayed without it). */
-  dragsNotHeld: number;
-  /** Calls refused for the sender's call or byte rate. */
-  rateLimited: number;
-  /** Chat lines refused (empty, or past the chat rate). */
-  chatLimited: number;
-  /** Creates and edits refused because the board would pass its budget. */
-  boardFull: number;
-  /**
-   * Restores refused: of an id the sender did not delete (someone else's, never issued, forgotten), of another
-   * kind, on the board, or past the budget.
-   */
-  restoresRefused: number;
-  /**
-   * restack: restacks to an exact z (undone restacks) refused: another object has it, or the object is gone or
-   * locked in place.
-   */
-  exactRestacksRefused: number;
-}
 
 export class HostSession {
   readonly proto: Protocol = buildRegistry();
@@ -189,6 +117,7 @@ export class HostSession {
   };
   readonly images: HostImages;
   private readonly executor: BoardExecutor;
+  private readonly commands: HostCommands;
   /** Participants served by the session's other hosts, as a relay shows them here (remote-roster.ts). */
   readonly remote: RemoteParticipants;
   private readonly replica: BoardReplica;
@@ -248,25 +177,9 @@ export class HostSession {
     this.self = this.presence.add(Presence, blankPresence(HOST_PEER_ID));
     this.images = new HostImages(this.proto, (e) => this.emit(e), options.imageLimits);
     this.executor = (options.executor ?? directExecutor)(this.board);
-    this.executor.attach({
-      changed: (before, after) => this.changedElsewhere(before, after),
-      refused: (by, c, refusal) => this.refusedLater(by, c, refusal),
-      granted: (by, c) => {
-        if (c.type === 'grab') this.rules.touch(by, this.now);
-      },
-      chat: (peer, text) => {
-        this.emit({ type: 'chat', peer, text });
-        // Its sender sees its line come back as the acknowledgement: only once the line would outlive this host.
-        const sender = this.peerOf(peer);
-        this.broadcast((rpc) => rpc.send(this.proto.chatFrom, { peer, text }), sender);
-        if (sender !== undefined)
-          this.executor.whenSafe(() => {
-            if (sender.stack.conn.isOpen)
-              sender.stack.events.rpc.send(this.proto.chatFrom, { peer, text });
-          });
-      },
-    });
+    this.executor.attach(this.executorSink());
     this.rules = new HostRules(this.executor, options.lockTimeoutMs ?? 15_000);
+    this.commands = this.commandsFor();
     this.remote = new RemoteParticipants(
       this.presence,
       this.relays,
@@ -389,6 +302,53 @@ export class HostSession {
     });
   }
 
+  /** What the executor tells of on its own (board-executor.ts): changes, late decisions, chat lines. */
+  private executorSink(): ExecutorSink {
+    return {
+      changed: (before, after) => this.commands.changedElsewhere(before, after),
+      refused: (by, c, refusal) => this.commands.refusedLater(by, c, refusal),
+      granted: (by, c) => {
+        if (c.type === 'grab') this.rules.touch(by, this.now);
+      },
+      chat: (peer, text) => {
+        this.emit({ type: 'chat', peer, text });
+        // Its sender sees its line come back as the acknowledgement: only once the line would outlive this host.
+        const sender = this.peerOf(peer);
+        this.broadcast((rpc) => rpc.send(this.proto.chatFrom, { peer, text }), sender);
+        if (sender !== undefined)
+          this.executor.whenSafe(() => {
+            if (sender.stack.conn.isOpen)
+              sender.stack.events.rpc.send(this.proto.chatFrom, { peer, text });
+          });
+      },
+    };
+  }
+
+  /** The board commands (host-commands.ts), by this host's rules on its board, told to its session. */
+  private commandsFor(): HostCommands {
+    return new HostCommands({
+      proto: this.proto,
+      board: this.board,
+      executor: this.executor,
+      rules: this.rules,
+      tombstones: this.tombstones,
+      boardBudget: this.boardBudget,
+      images: this.images,
+      counters: this.counters,
+      nameOf: this.nameOf,
+      now: () => this.now,
+      setNow: (now) => {
+        this.now = now;
+      },
+      emit: (e) => this.emit(e),
+      broadcast: (send) => this.broadcast(send),
+      refuse: (peer, cmd, reason, id) => {
+        const p = this.peerOf(peer);
+        if (p !== undefined) refuse(this.proto, p, cmd, reason, id);
+      },
+    });
+  }
+
   /** textot: co-editing commits as the editor's edit and talks to peers over the text channel. */
   private textsFor(): HostText {
     const rpcOf = (peer: PeerId) => this.peerOf(peer)?.stack.events.rpc;
@@ -399,7 +359,7 @@ export class HostSession {
         const actor: Actor | undefined =
           editor === HOST_PEER_ID ? HOST : member && { kind: 'peer', member };
         if (actor === undefined) return { refused: 'not in the session' };
-        const r = this.editAs(actor, id, { text }, this.now);
+        const r = this.commands.editAs(actor, id, { text }, this.now);
         return isRefusal(r) ? r : undefined;
       },
       send: (editor, id, seen, by, splice) => {
@@ -412,162 +372,19 @@ export class HostSession {
     });
   }
 
+  /** Its calls, handed to the commands and to co-editing (host-rpc.ts). */
   private register(p: HostPeer): void {
-    const rpc = p.stack.events.rpc;
-    const pr = this.proto;
-    /**
-     * Every call but hello and viewport is held to the sender's rates, and needs a participant: before hello it
-     * is refused, and has no effect. Each refusal is told to the sender and counted.
-     */
-    const joined =
-      <A extends Readonly<Record<string, unknown>>>(
-        cmd: RefusableCommand,
-        run: (actor: Actor, a: A, now: number) => void,
-      ) =>
-      (a: A, now: number): void => {
-        const subject = typeof a.id === 'number' ? a.id : 0;
-        const limited = p.budget.call(now, callBytes(a));
-        if (limited !== undefined) {
-          this.counters.rateLimited++;
-          this.refuse(p, cmd, limited, subject);
-          return;
-        }
-        const member = p.member;
-        if (member === undefined) {
-          this.counters.beforeHello++;
-          this.refuse(p, cmd, 'not in the session: join (hello) first', subject);
-          return;
-        }
-        p.lastActiveAt = now;
-        run({ kind: 'peer', member }, a, now);
-      };
-    rpc.on(pr.hello, (a, now) => this.onHello(p, a.name, a.viewer, now));
-    p.blobs = this.images.attach(rpc, () => p.member);
-    // Only scopes what this connection itself is sent (nothing before hello): harmless to keep early.
-    rpc.on(pr.viewport, (a) => {
-      p.viewport = { x: a.x, y: a.y, w: a.w, h: a.h };
-      p.stack.board.invalidateScope();
-      // The pointers it now looks at come at once, not at the next periodic pass.
-      p.stack.presence.invalidateScope();
-    });
-    rpc.on(
-      pr.create,
-      joined('create', (actor, a, now) => {
-        const { req, ...fields } = a;
-        const r = this.createAs(actor, fields, now);
-        if (isRefusal(r)) this.refuse(p, 'create', r.refused);
-        else
-          this.executor.whenSafe(() => {
-            if (p.stack.conn.isOpen) rpc.send(pr.created, { req, id: r.id });
-          });
-      }),
-    );
-    rpc.on(
-      pr.edit,
-      joined('edit', (actor, a, now) =>
-        this.guard(p, 'edit', this.editAs(actor, a.id, editPatch(a), now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.remove,
-      joined('delete', (actor, a, now) =>
-        this.guard(p, 'delete', this.removeAs(actor, a.id, now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.restack,
-      joined('restack', (actor, a, now) =>
-        this.guard(p, 'restack', this.restackAs(actor, a.id, a.front, now, a.z), a.id),
-      ),
-    );
-    rpc.on(
-      pr.restore,
-      joined('restore', (actor, a, now) =>
-        this.guard(p, 'restore', this.restoreAs(actor, a.id, now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.pin,
-      joined('pin', (actor, a, now) =>
-        this.guard(p, 'pin', this.pinAs(actor, a.id, a.pinned, now)),
-      ),
-    );
-    rpc.on(
-      pr.setPoints,
-      joined('edit', (actor, a, now) =>
-        this.guard(p, 'edit', this.editAs(actor, a.id, { points: a.points }, now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.text,
-      joined('text', (actor, a, now) =>
-        this.guard(p, 'text', this.textAs(actor, a.id, a.at, a.remove, a.insert, now), a.id),
-      ),
-    );
-    // textot: co-editing (session/host-text.ts).
-    rpc.on(
-      pr.textOpen,
-      joined('text', (actor, a, now) => {
+    registerPeer(p, {
+      proto: this.proto,
+      counters: this.counters,
+      commands: this.commands,
+      texts: this.texts,
+      images: this.images,
+      executor: this.executor,
+      setNow: (now) => {
         this.now = now;
-        this.guard(p, 'text', this.canEdit(actor) ?? this.texts.open(idOf(actor), a.id), a.id);
-      }),
-    );
-    rpc.on(
-      pr.textEdit,
-      joined('text', (actor, a, now) => {
-        this.now = now;
-        const { id, seen, ...splice } = a;
-        this.guard(p, 'text', this.texts.edit(idOf(actor), id, seen, splice), id);
-      }),
-    );
-    rpc.on(
-      pr.textAck,
-      joined('text', (actor, a) =>
-        this.guard(p, 'text', this.texts.ack(idOf(actor), a.id, a.seen), a.id),
-      ),
-    );
-    rpc.on(
-      pr.textClose,
-      joined('text', (actor, a) => this.texts.close(idOf(actor), a.id)),
-    );
-    rpc.on(
-      pr.grab,
-      joined('grab', (actor, a, now) => this.guard(p, 'grab', this.grabAs(actor, a.id, now), a.id)),
-    );
-    rpc.on(
-      pr.drop,
-      joined('drop', (actor, a, now) =>
-        this.guard(p, 'drop', this.dropAs(actor, a.id, a.x, a.y, now), a.id),
-      ),
-    );
-    rpc.on(
-      pr.chat,
-      joined('chat', (actor, a, now) => {
-        const limited = p.budget.chat(now, a.text);
-        if (limited === undefined) this.chatAs(actor, a.text);
-        else {
-          this.counters.chatLimited++;
-          this.refuse(p, 'chat', limited);
-        }
-      }),
-    );
-  }
-
-  /** Tells the sender of a refused command (naming the object, `id`, that it shows changed already). */
-  private guard(
-    p: HostPeer,
-    cmd: RefusableCommand,
-    r: BoardObject | Refusal | boolean | undefined,
-    id = 0,
-  ): void {
-    if (typeof r === 'object' && isRefusal(r)) this.refuse(p, cmd, r.refused, id);
-  }
-
-  private refuse(p: HostPeer, cmd: RefusableCommand, reason: string, id = 0): void {
-    p.stack.events.rpc.send(this.proto.refused, {
-      cmd: REFUSABLE.indexOf(cmd),
-      reason: reason.slice(0, 160),
-      id,
+      },
+      hello: (peer, name, viewer, now) => this.onHello(peer, name, viewer, now),
     });
   }
 
@@ -578,7 +395,7 @@ export class HostSession {
       // Said, not only closed on: a close drops what is queued, so the refusal gets a moment to arrive first.
       this.counters.full++;
       p.refusedAt = now;
-      this.refuse(p, 'join', `the session is full (${this.maxPeers} participants)`);
+      refuse(this.proto, p, 'join', `the session is full (${this.maxPeers} participants)`);
       return;
     }
     // The host decides the role; the joiner's flag can only ask for less.
@@ -693,15 +510,9 @@ export class HostSession {
     m.relay.destroy();
     this.tombstones.forget(m.peerId);
     this.texts.gone(m.peerId);
-    for (const id of this.rules.releaseAll(m.peerId, now)) this.announceRelease(id, m.peerId, now);
-    const reason =
-      info.reason === 'timeout'
-        ? 'timeout'
-        : info.reason === 'kicked'
-          ? 'kicked'
-          : info.reason === 'closed'
-            ? 'left'
-            : 'error';
+    for (const id of this.rules.releaseAll(m.peerId, now))
+      this.commands.announceRelease(id, m.peerId, now);
+    const reason = leaveReason(info);
     const detail = info.detail;
     this.broadcast((r) => r.send(this.proto.peerLeft, leftParams(m.peerId, reason, detail)));
     this.emit({ type: 'left', peer: m.peerId, reason, detail });
@@ -716,21 +527,14 @@ export class HostSession {
       if (l.member !== undefined && l !== except) send(l.stack.events.rpc);
   }
 
-  private canEdit(actor: Actor): Refusal | undefined {
-    if (actor.kind === 'host') return undefined;
-    return actor.member.role === 'viewer'
-      ? { refused: 'viewers cannot edit the board' }
-      : undefined;
-  }
-
   // The host's own user's operations (its UI, CLI script, app core): the only way in as the host.
 
   create(fields: NewObject, now: number): BoardObject | Refusal {
-    return this.createAs(HOST, fields, now);
+    return this.commands.createAs(HOST, fields, now);
   }
 
   edit(id: ObjectId, patch: ObjectPatch, now: number): BoardObject | Refusal {
-    return this.editAs(HOST, id, patch, now);
+    return this.commands.editAs(HOST, id, patch, now);
   }
 
   text(
@@ -740,11 +544,11 @@ export class HostSession {
     insert: string,
     now: number,
   ): BoardObject | Refusal {
-    return this.textAs(HOST, id, at, remove, insert, now);
+    return this.commands.textAs(HOST, id, at, remove, insert, now);
   }
 
   remove(id: ObjectId, now: number): boolean | Refusal {
-    return this.removeAs(HOST, id, now);
+    return this.commands.removeAs(HOST, id, now);
   }
 
   /**
@@ -795,21 +599,21 @@ export class HostSession {
     now: number,
     z: number | null = null,
   ): BoardObject | Refusal {
-    return this.restackAs(HOST, id, front, now, z);
+    return this.commands.restackAs(HOST, id, front, now, z);
   }
 
   /** Locks an object in place or unlocks it. */
   pin(id: ObjectId, pinned: boolean, now: number): BoardObject | Refusal {
-    return this.pinAs(HOST, id, pinned, now);
+    return this.commands.pinAs(HOST, id, pinned, now);
   }
 
   /** Brings back an object the host's own user deleted (its undo), under its id. */
   restore(id: ObjectId, now: number): BoardObject | Refusal {
-    return this.restoreAs(HOST, id, now);
+    return this.commands.restoreAs(HOST, id, now);
   }
 
   grab(id: ObjectId, now: number): BoardObject | Refusal {
-    return this.grabAs(HOST, id, now);
+    return this.commands.grabAs(HOST, id, now);
   }
 
   /** Keeps an image of the host's own user (within the session's image limits); its hash, for a create. */
@@ -818,262 +622,11 @@ export class HostSession {
   }
 
   drop(id: ObjectId, x: number, y: number, now: number): BoardObject | Refusal {
-    return this.dropAs(HOST, id, x, y, now);
+    return this.commands.dropAs(HOST, id, x, y, now);
   }
 
   chat(text: string): void {
-    this.chatAs(HOST, text);
-  }
-
-  // Operations by an actor: the host's user (above) or a participant's RPC (register).
-
-  private createAs(actor: Actor, fields: NewObject, now: number): BoardObject | Refusal {
-    this.now = now;
-    const denied =
-      this.canEdit(actor) ??
-      this.images.refusal(fields) ??
-      this.overBudget(actor, () => this.boardBudget.refuseNew(objectBytes(fields)));
-    if (denied) return denied;
-    const r = this.executor.execute(idOf(actor), { type: 'create', fields }, now);
-    if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
-    const made = r.effects[0];
-    if (made?.type !== 'upsert') throw new Error('a create upserts its object');
-    this.emit({ type: 'object', object: made.object });
-    return made.object;
-  }
-
-  private editAs(
-    actor: Actor,
-    id: ObjectId,
-    patch: ObjectPatch,
-    now: number,
-  ): BoardObject | Refusal {
-    this.now = now;
-    const by = idOf(actor);
-    const denied =
-      this.canEdit(actor) ??
-      this.heldByOther(id, by) ??
-      this.overBudget(actor, () => this.growthRefusal(id, patch));
-    if (denied) return denied;
-    const o = this.run(by, { type: 'patch', id, patch, by });
-    if (!isRefusal(o)) this.emit({ type: 'object', object: o });
-    return o;
-  }
-
-  /**
-   * Executes a command of `by` (its effects reach the replica and the budget through the board, where the executor
-   * applies them).
-   */
-  private run(by: PeerId, op: Extract<BoardOp, { readonly id: ObjectId }>): BoardObject | Refusal {
-    return this.outcome(op.id, this.executor.execute(by, op, this.now));
-  }
-
-  /** The object as a command left it, or the refusal in words. */
-  private outcome(id: ObjectId, r: Executed): BoardObject | Refusal {
-    if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
-    return this.board.get(id) ?? { refused: `no object ${id}` };
-  }
-
-  /** Another participant holds the object: theirs alone to change. */
-  private heldByOther(id: ObjectId, by: PeerId): Refusal | undefined {
-    const held = heldByOther(this.board.state, id, by);
-    return held === undefined ? undefined : { refused: refusalText(held, this.nameOf) };
-  }
-
-  /** The board budget binds participants; the host's own user may grow its board as it likes. */
-  private overBudget(actor: Actor, check: () => string | undefined): Refusal | undefined {
-    if (actor.kind === 'host') return undefined;
-    const why = check();
-    if (why === undefined) return undefined;
-    this.counters.boardFull++;
-    return { refused: why };
-  }
-
-  private growthRefusal(id: ObjectId, patch: ObjectPatch): string | undefined {
-    const current = this.board.get(id);
-    if (current === undefined || (patch.text === undefined && patch.points === undefined))
-      return undefined;
-    const next = { text: patch.text ?? current.text, points: patch.points ?? current.points };
-    return this.boardBudget.refuseGrowth(objectBytes(next) - objectBytes(current));
-  }
-
-  private textAs(
-    actor: Actor,
-    id: ObjectId,
-    at: number,
-    remove: number,
-    insert: string,
-    now: number,
-  ): BoardObject | Refusal {
-    const current = this.board.get(id);
-    if (current === undefined) return { refused: `no object ${id}` };
-    // Positions are UTF-16 code units, as a textarea's selection reports them.
-    const t = current.text;
-    const start = Math.min(at, t.length);
-    const next = t.slice(0, start) + insert + t.slice(Math.min(t.length, start + remove));
-    return this.editAs(actor, id, { text: next }, now);
-  }
-
-  private removeAs(actor: Actor, id: ObjectId, now: number): boolean | Refusal {
-    this.now = now;
-    const by = idOf(actor);
-    const denied = this.canEdit(actor) ?? this.heldByOther(id, by);
-    if (denied) return denied;
-    const gone = this.board.get(id);
-    const r = this.executor.execute(by, { type: 'delete', id, by }, now);
-    if (!r.ok) return { refused: refusalText(r.refusal, this.nameOf) };
-    if (gone !== undefined) this.tombstones.deleted(id, { by, object: gone });
-    this.emit({ type: 'deleted', id });
-    return true;
-  }
-
-  /**
-   * An object back under its own id, as it was when deleted: only by the participant who deleted it (the host
-   * remembers who, and the object), within the budget; the board core checks again that the id was issued and is
-   * free, and the fields. It goes back to its old z unless someone took that since. Every refusal is counted.
-   */
-  private restoreAs(actor: Actor, id: ObjectId, now: number): BoardObject | Refusal {
-    this.now = now;
-    const stone = this.tombstones.get(id);
-    const mine = stone !== undefined && stone.by === idOf(actor) ? stone.object : undefined;
-    const r =
-      this.canEdit(actor) ??
-      (mine === undefined
-        ? { refused: `object ${id} is not yours to restore` }
-        : (this.overBudget(actor, () => this.boardBudget.refuseNew(objectBytes(mine))) ??
-          this.run(idOf(actor), { type: 'restore', id, fields: newFields(mine), z: mine.z })));
-    if (isRefusal(r)) {
-      this.counters.restoresRefused++;
-      return r;
-    }
-    this.tombstones.restored(id);
-    this.emit({ type: 'object', object: r });
-    return r;
-  }
-
-  private restackAs(
-    actor: Actor,
-    id: ObjectId,
-    front: boolean,
-    now: number,
-    z: number | null,
-  ): BoardObject | Refusal {
-    this.now = now;
-    const denied = this.canEdit(actor);
-    if (denied) return denied;
-    const to = z !== null ? { z } : front ? 'front' : 'back';
-    const o = this.run(idOf(actor), { type: 'restack', id, to, by: idOf(actor) });
-    if (isRefusal(o)) {
-      if (z !== null) this.counters.exactRestacksRefused++;
-    } else this.emit({ type: 'object', object: o });
-    return o;
-  }
-
-  /** A lock in place (pinned) is anyone's to set or clear, while no one else holds the object. */
-  private pinAs(actor: Actor, id: ObjectId, pinned: boolean, now: number): BoardObject | Refusal {
-    this.now = now;
-    const denied = this.canEdit(actor);
-    if (denied) return denied;
-    const o = this.run(idOf(actor), { type: 'pin', id, pinned, by: idOf(actor) });
-    if (!isRefusal(o)) this.emit({ type: 'object', object: o });
-    return o;
-  }
-
-  private grabAs(actor: Actor, id: ObjectId, now: number): BoardObject | Refusal {
-    this.now = now;
-    const denied = this.canEdit(actor);
-    if (denied) return denied;
-    const peer = idOf(actor);
-    const r = this.outcome(id, this.rules.grab(id, peer, now));
-    if (isRefusal(r)) return r;
-    this.emit({ type: 'object', object: r });
-    this.emit({ type: 'grabbed', id, peer });
-    this.broadcast((rpc) => rpc.send(this.proto.grabbed, { id, peer }));
-    if (actor.kind === 'peer') this.showHeldBackDrag(actor.member, id);
-    return r;
-  }
-
-  /** A drag that arrived just before its grab (presence is read before events in a packet) is shown now. */
-  private showHeldBackDrag(m: Member, id: ObjectId): void {
-    const d = m.heldBack;
-    if (d?.dragId !== id) return;
-    m.heldBack = undefined;
-    const s = m.relay.obj;
-    Object.assign(s, d);
-    const drag = Presence.maskOf('drag');
-    m.relay.markDirty(drag);
-    const pointer = presenceMaskToPointer(s, drag);
-    if (pointer) this.emit({ type: 'pointer', pointer, moved: false });
-  }
-
-  private dropAs(
-    actor: Actor,
-    id: ObjectId,
-    x: number,
-    y: number,
-    now: number,
-  ): BoardObject | Refusal {
-    this.now = now;
-    const peer = idOf(actor);
-    const r = this.outcome(id, this.rules.drop(id, peer, x, y, now));
-    if (isRefusal(r)) return r;
-    this.emit({ type: 'object', object: r });
-    this.announceDrop(id, peer, now);
-    return r;
-  }
-
-  /** Shown and passed on when the executor gives it back (the sink's chat): at once, or once the group has it. */
-  private chatAs(actor: Actor, text: string): void {
-    this.executor.chat(idOf(actor), text, this.now);
-  }
-
-  /** The executor changed an object on its own (another host's command, a rollback): told like any change. */
-  private changedElsewhere(before: BoardObject | undefined, after: BoardObject | undefined): void {
-    if (after === undefined) {
-      if (before !== undefined) this.emit({ type: 'deleted', id: before.id });
-      return;
-    }
-    this.emit({ type: 'object', object: after });
-    const was = before?.lockedBy ?? null;
-    const id = after.id;
-    if (was === after.lockedBy) return;
-    if (was !== null) {
-      const { x, y } = after;
-      this.emit({ type: 'dropped', id, peer: was, x, y });
-      this.broadcast((rpc) => rpc.send(this.proto.dropped, { id, peer: was, x, y }));
-    }
-    const peer = after.lockedBy;
-    if (peer === null) return;
-    this.emit({ type: 'grabbed', id, peer });
-    this.broadcast((rpc) => rpc.send(this.proto.grabbed, { id, peer }));
-  }
-
-  /** A command the executor had reported done is refused after all: its sender is told as of any refusal. */
-  private refusedLater(by: PeerId, c: LaterCommand, refusal: BoardRefusal): void {
-    const cmd = REFUSED_AS[c.type];
-    if (cmd === undefined) return;
-    const reason = refusalText(refusal, this.nameOf);
-    if (by === HOST_PEER_ID) {
-      this.emit({ type: 'refused', cmd, reason, ...(c.id === 0 ? {} : { id: c.id }) });
-      return;
-    }
-    const p = this.peerOf(by);
-    if (p !== undefined) this.refuse(p, cmd, reason, c.id);
-  }
-
-  /** A lock the host released (holder gone or quiet): the object changed too. */
-  private announceRelease(id: ObjectId, peer: PeerId, now: number): void {
-    const o = this.board.get(id);
-    if (o !== undefined) this.emit({ type: 'object', object: o });
-    this.announceDrop(id, peer, now);
-  }
-
-  private announceDrop(id: ObjectId, peer: PeerId, now: number): void {
-    this.now = now;
-    const o = this.board.get(id);
-    if (o === undefined) return;
-    this.emit({ type: 'dropped', id, peer, x: o.x, y: o.y });
-    this.broadcast((rpc) => rpc.send(this.proto.dropped, { id, peer, x: o.x, y: o.y }));
+    this.commands.chatAs(HOST, text);
   }
 
   /** The host's own pointer, tool and drag (ghosted to every peer like anyone's presence). */
@@ -1105,7 +658,7 @@ export class HostSession {
    */
   releaseLocks(peer: PeerId, now: number): void {
     this.now = now;
-    for (const id of this.rules.releaseAll(peer, now)) this.announceRelease(id, peer, now);
+    for (const id of this.rules.releaseAll(peer, now)) this.commands.announceRelease(id, peer, now);
   }
 
   kick(now: number, peer: PeerId, detail = 'removed by the host'): boolean {
@@ -1203,7 +756,7 @@ export class HostSession {
     this.shareUplink(now);
     this.images.tick(now);
     this.executor.tick(now);
-    for (const { id, peer } of this.rules.expire(now)) this.announceRelease(id, peer, now);
+    for (const { id, peer } of this.rules.expire(now)) this.commands.announceRelease(id, peer, now);
     this.texts.tick();
   }
 
@@ -1242,38 +795,9 @@ export class HostSession {
   }
 }
 
-/** How a command the executor decided later is named to its sender (none: nothing the sender was told of). */
-const REFUSED_AS: Partial<Record<LaterCommand['type'], RefusableCommand>> = {
-  create: 'create',
-  patch: 'edit',
-  delete: 'delete',
-  restack: 'restack',
-  pin: 'pin',
-  grab: 'grab',
-  drop: 'drop',
-  restore: 'restore',
-};
-
 /** A quarter of the session, at most 32 and at least 1. */
 export function defaultMaxPerAddress(maxPeers: number): number {
   return Math.max(1, Math.min(32, Math.floor(maxPeers / 4)));
-}
-
-/** The IP a connection comes from (its key is "ip:port" or "[v6]:port"). */
-function sourceIp(p: HostPeer): string {
-  const key = p.stack.conn.peer;
-  return parseAddress(key)?.address ?? key;
-}
-
-/** The fields a participant sets of an object (what a restore gives back; id, z and lock are the host's). */
-function newFields(o: BoardObject): NewObject {
-  const out: Record<string, unknown> = {};
-  for (const k of NEW_OBJECT_FIELDS) out[k] = o[k];
-  return out as NewObject;
-}
-
-function idOf(actor: Actor): PeerId {
-  return actor.kind === 'host' ? HOST_PEER_ID : actor.member.peerId;
 }
 
 function info(m: Member): ParticipantInfo {
