@@ -151,7 +151,9 @@ export function runMirrorsScale(opts: MirrorsScaleOptions = {}): MirrorsScaleFig
   log(`mirrors-scale: ${joined} joined, rosters complete: ${rostersComplete}, at ${sim.now} ms`);
   emptyLogs(served);
   const rosterDrainMs = untilUsersKnowEveryone(sim, users, everyone);
-  log(`mirrors-scale: every user's roster complete after ${rosterDrainMs ?? 'more than the bound of'} ms`);
+  log(
+    `mirrors-scale: every user's roster complete after ${rosterDrainMs ?? 'more than the bound of'} ms`,
+  );
   const ids = userIds(mirrors, users);
   const watch = new PointerWatch(lay, users, ids);
   users.forEach((j, u) => {
@@ -180,19 +182,25 @@ export function runMirrorsScale(opts: MirrorsScaleOptions = {}): MirrorsScaleFig
   const e1 = trickle.counts();
   const minus = (b: readonly number[], a: readonly number[]): number[] =>
     b.map((x, i) => x - (a[i] ?? 0));
-  return summarize(setupOf(config, lay, pointerHz, warmupMs, measureMs), joined, rostersComplete, rosterDrainMs, {
-    seconds: measureMs / 1000,
-    mirrorMs: clocks.map((c) => c.ms),
-    wallMs,
-    cpuMs: (used.user + used.system) / 1000,
-    down: minus(t1.down, t0.down),
-    up: minus(t1.up, t0.up),
-    inView: watch.inView,
-    othersInView: users.map((_, u) => clusterSizeOf(lay, u) - 1),
-    outOfView: watch.outOfView,
-    edits: e1.edits - e0.edits,
-    chats: e1.chats - e0.chats,
-  });
+  return summarize(
+    setupOf(config, lay, pointerHz, warmupMs, measureMs),
+    joined,
+    rostersComplete,
+    rosterDrainMs,
+    {
+      seconds: measureMs / 1000,
+      mirrorMs: clocks.map((c) => c.ms),
+      wallMs,
+      cpuMs: (used.user + used.system) / 1000,
+      down: minus(t1.down, t0.down),
+      up: minus(t1.up, t0.up),
+      inView: watch.inView,
+      othersInView: users.map((_, u) => clusterSizeOf(lay, u) - 1),
+      outOfView: watch.outOfView,
+      edits: e1.edits - e0.edits,
+      chats: e1.chats - e0.chats,
+    },
+  );
 }
 
 function setupOf(

@@ -20,7 +20,8 @@ describe('hostAcceptRate', () => {
       expect(pps).toBeLessThanOrEqual(66);
       expect(pps).toBeGreaterThanOrEqual(MIN_UPSTREAM_PACKETS);
       // Within the budget wherever the floor allows.
-      if (pps > MIN_UPSTREAM_PACKETS) expect(pps * peers).toBeLessThanOrEqual(HOST_UPSTREAM_PACKETS);
+      if (pps > MIN_UPSTREAM_PACKETS)
+        expect(pps * peers).toBeLessThanOrEqual(HOST_UPSTREAM_PACKETS);
     }
   });
 

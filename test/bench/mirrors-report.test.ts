@@ -22,7 +22,11 @@ const run = (r: RepairFigures[]): RunFigures =>
 
 describe('the mirrors bench repair target', () => {
   it('takes the worst mirror’s p95 against the measured round trip + 10 ms', () => {
-    const t = mirrorTargets(undefined, undefined, run([repair(121, [122, 124]), repair(134, [124, 126])]));
+    const t = mirrorTargets(
+      undefined,
+      undefined,
+      run([repair(121, [122, 124]), repair(134, [124, 126])]),
+    );
     expect(t.repairP95).toMatchObject({
       value: 134,
       measuredRttMs: 124,
