@@ -151,6 +151,9 @@ export class HostSession {
   private nextPeerId = 1;
   private colorIndex = 1;
   private now: number;
+  /** The session's rates (the options', else broadband) and its cap on what it sends each peer. */
+  private readonly rates: SessionRate;
+  private readonly sendCap: RatePolicy;
   /** What it accepts from each peer now: the session's rate, or fewer packets with many peers (see tick). */
   private accepting: RatePolicy;
   /** The session's hosts as joiners reach them (setHosts): told to every joiner. */
@@ -161,7 +164,10 @@ export class HostSession {
     now: number,
   ) {
     this.now = now;
-    this.accepting = (options.rate ?? SESSION_RATES.broadband).toHost;
+    this.rates = options.rate ?? SESSION_RATES.broadband;
+    // What a joiner may ask for while its board comes down (join-rate.ts); the peer's accepted rate binds.
+    this.sendCap = boardDownloadRate(this.rates.toPeers);
+    this.accepting = this.rates.toHost;
     this.board = options.board ?? new Board();
     this.maxPeers = options.maxPeers ?? 256;
     this.limits = { ...DEFAULT_PEER_LIMITS, ...options.peerLimits };
@@ -279,8 +285,7 @@ export class HostSession {
     return buildConnectionStack(conn, {
       proto: this.proto,
       rate: this.accepting,
-      // What a joiner may ask for while its board comes down (join-rate.ts); the peer's accepted rate binds.
-      sendRate: boardDownloadRate((this.options.rate ?? SESSION_RATES.broadband).toPeers),
+      sendRate: this.sendCap,
       presenceDomain: this.presence,
       presenceScope: (_now, s) => {
         const m = p.member;
@@ -762,12 +767,11 @@ export class HostSession {
 
   /** With many peers each is asked for fewer packets (host-accept-rate.ts); every peer is told of a change. */
   private acceptFewerWhenBusy(now: number): void {
-    const rate = this.options.rate ?? SESSION_RATES.broadband;
-    const accept = hostAcceptRate(rate.toHost, this.peers.size, this.options.upstreamPackets);
+    const accept = hostAcceptRate(this.rates.toHost, this.peers.size, this.options.upstreamPackets);
     if (accept.packetsPerSecond === this.accepting.packetsPerSecond) return;
     this.accepting = accept;
-    const send = boardDownloadRate(rate.toPeers);
-    for (const p of this.peers.values()) p.stack.events.scheduler.setLocalRate(now, accept, send);
+    for (const p of this.peers.values())
+      p.stack.events.scheduler.setLocalRate(now, accept, this.sendCap);
   }
 
   /** A manual uplink cap is split max-min fairly among peers by what each currently can use (TRIBES future work 4). */
