@@ -1,6 +1,7 @@
 // Adaptive send rate (TRIBES' future-work item 5): from notify results (what was delivered, what was dropped)
 // and RTT, estimate the bandwidth the path has and keep the sending rate under it. Pure arithmetic on times
 // passed in; knows nothing of packets' contents or sockets.
+import { WindowMin } from './window-min';
 
 /** What the controller needs of the connection's RTT estimate. */
 export interface RttView {
@@ -121,7 +122,7 @@ export class RateController {
   /** RTT samples this round: the lowest of one or two is jitter, not a standing queue. */
   private roundRtts = 0;
   /** Round minimums over the last BASE_RTT_WINDOW_MS: the path's floor, which may change with the route or rate. */
-  private readonly baseRtts: { at: number; rtt: number }[] = [];
+  private readonly baseRtts = new WindowMin(BASE_RTT_WINDOW_MS);
   private lastDecreaseAt = -Infinity;
   private readonly recent: RoundFigures[] = [];
 
@@ -307,8 +308,7 @@ export class RateController {
    */
   private queueDelay(now: number): number | undefined {
     if (Number.isFinite(this.roundMinRtt)) {
-      this.baseRtts.push({ at: now, rtt: this.roundMinRtt });
-      while ((this.baseRtts[0]?.at ?? now) < now - BASE_RTT_WINDOW_MS) this.baseRtts.shift();
+      this.baseRtts.add(now, this.roundMinRtt);
     }
     if (this.reports >= MIN_QUEUE_SAMPLES) {
       const q = this.minReport;
@@ -359,8 +359,7 @@ export class RateController {
   }
 
   private baseRtt(): number {
-    let m = Infinity;
-    for (const b of this.baseRtts) m = Math.min(m, b.rtt);
+    const m = this.baseRtts.min;
     return Number.isFinite(m) ? m : 0;
   }
 
