@@ -40,6 +40,8 @@ function failoverFigures(rounds: readonly FailoverRound[]): {
   p50Ms: number | null;
   maxMs: number | null;
   converged: boolean;
+  /** Users that joined another site's host than their own, over every round (each round starts afresh). */
+  joinedAway: number;
 } {
   const all = rounds.flatMap((r) => r.ms);
   const ms = all.flatMap((m) => (m === null ? [] : [m])).sort((a, b) => a - b);
@@ -51,6 +53,7 @@ function failoverFigures(rounds: readonly FailoverRound[]): {
     p50Ms: ms.length === 0 ? null : (ms[Math.floor((ms.length - 1) / 2)] ?? null),
     maxMs: stuck || ms.length === 0 ? null : (ms.at(-1) ?? null),
     converged: rounds.every((r) => r.converged),
+    joinedAway: rounds.reduce((n, r) => n + r.joinedAway.length, 0),
   };
 }
 const LATENCY_PER_SITE = 4;

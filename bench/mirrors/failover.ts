@@ -1,7 +1,9 @@
 // The mirrors bench's failover figure: a mirror per site and 4 users per site (`ghostboard join` processes given one
-// link that names every host, so each joins its own site's), a few edits, then one site's host is killed (SIGKILL).
-// Each of its users' failover time is from the kill to its `ready` at another host, both on CLOCK_MONOTONIC (the
-// `t` every CLI event carries). Repeated, a different site's host each round. Knows nothing of reports.
+// link that names every host, so each should join its own site's), a few edits, then one site's host is killed
+// (SIGKILL). The users moved are those whose `ready` named that host (one that joined elsewhere is listed apart,
+// with its probes' RTTs). Each one's failover time is from the kill to its `ready` at another host, both on
+// CLOCK_MONOTONIC (the `t` every CLI event carries). Repeated, a different site's host each round. Knows nothing
+// of reports.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineClockMs } from '../../src-main/cli/script';
@@ -21,14 +23,24 @@ const START_MS = 30_000;
 /** A user not on another host this long after the kill has not failed over at all. */
 const GIVE_UP_MS = 30_000;
 
+/** A user that joined a host other than its own site's: the probes' RTTs say why. */
+export interface JoinedAway {
+  readonly user: string;
+  readonly joined: string;
+  /** The `probed` event's hosts and RTTs (ms; null: no answer). */
+  readonly probedMs: Record<string, number | null>;
+}
+
 export interface FailoverRound {
   readonly killed: string;
-  /** Per user of the killed host: ms from the kill to its `ready` at another host (null: it never got there). */
+  /** Per user that had joined the killed host (by its `ready`): ms from the kill to its `ready` at another host (null: it never got there). */
   readonly ms: (number | null)[];
   /** The joiners' own figure: from the last packet heard from the dead host to the new `ready`. */
   readonly heardToReadyMs: number[];
   /** Every board equal after the move (hosts and users alike). */
   readonly converged: boolean;
+  /** Users that joined another site's host than their own (the nearest by probe is their own, 5 ms against 65). */
+  readonly joinedAway: readonly JoinedAway[];
 }
 
 const isEv =
@@ -72,7 +84,16 @@ export async function failoverRound(
         return { site: s, proc: p };
       }),
     );
-    for (const u of users) await u.proc.waitFor(isEv('ready'), START_MS);
+    // Where each user joined: its `ready` names the host's address.
+    const joinedAt = new Map<JsonProc, string>();
+    for (const u of users)
+      joinedAt.set(u.proc, String((await u.proc.waitFor(isEv('ready'), START_MS)).address));
+    const joinedAway = users.flatMap((u): JoinedAway[] => {
+      const at = joinedAt.get(u.proc) ?? '';
+      return at === addr(u.site)
+        ? []
+        : [{ user: u.proc.label, joined: at, probedMs: probedOf(u.proc) }];
+    });
     for (const [i, u] of users.entries())
       u.proc.send({ cmd: 'create', kind: 'rect', x: i * 50, y: 0, w: 40, h: 40, tag: `r${i}` });
     for (const u of users) await u.proc.waitFor(isEv('created'), START_MS);
@@ -82,7 +103,7 @@ export async function failoverRound(
     dead.child.kill('SIGKILL');
     await dead.exited;
     hosts.delete(victim);
-    const moved = users.filter((u) => u.site === victim);
+    const moved = users.filter((u) => joinedAt.get(u.proc) === addr(victim));
     const ms: (number | null)[] = [];
     const heardToReadyMs: number[] = [];
     for (const u of moved) {
@@ -96,17 +117,24 @@ export async function failoverRound(
         ms.push(null);
       }
     }
-    const everyone = [
-      ...hosts.values(),
-      ...users.filter((u) => u.site !== victim).map((u) => u.proc),
-      ...moved.map((u) => u.proc),
-    ];
+    const everyone = [...hosts.values(), ...users.map((u) => u.proc)];
     const converged = await equalBoards(everyone);
-    return { killed: victim, ms, heardToReadyMs, converged };
+    return { killed: victim, ms, heardToReadyMs, converged, joinedAway };
   } finally {
     for (const p of procs) p.send({ cmd: 'quit' });
     await Promise.all(procs.map((p) => p.stop(3000)));
   }
+}
+
+/** The RTTs of a user's `probed` event, by host address (empty: it probed nothing). */
+function probedOf(p: JsonProc): Record<string, number | null> {
+  const e = p.events.find(isEv('probed'));
+  const hosts = Array.isArray(e?.hosts)
+    ? (e.hosts as { address?: unknown; rttMs?: unknown }[])
+    : [];
+  return Object.fromEntries(
+    hosts.map((h) => [String(h.address), typeof h.rttMs === 'number' ? h.rttMs : null]),
+  );
 }
 
 /** Polls every board's hash (bounded) until all are equal and nothing is unsettled. */
