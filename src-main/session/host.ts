@@ -21,6 +21,7 @@ import type { ParticipantRelay } from './remote-roster';
 import { RemoteParticipants } from './remote-roster';
 import { BoardReplica } from './board-replica';
 import { participantColor } from './colors';
+import { ColourBook } from './colour-book';
 import type { PresenceState } from './ghost-classes';
 import { blankPresence, copyPresence, Presence, PRESENCE_REGISTRY } from './ghost-classes';
 import type { ConnectionStack } from './connection-stack';
@@ -98,8 +99,6 @@ const REFUSED_GRACE_MS = 2_000;
  * they must come well inside that. Costs ~4 small packets a second only while nothing else goes to the peer.
  */
 export const HOST_KEEPALIVE_MS = 250;
-/** People whose colour the host keeps for when they rejoin (a key is an address and a name: small). */
-const MAX_REMEMBERED_COLOURS = 1_024;
 
 export class HostSession {
   readonly proto: Protocol = buildRegistry();
@@ -143,13 +142,9 @@ export class HostSession {
    * address share the host's choice.
    */
   private readonly rolesByAddress = new Map<string, Role>();
-  /**
-   * The colour index each person had, by source IP and name, for the session: someone who rejoins keeps their
-   * colour unless another participant has it now. Oldest forgotten past MAX_REMEMBERED_COLOURS.
-   */
-  private readonly coloursByPerson = new Map<string, number>();
+  /** Each person's colour, by source IP and name, for the session (someone who rejoins keeps theirs). */
+  private readonly colours = new ColourBook();
   private nextPeerId = 1;
-  private colorIndex = 1;
   private now: number;
   /** The session's rates (the options', else broadband) and its cap on what it sends each peer. */
   private readonly rates: SessionRate;
@@ -409,7 +404,10 @@ export class HostSession {
     const m: Member = {
       peerId: id,
       name: name.trim() === '' ? `Guest ${id}` : name.trim(),
-      color: participantColor(this.colourIndexFor(p, name)),
+      color: this.colours.colourFor(
+        `${this.sourceOf(p)}\n${name.trim()}`,
+        new Set(this.participants.map((x) => x.color)),
+      ),
       role: viewer ? 'viewer' : granted,
       relay,
       place: this.relays.add(relay),
@@ -433,22 +431,6 @@ export class HostSession {
     for (const l of this.peers.values()) l.stack.presence.invalidateScope();
     this.emit({ type: 'joined', participant: me });
     this.options.relay?.joined(me);
-  }
-
-  /** The colour this person had before, when it is free now; else the next one (and remembered). */
-  private colourIndexFor(p: HostPeer, name: string): number {
-    const key = `${this.sourceOf(p)}\n${name.trim()}`;
-    const before = this.coloursByPerson.get(key);
-    const taken = new Set(this.participants.map((x) => x.color));
-    if (before !== undefined && !taken.has(participantColor(before))) return before;
-    const index = this.colorIndex++;
-    this.coloursByPerson.delete(key);
-    this.coloursByPerson.set(key, index);
-    if (this.coloursByPerson.size > MAX_REMEMBERED_COLOURS) {
-      const oldest = this.coloursByPerson.keys().next().value;
-      if (oldest !== undefined) this.coloursByPerson.delete(oldest);
-    }
-    return index;
   }
 
   /** A free id in 1..MAX_PEER_ID (0 is the host's and never given out). */
