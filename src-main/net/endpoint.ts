@@ -13,7 +13,7 @@ import { FailureLimiter, sourcePrefix, TokenBuckets } from './rate-limiter';
 import { RENDEZVOUS_MARKER } from './rendezvous';
 import { COOKIE_LIFETIME_MS } from './crypto';
 import { joinCodeStrengthBits } from './join-code';
-import { DueHeap } from './due-heap';
+import { DeadlineCache } from './deadline-cache';
 import { NearestJoin } from './nearest-join';
 import type { NearestProbeOptions } from './nearest-probe';
 import {
@@ -66,16 +66,8 @@ interface Entry<R> {
   announced: boolean;
   /** The local port its peer reaches us on (0 the main one; a fan port through a hard NAT): we answer from it. */
   via: number;
-  /** Bumped whenever its cached deadline is replaced or taken: older heap items for it are dead. */
+  /** Its cached deadline's version (see deadline-cache.ts). */
   version: number;
-}
-
-/** A connection's cached nextTimeout(), valid while `version` matches its entry's. */
-interface DeadlineItem<R> {
-  readonly at: number;
-  readonly order: number;
-  readonly entry: Entry<R>;
-  readonly version: number;
 }
 
 interface Dialing {
@@ -133,15 +125,8 @@ export class Endpoint<R> {
   private readonly outbox: Transmit[] = [];
   private readonly withOutput = new Set<string>();
   private readonly events: EndpointEvent<R>[] = [];
-  /**
-   * Each connection's next timeout, cached: working it out asks the connection's stream managers for their
-   * demand, and a host with hundreds of connections can't afford that for all of them on every datagram. A
-   * connection's deadline is worked out again after activity on it or when its layers wake it (data queued
-   * from outside its callbacks); the earliest is found in a heap with lazy deletion.
-   */
-  private readonly deadlines = new DueHeap<DeadlineItem<R>>();
-  private deadlineOrder = 0;
-  private readonly stale = new Set<Entry<R>>();
+  /** Each connection's next timeout, cached (a host can't ask hundreds of them on every datagram). */
+  private readonly deadlines = new DeadlineCache(this.entries);
   readonly options: EndpointOptions;
   /** Rendezvous on the same socket, if any (datagrams from 0xE0 up); unrendezvoused endpoints count and drop them. */
   tenant: DatagramTenant | undefined;
@@ -432,7 +417,7 @@ export class Endpoint<R> {
     for (let b = conn.pollTransmit(); b !== undefined; b = conn.pollTransmit())
       this.outbox.push(withVia({ to, bytes: b }, via));
     this.withOutput.delete(conn.peer);
-    this.stale.add(entry);
+    this.deadlines.markStale(entry);
   }
 
   /**
@@ -747,17 +732,17 @@ export class Endpoint<R> {
     entry.conn.onOutput = () => {
       // By its current key: a connection moved to a new path keeps its callbacks.
       this.withOutput.add(entry.conn.peer);
-      this.stale.add(entry);
+      this.deadlines.markStale(entry);
     };
-    entry.conn.onWake = () => this.stale.add(entry);
+    entry.conn.onWake = () => this.deadlines.markStale(entry);
     this.entries.set(key, entry);
-    this.stale.add(entry);
+    this.deadlines.markStale(entry);
   }
 
   /** Turns connection state changes into events and forgets closed connections once their output is out. */
   private afterActivity(key: string, entry: Entry<R>): void {
     const conn = entry.conn;
-    this.stale.add(entry);
+    this.deadlines.markStale(entry);
     // The client's first sealed packet opened under keys only the code could give: its join attempt succeeded.
     if (conn.state === 'open') entry.opened = true;
     if (!entry.announced && entry.opened) {
@@ -809,16 +794,10 @@ export class Endpoint<R> {
       d.handshake.handleTimeout(now);
       this.drainHandshake(now, key, d);
     }
-    this.refreshDeadlines();
-    const due: Entry<R>[] = [];
-    for (let top = this.earliest(); top !== undefined && top.at <= now; top = this.earliest()) {
-      this.deadlines.pop();
-      top.entry.version++;
-      due.push(top.entry);
-    }
-    for (const entry of due) {
+    this.deadlines.refresh();
+    for (const entry of this.deadlines.takeDue(now)) {
       if (this.entries.get(entry.conn.peer) !== entry) continue;
-      // Its cached deadline is due (worked out since its last change: see refreshDeadlines), so it is not asked
+      // Its cached deadline is due (worked out since its last change: see DeadlineCache.refresh), so it is not asked
       // again: a connection's timer checks each of its own deadlines against `now` and does nothing early, and on
       // a mirror this second look was a quarter of the deadline work.
       entry.conn.handleTimeout(now);
@@ -834,8 +813,8 @@ export class Endpoint<R> {
       this.nearest.nextTimeout(),
     );
     for (const d of this.dialing.values()) t = Math.min(t, d.handshake.nextTimeout());
-    this.refreshDeadlines();
-    return Math.min(t, this.earliest()?.at ?? Infinity);
+    this.deadlines.refresh();
+    return Math.min(t, this.deadlines.earliest()?.at ?? Infinity);
   }
 
   /**
@@ -843,43 +822,13 @@ export class Endpoint<R> {
    * queued data without waking its connection (which would delay sending until an unrelated timer).
    */
   auditTimeouts(): void {
-    this.refreshDeadlines();
-    const cached = this.earliest()?.at ?? Infinity;
+    this.deadlines.refresh();
+    const cached = this.deadlines.earliest()?.at ?? Infinity;
     for (const e of this.entries.values()) {
       const actual = e.conn.nextTimeout();
       if (actual < cached - 1e-6)
         throw new Error(`endpoint: ${e.conn.peer} is due at ${actual}, the cache says ${cached}`);
     }
-  }
-
-  private refreshDeadlines(): void {
-    if (this.stale.size === 0) return;
-    for (const e of this.stale) {
-      if (this.entries.get(e.conn.peer) !== e) continue;
-      const at = e.conn.nextTimeout();
-      e.version++;
-      if (Number.isFinite(at))
-        this.deadlines.push({ at, order: this.deadlineOrder++, entry: e, version: e.version });
-    }
-    this.stale.clear();
-    // Dead items wait in the heap until they surface; rebuild it before they outnumber the live ones much.
-    if (this.deadlines.size > 4 * this.entries.size + 64) {
-      const live = this.deadlines.drain().filter((d) => this.isLive(d));
-      for (const d of live) this.deadlines.push(d);
-    }
-  }
-
-  /** The earliest live cached deadline (dead ones on top are dropped). */
-  private earliest(): DeadlineItem<R> | undefined {
-    for (let top = this.deadlines.peek(); top !== undefined; top = this.deadlines.peek()) {
-      if (this.isLive(top)) return top;
-      this.deadlines.pop();
-    }
-    return undefined;
-  }
-
-  private isLive(d: DeadlineItem<R>): boolean {
-    return d.version === d.entry.version && this.entries.get(d.entry.conn.peer) === d.entry;
   }
 
   /** Closes every connection with a reason (their CLOSE packets are queued). */
