@@ -9,10 +9,9 @@ import { Connection } from './connection';
 import type { HandshakePacket, RejectReason } from './handshake';
 import { decodeHandshake, HANDSHAKE_MARKER, HELLO_SIZE, isHandshakeDecodeError } from './handshake';
 import { HostHandshake, reject, sameBytes } from './host-handshake';
-import { FailureLimiter, sourcePrefix, TokenBuckets } from './rate-limiter';
+import { sourcePrefix, TokenBuckets } from './rate-limiter';
 import { RENDEZVOUS_MARKER } from './rendezvous';
-import { COOKIE_LIFETIME_MS } from './crypto';
-import { joinCodeStrengthBits } from './join-code';
+import { HostAdmission } from './host-admission';
 import { DeadlineCache } from './deadline-cache';
 import { NearestJoin } from './nearest-join';
 import type { NearestProbeOptions } from './nearest-probe';
@@ -44,14 +43,9 @@ export type {
 export { DEFAULT_ENDPOINT_OPTIONS } from './endpoint-types';
 
 const MAX_QUEUED_REPLIES = 4096;
-/** Accepted RESPONSEs are remembered this long: past it their cookie has expired, and clocks may differ a little. */
-const REPLAY_MEMORY_MS = COOKIE_LIFETIME_MS + 2_000;
-const MAX_REMEMBERED_HANDSHAKES = 4096;
 /** A moved connection's old address is still accepted this long. */
 const ALIAS_MS = 5_000;
 const MAX_ALIASES = 256;
-/** Codes weaker than this (in bits) are locked after `codeLockFailures`; stronger ones can't be guessed online. */
-const LOCKABLE_CODE_BITS = 40;
 
 interface Entry<R> {
   readonly conn: Connection<R>;
@@ -109,17 +103,10 @@ export class Endpoint<R> {
     probesLimited: 0,
   };
   private readonly entries = new Map<string, Entry<R>>();
-  /** Host: source addresses refused for the rest of the session (a kick bans its address). */
-  private readonly banned = new Set<string>();
   private readonly dialing = new Map<string, Dialing>();
   private readonly host: HostHandshake | undefined;
-  private readonly failures: FailureLimiter;
-  /** Host: cookies of accepted RESPONSEs, with when they may be forgotten (insertion order is expiry order). */
-  private readonly answered = new Map<string, number>();
-  /** Host: failed attempts against the current code, and whether it is locked. */
-  private codeFailures = 0;
-  private codeLocked = false;
-  private codeLockable: boolean;
+  /** Host: bans, failed attempts and the code's lock, answered RESPONSEs. */
+  private readonly admission: HostAdmission;
   /** The latest time any call brought: when a failure is counted from a path that has no clock of its own. */
   private lastNow: number;
   private readonly outbox: Transmit[] = [];
@@ -164,11 +151,7 @@ export class Endpoint<R> {
             this.options.channel,
           )
         : undefined;
-    this.failures = new FailureLimiter({
-      burst: this.options.maxFailuresPerSource,
-      refillMs: this.options.failureRefillMs,
-    });
-    this.codeLockable = joinCodeStrengthBits(this.options.joinCode) < LOCKABLE_CODE_BITS;
+    this.admission = new HostAdmission(this.options, this.counters);
     this.lastNow = now;
   }
 
@@ -192,15 +175,15 @@ export class Endpoint<R> {
     return {
       connections: this.entries.size,
       dialing: this.dialing.size,
-      failures: this.failures.size,
-      answered: this.answered.size,
+      failures: this.admission.failureSources,
+      answered: this.admission.answeredCount,
       outbox: this.outbox.length,
     };
   }
 
   /** Host: whether the code is locked after too many failed attempts (until `setJoinCode`). */
   get isCodeLocked(): boolean {
-    return this.codeLocked;
+    return this.admission.isCodeLocked;
   }
 
   /**
@@ -439,7 +422,7 @@ export class Endpoint<R> {
       this.counters.badHandshake++;
       return;
     }
-    if (this.banned.has(this.sourceOf(from))) {
+    if (this.admission.isBanned(this.sourceOf(from))) {
       this.counters.banned++;
       return;
     }
@@ -522,8 +505,7 @@ export class Endpoint<R> {
       return;
     }
     const cookieId = Buffer.from(p.cookie).toString('base64');
-    this.forgetAnswered(now);
-    if (this.answered.has(cookieId)) {
+    if (this.admission.wasAnswered(now, cookieId)) {
       // Answered once already and its connection is gone: a replay (a new answer would only cost CPU and a slot).
       this.counters.replayed++;
       return;
@@ -551,12 +533,7 @@ export class Endpoint<R> {
       this.send(from, outcome.reply);
       return;
     }
-    this.answered.set(cookieId, now + REPLAY_MEMORY_MS);
-    while (this.answered.size > MAX_REMEMBERED_HANDSHAKES) {
-      const oldest = this.answered.keys().next();
-      if (oldest.done === true) break;
-      this.answered.delete(oldest.value);
-    }
+    this.admission.rememberAnswered(now, cookieId);
     const conn = new Connection<R>(
       key,
       { send: outcome.keys.hostToClient, receive: outcome.keys.clientToHost },
@@ -580,7 +557,6 @@ export class Endpoint<R> {
     this.send(from, outcome.reply);
   }
 
-  /** Why the host refuses a source before any work, if it does: banned, the code locked, too many failures. */
   /**
    * Who a datagram comes from, for bans and per-source caps: its IP, or for a peer on our relay its whole relayed
    * address (everyone relayed shares the relay's IP, and one of them must not stand for all).
@@ -599,39 +575,22 @@ export class Endpoint<R> {
     return this.entries.get(conn.peer)?.ip;
   }
 
+  /** Why the host refuses a source before any work, if it does: banned, the code locked, too many failures. */
   private refusal(now: number, from: PeerAddress): RejectReason | undefined {
     const address = this.sourceOf(from);
-    if (this.banned.has(address)) {
+    if (this.admission.isBanned(address)) {
       this.counters.banned++;
       return 'banned';
     }
-    if (this.codeLocked) {
+    if (this.admission.isCodeLocked) {
       this.counters.codeLocked++;
       return 'code-locked';
     }
-    if (this.failures.isLimited(now, this.failureKey(from))) {
+    if (this.admission.isLimited(now, this.failureKey(from))) {
       this.counters.rateLimited++;
       return 'rate-limited';
     }
     return undefined;
-  }
-
-  private forgetAnswered(now: number): void {
-    for (const [id, until] of this.answered) {
-      if (until > now) break;
-      this.answered.delete(id);
-    }
-  }
-
-  /** A host reply the client never followed with a sealed packet: a wrong code, a guess, or an abandoned join. */
-  private attemptFailed(now: number, source: string): void {
-    this.counters.failedAttempts++;
-    this.failures.record(now, source);
-    if (!this.codeLockable || this.codeLocked) return;
-    this.codeFailures++;
-    if (this.codeFailures < this.options.codeLockFailures) return;
-    this.codeLocked = true;
-    this.events.push({ type: 'code-locked', failures: this.codeFailures });
   }
 
   private hasRoomFor(ip: string): boolean {
@@ -752,7 +711,9 @@ export class Endpoint<R> {
     const info = conn.closeInfo;
     if (info === undefined) return;
     if (!entry.opened && entry.attemptFrom !== undefined) {
-      this.attemptFailed(this.lastNow, entry.attemptFrom);
+      // A host reply the client never followed with a sealed packet: a wrong code, a guess, or an abandoned join.
+      const failures = this.admission.attemptFailed(this.lastNow, entry.attemptFrom);
+      if (failures !== undefined) this.events.push({ type: 'code-locked', failures });
     }
     // A host reply never followed by a sealed packet was never a connection: nothing to announce.
     if (entry.announced) this.events.push({ type: 'closed', conn, info });
@@ -843,7 +804,7 @@ export class Endpoint<R> {
   /** Host: refuses every later handshake from this source address and closes its connections. */
   ban(now: number, address: string, detail = 'banned by the host'): void {
     this.lastNow = Math.max(this.lastNow, now);
-    this.banned.add(address);
+    this.admission.ban(address);
     for (const [key, entry] of this.entries) {
       if (entry.ip !== address) continue;
       entry.conn.close(now, 'kicked', detail);
@@ -852,15 +813,13 @@ export class Endpoint<R> {
   }
 
   isBanned(address: string): boolean {
-    return this.banned.has(address);
+    return this.admission.isBanned(address);
   }
 
   /** Host: a new join code for handshakes from now on (connections already open keep their keys). */
   setJoinCode(code: string): void {
     this.host?.setJoinCode(code);
-    this.codeFailures = 0;
-    this.codeLocked = false;
-    this.codeLockable = joinCodeStrengthBits(code) < LOCKABLE_CODE_BITS;
+    this.admission.setJoinCode(code);
   }
 
   /** Kicks one connection (host). */
