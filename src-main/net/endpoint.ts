@@ -3,7 +3,6 @@
 import type { PeerAddress } from './address';
 import { addressKey } from './address';
 import { ClientHandshake } from './client-handshake';
-import type { ConnectFailure } from './client-handshake';
 import type { ConnectionHandler } from './connection';
 import { Connection } from './connection';
 import type { HandshakePacket, RejectReason } from './handshake';
@@ -13,6 +12,8 @@ import { sourcePrefix, TokenBuckets } from './rate-limiter';
 import { RENDEZVOUS_MARKER } from './rendezvous';
 import { HostAdmission } from './host-admission';
 import { DeadlineCache } from './deadline-cache';
+import type { Dialing } from './dial-group';
+import { GroupFailures } from './dial-group';
 import { NearestJoin } from './nearest-join';
 import type { NearestProbeOptions } from './nearest-probe';
 import {
@@ -64,26 +65,6 @@ interface Entry<R> {
   version: number;
 }
 
-interface Dialing {
-  readonly peer: PeerAddress;
-  handshake: ClientHandshake;
-  /** The local port the handshake speaks from (0 the main one; a fan port once the tenant routes the host there). */
-  via: number;
-  /** Dials to other addresses of the same host: the first to connect cancels the rest. */
-  readonly group: Set<string>;
-}
-
-/** Reasons a dial failed, the most telling first: a group of dials reports the best any of them learnt. */
-const FAILURE_RANK: readonly ConnectFailure[] = [
-  'wrong-code',
-  'banned',
-  'code-locked',
-  'version-mismatch',
-  'full',
-  'rate-limited',
-  'unreachable',
-];
-
 export class Endpoint<R> {
   readonly counters: EndpointCounters = {
     empty: 0,
@@ -132,8 +113,7 @@ export class Endpoint<R> {
   private readonly probeBuckets = new TokenBuckets({ burst: 32, perSecond: 16, maxKeys: 4096 });
   /** Client: the probe of a session's hosts before the dial (nearest mirror), and the next to try. */
   private readonly nearest = new NearestJoin();
-  /** Failures of a group's dials that ended before the rest, by group. */
-  private readonly groupFailures = new WeakMap<Set<string>, ConnectFailure>();
+  private readonly groupFailures = new GroupFailures();
 
   constructor(
     readonly role: 'host' | 'client',
@@ -645,12 +625,7 @@ export class Endpoint<R> {
     this.dialing.delete(key);
     d.group.delete(key);
     if (result.kind === 'failed') {
-      const earlier = this.groupFailures.get(d.group);
-      const reason =
-        earlier !== undefined && FAILURE_RANK.indexOf(earlier) < FAILURE_RANK.indexOf(result.reason)
-          ? earlier
-          : result.reason;
-      this.groupFailures.set(d.group, reason);
+      const reason = this.groupFailures.record(d.group, result.reason);
       if (d.group.size > 0) return;
       // A host of several (mirrors) that fails for its own reason: the next nearest is dialled instead.
       const next = this.nearest.next(key, reason);
