@@ -12,6 +12,7 @@ import { sourcePrefix, TokenBuckets } from './rate-limiter';
 import { RENDEZVOUS_MARKER } from './rendezvous';
 import { HostAdmission } from './host-admission';
 import { DeadlineCache } from './deadline-cache';
+import { MovedConnections } from './moved-connections';
 import type { Dialing } from './dial-group';
 import { GroupFailures } from './dial-group';
 import { NearestJoin } from './nearest-join';
@@ -44,9 +45,6 @@ export type {
 export { DEFAULT_ENDPOINT_OPTIONS } from './endpoint-types';
 
 const MAX_QUEUED_REPLIES = 4096;
-/** A moved connection's old address is still accepted this long. */
-const ALIAS_MS = 5_000;
-const MAX_ALIASES = 256;
 
 interface Entry<R> {
   readonly conn: Connection<R>;
@@ -102,13 +100,8 @@ export class Endpoint<R> {
   private arrivedOn = 0;
   /** A TURN relay on the same socket, if any. */
   relay: DatagramRelay | undefined;
-  /** Old addresses of connections moved to a new path, kept for packets still on their way. */
-  private readonly aliases = new Map<
-    string,
-    { readonly entry: Entry<R>; readonly until: number }
-  >();
-  /** Trial decryptions for moving a connection, per source. */
-  private readonly migrations = new TokenBuckets({ burst: 4, perSecond: 2, maxKeys: 1024 });
+  /** Connections moved to a new path: their old addresses, and the rate of trials to move one. */
+  private readonly moved = new MovedConnections(this.entries);
   /** Host: RTT probes answered, per source (a reply is smaller than its probe, yet nobody gets a stream of them). */
   private readonly probeBuckets = new TokenBuckets({ burst: 32, perSecond: 16, maxKeys: 4096 });
   /** Client: the probe of a session's hosts before the dial (nearest mirror), and the next to try. */
@@ -280,7 +273,7 @@ export class Endpoint<R> {
       this.onHandshakeDatagram(now, from, key, bytes);
       return;
     }
-    const entry = this.entries.get(key) ?? this.aliasOf(now, key);
+    const entry = this.entries.get(key) ?? this.moved.aliasOf(now, key);
     if (
       entry !== undefined &&
       !entry.opened &&
@@ -325,7 +318,7 @@ export class Endpoint<R> {
     const relay = this.relay;
     if (relay === undefined || (bytes[0] ?? 0) >= HANDSHAKE_MARKER) return false;
     // Rate-limited before anything else: a stranger's flood costs a token lookup per datagram, not a scan.
-    if (!this.migrations.take(now, sourcePrefix(from.address))) return false;
+    if (!this.moved.mayTry(now, from.address)) return false;
     for (const entry of this.entries.values()) {
       if (!entry.opened || !relay.isRelayed(entry.peer)) continue;
       if (!entry.conn.authenticates(bytes)) continue;
@@ -341,29 +334,13 @@ export class Endpoint<R> {
       entry.via = this.arrivedOn;
       this.entries.set(key, entry);
       if (this.withOutput.delete(old)) this.withOutput.add(key);
-      this.aliases.set(old, { entry, until: now + ALIAS_MS });
-      while (this.aliases.size > MAX_ALIASES) {
-        const first = this.aliases.keys().next();
-        if (first.done === true) break;
-        this.aliases.delete(first.value);
-      }
+      this.moved.moved(now, old, entry);
       this.counters.migrated++;
       entry.conn.handleDatagram(now, bytes);
       this.afterActivity(key, entry);
       return true;
     }
     return false;
-  }
-
-  /** A moved connection's old address, for a few seconds. */
-  private aliasOf(now: number, key: string): Entry<R> | undefined {
-    const a = this.aliases.get(key);
-    if (a === undefined) return undefined;
-    if (a.until < now || this.entries.get(a.entry.conn.peer) !== a.entry) {
-      this.aliases.delete(key);
-      return undefined;
-    }
-    return a.entry;
   }
 
   /**
