@@ -12,6 +12,8 @@ import { sourcePrefix, TokenBuckets } from './rate-limiter';
 import { RENDEZVOUS_MARKER } from './rendezvous';
 import { HostAdmission } from './host-admission';
 import { DeadlineCache } from './deadline-cache';
+import type { Entry } from './endpoint-entry';
+import { hasRoomFor } from './endpoint-entry';
 import { MovedConnections } from './moved-connections';
 import type { Dialing } from './dial-group';
 import { GroupFailures } from './dial-group';
@@ -45,23 +47,6 @@ export type {
 export { DEFAULT_ENDPOINT_OPTIONS } from './endpoint-types';
 
 const MAX_QUEUED_REPLIES = 4096;
-
-interface Entry<R> {
-  readonly conn: Connection<R>;
-  peer: PeerAddress;
-  ip: string;
-  /** Host side: the client's CPace share and the ACCEPT, resent if the same RESPONSE arrives again. */
-  readonly clientShare?: Uint8Array;
-  readonly accept?: Uint8Array;
-  /** Host side: the source whose failure it counts as if it ends without the client's first sealed packet. */
-  readonly attemptFrom?: string;
-  opened: boolean;
-  announced: boolean;
-  /** The local port its peer reaches us on (0 the main one; a fan port through a hard NAT): we answer from it. */
-  via: number;
-  /** Its cached deadline's version (see deadline-cache.ts). */
-  version: number;
-}
 
 export class Endpoint<R> {
   readonly counters: EndpointCounters = {
@@ -476,7 +461,7 @@ export class Endpoint<R> {
       existing.conn.close(now, 'replaced', 'a new connection from the same address');
       this.afterActivity(key, existing);
     }
-    if (!this.hasRoomFor(this.sourceOf(from))) {
+    if (!hasRoomFor(this.entries, this.sourceOf(from), this.options)) {
       this.counters.full++;
       this.send(from, reject(p.clientNonce, 'full'));
       return;
@@ -548,29 +533,6 @@ export class Endpoint<R> {
       return 'rate-limited';
     }
     return undefined;
-  }
-
-  private hasRoomFor(ip: string): boolean {
-    const o = this.options;
-    let total = 0;
-    let perIp = 0;
-    let pending = 0;
-    let pendingPerIp = 0;
-    for (const e of this.entries.values()) {
-      total++;
-      const isPending = e.conn.state === 'pending';
-      if (isPending) pending++;
-      if (e.ip === ip) {
-        perIp++;
-        if (isPending) pendingPerIp++;
-      }
-    }
-    return (
-      total < o.maxConnections &&
-      perIp < o.maxConnectionsPerIp &&
-      pending < o.maxPending &&
-      pendingPerIp < o.maxPendingPerIp
-    );
   }
 
   private clientHandshake(now: number): ClientHandshake {
