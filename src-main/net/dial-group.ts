@@ -1,7 +1,9 @@
 // A client's dials of one host at several addresses at once (its LAN address, its public one, a relayed path), and
 // the reason a group of them reports if all fail. Knows nothing of packets, sockets or connections.
 import type { PeerAddress } from './address';
-import type { ClientHandshake, ConnectFailure } from './client-handshake';
+import type { ConnectFailure } from './client-handshake';
+import { ClientHandshake } from './client-handshake';
+import type { EndpointOptions } from './endpoint-types';
 
 export interface Dialing {
   readonly peer: PeerAddress;
@@ -10,6 +12,20 @@ export interface Dialing {
   via: number;
   /** Dials to other addresses of the same host: the first to connect cancels the rest. */
   readonly group: Set<string>;
+}
+
+/** A new handshake of a dial under the endpoint's options, started at `now`. */
+export function dialHandshake(o: EndpointOptions, now: number): ClientHandshake {
+  return new ClientHandshake(
+    {
+      joinCode: o.joinCode,
+      version: o.protocolVersion,
+      channel: o.channel,
+      retryMs: o.handshakeRetryMs,
+      timeoutMs: o.handshakeTimeoutMs,
+    },
+    now,
+  );
 }
 
 /** Reasons a dial failed, the most telling first: a group of dials reports the best any of them learnt. */

@@ -2,7 +2,6 @@
 // client side), enforces caps, and hands out datagrams to send. Knows nothing of sockets, timers or sessions.
 import type { PeerAddress } from './address';
 import { addressKey } from './address';
-import { ClientHandshake } from './client-handshake';
 import type { ConnectionHandler } from './connection';
 import { Connection } from './connection';
 import type { HandshakePacket, RejectReason } from './handshake';
@@ -16,7 +15,7 @@ import type { Entry } from './endpoint-entry';
 import { hasRoomFor } from './endpoint-entry';
 import { MovedConnections } from './moved-connections';
 import type { Dialing } from './dial-group';
-import { GroupFailures } from './dial-group';
+import { dialHandshake, GroupFailures } from './dial-group';
 import { NearestJoin } from './nearest-join';
 import type { NearestProbeOptions } from './nearest-probe';
 import {
@@ -171,7 +170,7 @@ export class Endpoint<R> {
       const key = addressKey(peer);
       if (this.dialing.has(key) || this.entries.has(key) || group.has(key)) continue;
       group.add(key);
-      fresh.push([key, { peer, handshake: this.clientHandshake(now), group, via: 0 }]);
+      fresh.push([key, { peer, handshake: dialHandshake(this.options, now), group, via: 0 }]);
     }
     for (const [key, d] of fresh) this.dialing.set(key, d);
     for (const [key, d] of fresh) this.drainHandshake(now, key, d);
@@ -535,26 +534,13 @@ export class Endpoint<R> {
     return undefined;
   }
 
-  private clientHandshake(now: number): ClientHandshake {
-    return new ClientHandshake(
-      {
-        joinCode: this.options.joinCode,
-        version: this.options.protocolVersion,
-        channel: this.options.channel,
-        retryMs: this.options.handshakeRetryMs,
-        timeoutMs: this.options.handshakeTimeoutMs,
-      },
-      now,
-    );
-  }
-
   private drainHandshake(now: number, key: string, d: Dialing): void {
     const via = this.routeVia(d.peer);
     if (via !== d.via && d.handshake.result === undefined) {
       // The host now reaches us on another of our ports (a fan port, through a hard NAT), so its NAT sees us at
       // another address: a CHALLENGE's cookie names the address it went to, so the handshake starts over there.
       d.via = via;
-      d.handshake = this.clientHandshake(now);
+      d.handshake = dialHandshake(this.options, now);
     }
     for (let b = d.handshake.pollTransmit(); b !== undefined; b = d.handshake.pollTransmit())
       if (this.outbox.length < MAX_QUEUED_REPLIES)
