@@ -7,7 +7,7 @@ import { Connection } from './connection';
 import type { HandshakePacket, RejectReason } from './handshake';
 import { decodeHandshake, HANDSHAKE_MARKER, HELLO_SIZE, isHandshakeDecodeError } from './handshake';
 import { HostHandshake, reject, sameBytes } from './host-handshake';
-import { sourcePrefix, TokenBuckets } from './rate-limiter';
+import { sourcePrefix } from './rate-limiter';
 import { RENDEZVOUS_MARKER } from './rendezvous';
 import { HostAdmission } from './host-admission';
 import { DeadlineCache } from './deadline-cache';
@@ -18,13 +18,8 @@ import type { Dialing } from './dial-group';
 import { dialHandshake, GroupFailures } from './dial-group';
 import { NearestJoin } from './nearest-join';
 import type { NearestProbeOptions } from './nearest-probe';
-import {
-  decodeProbe,
-  encodeProbeReply,
-  isProbeByte,
-  isProbeDecodeError,
-  PROBE_BYTE,
-} from './probe-wire';
+import { isProbeByte } from './probe-wire';
+import { ProbeReplies } from './probe-replies';
 import type {
   DatagramRelay,
   DatagramTenant,
@@ -86,8 +81,8 @@ export class Endpoint<R> {
   relay: DatagramRelay | undefined;
   /** Connections moved to a new path: their old addresses, and the rate of trials to move one. */
   private readonly moved = new MovedConnections(this.entries);
-  /** Host: RTT probes answered, per source (a reply is smaller than its probe, yet nobody gets a stream of them). */
-  private readonly probeBuckets = new TokenBuckets({ burst: 32, perSecond: 16, maxKeys: 4096 });
+  /** Host: replies to RTT probes, a bucket's worth per source. */
+  private readonly probeReplies: ProbeReplies;
   /** Client: the probe of a session's hosts before the dial (nearest mirror), and the next to try. */
   private readonly nearest = new NearestJoin();
   private readonly groupFailures = new GroupFailures();
@@ -109,6 +104,7 @@ export class Endpoint<R> {
           )
         : undefined;
     this.admission = new HostAdmission(this.options, this.counters);
+    this.probeReplies = new ProbeReplies(this.options.protocolVersion, this.counters);
     this.lastNow = now;
   }
 
@@ -354,25 +350,14 @@ export class Endpoint<R> {
       else this.counters.unexpectedHandshake++;
       return;
     }
-    if (bytes[0] !== PROBE_BYTE) {
-      this.counters.unexpectedHandshake++;
-      return;
-    }
-    const p = decodeProbe(bytes, 'probe');
-    if (isProbeDecodeError(p)) {
-      this.counters.badHandshake++;
-      return;
-    }
+    const nonce = this.probeReplies.nonceOf(bytes);
+    if (nonce === undefined) return;
     if (this.admission.isBanned(this.sourceOf(from))) {
       this.counters.banned++;
       return;
     }
-    if (!this.probeBuckets.take(now, this.failureKey(from))) {
-      this.counters.probesLimited++;
-      return;
-    }
-    this.counters.probesAnswered++;
-    this.send(from, encodeProbeReply({ version: this.options.protocolVersion, nonce: p.nonce }));
+    const reply = this.probeReplies.reply(now, this.failureKey(from), nonce);
+    if (reply !== undefined) this.send(from, reply);
   }
 
   /** What the probe of a session's hosts says to do now: dial the nearest, report, or fail. */
