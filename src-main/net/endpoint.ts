@@ -7,9 +7,9 @@ import { Connection } from './connection';
 import type { HandshakePacket, RejectReason } from './handshake';
 import { decodeHandshake, HANDSHAKE_MARKER, HELLO_SIZE, isHandshakeDecodeError } from './handshake';
 import { HostHandshake, reject, sameBytes } from './host-handshake';
+import { HostAdmission } from './host-admission';
 import { sourcePrefix } from './rate-limiter';
 import { RENDEZVOUS_MARKER } from './rendezvous';
-import { HostAdmission } from './host-admission';
 import { DeadlineCache } from './deadline-cache';
 import type { Entry } from './endpoint-entry';
 import { hasRoomFor } from './endpoint-entry';
@@ -85,6 +85,7 @@ export class Endpoint<R> {
   private readonly probeReplies: ProbeReplies;
   /** Client: the probe of a session's hosts before the dial (nearest mirror), and the next to try. */
   private readonly nearest = new NearestJoin();
+  /** Client: the most telling failure of each dial group's dials that ended before the rest. */
   private readonly groupFailures = new GroupFailures();
 
   constructor(
@@ -282,8 +283,7 @@ export class Endpoint<R> {
    * packets still on their way. Only relayed connections are tried, a few packets per source and second, so
    * strangers cannot make us decrypt much; an off-path attacker cannot make such a packet, and one on the path
    * could drop the traffic anyway.
-   */
-  /**
+   *
    * `shadowed`: a handshake we answered at this address whose client never took it up (its relayed path won the
    * race); if the datagram moves a relayed connection here, that unused handshake is dropped (not counted as a
    * failed attempt: the same client proved the code on the other path).
