@@ -2,27 +2,24 @@
 // client side), enforces caps, and hands out datagrams to send. Knows nothing of sockets, timers or sessions.
 import type { PeerAddress } from './address';
 import { addressKey } from './address';
-import { ClientHandshake } from './client-handshake';
-import type { ConnectFailure } from './client-handshake';
 import type { ConnectionHandler } from './connection';
 import { Connection } from './connection';
 import type { HandshakePacket, RejectReason } from './handshake';
 import { decodeHandshake, HANDSHAKE_MARKER, HELLO_SIZE, isHandshakeDecodeError } from './handshake';
 import { HostHandshake, reject, sameBytes } from './host-handshake';
-import { FailureLimiter, sourcePrefix, TokenBuckets } from './rate-limiter';
+import { HostAdmission } from './host-admission';
+import { sourcePrefix } from './rate-limiter';
 import { RENDEZVOUS_MARKER } from './rendezvous';
-import { COOKIE_LIFETIME_MS } from './crypto';
-import { joinCodeStrengthBits } from './join-code';
-import { DueHeap } from './due-heap';
+import { DeadlineCache } from './deadline-cache';
+import type { Entry } from './endpoint-entry';
+import { hasRoomFor } from './endpoint-entry';
+import { MovedConnections } from './moved-connections';
+import type { Dialing } from './dial-group';
+import { dialHandshake, GroupFailures } from './dial-group';
 import { NearestJoin } from './nearest-join';
 import type { NearestProbeOptions } from './nearest-probe';
-import {
-  decodeProbe,
-  encodeProbeReply,
-  isProbeByte,
-  isProbeDecodeError,
-  PROBE_BYTE,
-} from './probe-wire';
+import { isProbeByte } from './probe-wire';
+import { ProbeReplies } from './probe-replies';
 import type {
   DatagramRelay,
   DatagramTenant,
@@ -44,59 +41,6 @@ export type {
 export { DEFAULT_ENDPOINT_OPTIONS } from './endpoint-types';
 
 const MAX_QUEUED_REPLIES = 4096;
-/** Accepted RESPONSEs are remembered this long: past it their cookie has expired, and clocks may differ a little. */
-const REPLAY_MEMORY_MS = COOKIE_LIFETIME_MS + 2_000;
-const MAX_REMEMBERED_HANDSHAKES = 4096;
-/** A moved connection's old address is still accepted this long. */
-const ALIAS_MS = 5_000;
-const MAX_ALIASES = 256;
-/** Codes weaker than this (in bits) are locked after `codeLockFailures`; stronger ones can't be guessed online. */
-const LOCKABLE_CODE_BITS = 40;
-
-interface Entry<R> {
-  readonly conn: Connection<R>;
-  peer: PeerAddress;
-  ip: string;
-  /** Host side: the client's CPace share and the ACCEPT, resent if the same RESPONSE arrives again. */
-  readonly clientShare?: Uint8Array;
-  readonly accept?: Uint8Array;
-  /** Host side: the source whose failure it counts as if it ends without the client's first sealed packet. */
-  readonly attemptFrom?: string;
-  opened: boolean;
-  announced: boolean;
-  /** The local port its peer reaches us on (0 the main one; a fan port through a hard NAT): we answer from it. */
-  via: number;
-  /** Bumped whenever its cached deadline is replaced or taken: older heap items for it are dead. */
-  version: number;
-}
-
-/** A connection's cached nextTimeout(), valid while `version` matches its entry's. */
-interface DeadlineItem<R> {
-  readonly at: number;
-  readonly order: number;
-  readonly entry: Entry<R>;
-  readonly version: number;
-}
-
-interface Dialing {
-  readonly peer: PeerAddress;
-  handshake: ClientHandshake;
-  /** The local port the handshake speaks from (0 the main one; a fan port once the tenant routes the host there). */
-  via: number;
-  /** Dials to other addresses of the same host: the first to connect cancels the rest. */
-  readonly group: Set<string>;
-}
-
-/** Reasons a dial failed, the most telling first: a group of dials reports the best any of them learnt. */
-const FAILURE_RANK: readonly ConnectFailure[] = [
-  'wrong-code',
-  'banned',
-  'code-locked',
-  'version-mismatch',
-  'full',
-  'rate-limited',
-  'unreachable',
-];
 
 export class Endpoint<R> {
   readonly counters: EndpointCounters = {
@@ -117,31 +61,17 @@ export class Endpoint<R> {
     probesLimited: 0,
   };
   private readonly entries = new Map<string, Entry<R>>();
-  /** Host: source addresses refused for the rest of the session (a kick bans its address). */
-  private readonly banned = new Set<string>();
   private readonly dialing = new Map<string, Dialing>();
   private readonly host: HostHandshake | undefined;
-  private readonly failures: FailureLimiter;
-  /** Host: cookies of accepted RESPONSEs, with when they may be forgotten (insertion order is expiry order). */
-  private readonly answered = new Map<string, number>();
-  /** Host: failed attempts against the current code, and whether it is locked. */
-  private codeFailures = 0;
-  private codeLocked = false;
-  private codeLockable: boolean;
+  /** Host: bans, failed attempts and the code's lock, answered RESPONSEs. */
+  private readonly admission: HostAdmission;
   /** The latest time any call brought: when a failure is counted from a path that has no clock of its own. */
   private lastNow: number;
   private readonly outbox: Transmit[] = [];
   private readonly withOutput = new Set<string>();
   private readonly events: EndpointEvent<R>[] = [];
-  /**
-   * Each connection's next timeout, cached: working it out asks the connection's stream managers for their
-   * demand, and a host with hundreds of connections can't afford that for all of them on every datagram. A
-   * connection's deadline is worked out again after activity on it or when its layers wake it (data queued
-   * from outside its callbacks); the earliest is found in a heap with lazy deletion.
-   */
-  private readonly deadlines = new DueHeap<DeadlineItem<R>>();
-  private deadlineOrder = 0;
-  private readonly stale = new Set<Entry<R>>();
+  /** Each connection's next timeout, cached (a host can't ask hundreds of them on every datagram). */
+  private readonly deadlines = new DeadlineCache(this.entries);
   readonly options: EndpointOptions;
   /** Rendezvous on the same socket, if any (datagrams from 0xE0 up); unrendezvoused endpoints count and drop them. */
   tenant: DatagramTenant | undefined;
@@ -149,19 +79,14 @@ export class Endpoint<R> {
   private arrivedOn = 0;
   /** A TURN relay on the same socket, if any. */
   relay: DatagramRelay | undefined;
-  /** Old addresses of connections moved to a new path, kept for packets still on their way. */
-  private readonly aliases = new Map<
-    string,
-    { readonly entry: Entry<R>; readonly until: number }
-  >();
-  /** Trial decryptions for moving a connection, per source. */
-  private readonly migrations = new TokenBuckets({ burst: 4, perSecond: 2, maxKeys: 1024 });
-  /** Host: RTT probes answered, per source (a reply is smaller than its probe, yet nobody gets a stream of them). */
-  private readonly probeBuckets = new TokenBuckets({ burst: 32, perSecond: 16, maxKeys: 4096 });
+  /** Connections moved to a new path: their old addresses, and the rate of trials to move one. */
+  private readonly moved = new MovedConnections(this.entries);
+  /** Host: replies to RTT probes, a bucket's worth per source. */
+  private readonly probeReplies: ProbeReplies;
   /** Client: the probe of a session's hosts before the dial (nearest mirror), and the next to try. */
   private readonly nearest = new NearestJoin();
-  /** Failures of a group's dials that ended before the rest, by group. */
-  private readonly groupFailures = new WeakMap<Set<string>, ConnectFailure>();
+  /** Client: the most telling failure of each dial group's dials that ended before the rest. */
+  private readonly groupFailures = new GroupFailures();
 
   constructor(
     readonly role: 'host' | 'client',
@@ -179,11 +104,8 @@ export class Endpoint<R> {
             this.options.channel,
           )
         : undefined;
-    this.failures = new FailureLimiter({
-      burst: this.options.maxFailuresPerSource,
-      refillMs: this.options.failureRefillMs,
-    });
-    this.codeLockable = joinCodeStrengthBits(this.options.joinCode) < LOCKABLE_CODE_BITS;
+    this.admission = new HostAdmission(this.options, this.counters);
+    this.probeReplies = new ProbeReplies(this.options.protocolVersion, this.counters);
     this.lastNow = now;
   }
 
@@ -207,15 +129,15 @@ export class Endpoint<R> {
     return {
       connections: this.entries.size,
       dialing: this.dialing.size,
-      failures: this.failures.size,
-      answered: this.answered.size,
+      failures: this.admission.failureSources,
+      answered: this.admission.answeredCount,
       outbox: this.outbox.length,
     };
   }
 
   /** Host: whether the code is locked after too many failed attempts (until `setJoinCode`). */
   get isCodeLocked(): boolean {
-    return this.codeLocked;
+    return this.admission.isCodeLocked;
   }
 
   /**
@@ -245,7 +167,7 @@ export class Endpoint<R> {
       const key = addressKey(peer);
       if (this.dialing.has(key) || this.entries.has(key) || group.has(key)) continue;
       group.add(key);
-      fresh.push([key, { peer, handshake: this.clientHandshake(now), group, via: 0 }]);
+      fresh.push([key, { peer, handshake: dialHandshake(this.options, now), group, via: 0 }]);
     }
     for (const [key, d] of fresh) this.dialing.set(key, d);
     for (const [key, d] of fresh) this.drainHandshake(now, key, d);
@@ -332,7 +254,7 @@ export class Endpoint<R> {
       this.onHandshakeDatagram(now, from, key, bytes);
       return;
     }
-    const entry = this.entries.get(key) ?? this.aliasOf(now, key);
+    const entry = this.entries.get(key) ?? this.moved.aliasOf(now, key);
     if (
       entry !== undefined &&
       !entry.opened &&
@@ -361,8 +283,7 @@ export class Endpoint<R> {
    * packets still on their way. Only relayed connections are tried, a few packets per source and second, so
    * strangers cannot make us decrypt much; an off-path attacker cannot make such a packet, and one on the path
    * could drop the traffic anyway.
-   */
-  /**
+   *
    * `shadowed`: a handshake we answered at this address whose client never took it up (its relayed path won the
    * race); if the datagram moves a relayed connection here, that unused handshake is dropped (not counted as a
    * failed attempt: the same client proved the code on the other path).
@@ -377,7 +298,7 @@ export class Endpoint<R> {
     const relay = this.relay;
     if (relay === undefined || (bytes[0] ?? 0) >= HANDSHAKE_MARKER) return false;
     // Rate-limited before anything else: a stranger's flood costs a token lookup per datagram, not a scan.
-    if (!this.migrations.take(now, sourcePrefix(from.address))) return false;
+    if (!this.moved.mayTry(now, from.address)) return false;
     for (const entry of this.entries.values()) {
       if (!entry.opened || !relay.isRelayed(entry.peer)) continue;
       if (!entry.conn.authenticates(bytes)) continue;
@@ -393,29 +314,13 @@ export class Endpoint<R> {
       entry.via = this.arrivedOn;
       this.entries.set(key, entry);
       if (this.withOutput.delete(old)) this.withOutput.add(key);
-      this.aliases.set(old, { entry, until: now + ALIAS_MS });
-      while (this.aliases.size > MAX_ALIASES) {
-        const first = this.aliases.keys().next();
-        if (first.done === true) break;
-        this.aliases.delete(first.value);
-      }
+      this.moved.moved(now, old, entry);
       this.counters.migrated++;
       entry.conn.handleDatagram(now, bytes);
       this.afterActivity(key, entry);
       return true;
     }
     return false;
-  }
-
-  /** A moved connection's old address, for a few seconds. */
-  private aliasOf(now: number, key: string): Entry<R> | undefined {
-    const a = this.aliases.get(key);
-    if (a === undefined) return undefined;
-    if (a.until < now || this.entries.get(a.entry.conn.peer) !== a.entry) {
-      this.aliases.delete(key);
-      return undefined;
-    }
-    return a.entry;
   }
 
   /**
@@ -432,7 +337,7 @@ export class Endpoint<R> {
     for (let b = conn.pollTransmit(); b !== undefined; b = conn.pollTransmit())
       this.outbox.push(withVia({ to, bytes: b }, via));
     this.withOutput.delete(conn.peer);
-    this.stale.add(entry);
+    this.deadlines.markStale(entry);
   }
 
   /**
@@ -445,25 +350,14 @@ export class Endpoint<R> {
       else this.counters.unexpectedHandshake++;
       return;
     }
-    if (bytes[0] !== PROBE_BYTE) {
-      this.counters.unexpectedHandshake++;
-      return;
-    }
-    const p = decodeProbe(bytes, 'probe');
-    if (isProbeDecodeError(p)) {
-      this.counters.badHandshake++;
-      return;
-    }
-    if (this.banned.has(this.sourceOf(from))) {
+    const nonce = this.probeReplies.nonceOf(bytes);
+    if (nonce === undefined) return;
+    if (this.admission.isBanned(this.sourceOf(from))) {
       this.counters.banned++;
       return;
     }
-    if (!this.probeBuckets.take(now, this.failureKey(from))) {
-      this.counters.probesLimited++;
-      return;
-    }
-    this.counters.probesAnswered++;
-    this.send(from, encodeProbeReply({ version: this.options.protocolVersion, nonce: p.nonce }));
+    const reply = this.probeReplies.reply(now, this.failureKey(from), nonce);
+    if (reply !== undefined) this.send(from, reply);
   }
 
   /** What the probe of a session's hosts says to do now: dial the nearest, report, or fail. */
@@ -537,8 +431,7 @@ export class Endpoint<R> {
       return;
     }
     const cookieId = Buffer.from(p.cookie).toString('base64');
-    this.forgetAnswered(now);
-    if (this.answered.has(cookieId)) {
+    if (this.admission.wasAnswered(now, cookieId)) {
       // Answered once already and its connection is gone: a replay (a new answer would only cost CPU and a slot).
       this.counters.replayed++;
       return;
@@ -552,7 +445,7 @@ export class Endpoint<R> {
       existing.conn.close(now, 'replaced', 'a new connection from the same address');
       this.afterActivity(key, existing);
     }
-    if (!this.hasRoomFor(this.sourceOf(from))) {
+    if (!hasRoomFor(this.entries, this.sourceOf(from), this.options)) {
       this.counters.full++;
       this.send(from, reject(p.clientNonce, 'full'));
       return;
@@ -566,12 +459,7 @@ export class Endpoint<R> {
       this.send(from, outcome.reply);
       return;
     }
-    this.answered.set(cookieId, now + REPLAY_MEMORY_MS);
-    while (this.answered.size > MAX_REMEMBERED_HANDSHAKES) {
-      const oldest = this.answered.keys().next();
-      if (oldest.done === true) break;
-      this.answered.delete(oldest.value);
-    }
+    this.admission.rememberAnswered(now, cookieId);
     const conn = new Connection<R>(
       key,
       { send: outcome.keys.hostToClient, receive: outcome.keys.clientToHost },
@@ -595,7 +483,6 @@ export class Endpoint<R> {
     this.send(from, outcome.reply);
   }
 
-  /** Why the host refuses a source before any work, if it does: banned, the code locked, too many failures. */
   /**
    * Who a datagram comes from, for bans and per-source caps: its IP, or for a peer on our relay its whole relayed
    * address (everyone relayed shares the relay's IP, and one of them must not stand for all).
@@ -614,75 +501,22 @@ export class Endpoint<R> {
     return this.entries.get(conn.peer)?.ip;
   }
 
+  /** Why the host refuses a source before any work, if it does: banned, the code locked, too many failures. */
   private refusal(now: number, from: PeerAddress): RejectReason | undefined {
     const address = this.sourceOf(from);
-    if (this.banned.has(address)) {
+    if (this.admission.isBanned(address)) {
       this.counters.banned++;
       return 'banned';
     }
-    if (this.codeLocked) {
+    if (this.admission.isCodeLocked) {
       this.counters.codeLocked++;
       return 'code-locked';
     }
-    if (this.failures.isLimited(now, this.failureKey(from))) {
+    if (this.admission.isLimited(now, this.failureKey(from))) {
       this.counters.rateLimited++;
       return 'rate-limited';
     }
     return undefined;
-  }
-
-  private forgetAnswered(now: number): void {
-    for (const [id, until] of this.answered) {
-      if (until > now) break;
-      this.answered.delete(id);
-    }
-  }
-
-  /** A host reply the client never followed with a sealed packet: a wrong code, a guess, or an abandoned join. */
-  private attemptFailed(now: number, source: string): void {
-    this.counters.failedAttempts++;
-    this.failures.record(now, source);
-    if (!this.codeLockable || this.codeLocked) return;
-    this.codeFailures++;
-    if (this.codeFailures < this.options.codeLockFailures) return;
-    this.codeLocked = true;
-    this.events.push({ type: 'code-locked', failures: this.codeFailures });
-  }
-
-  private hasRoomFor(ip: string): boolean {
-    const o = this.options;
-    let total = 0;
-    let perIp = 0;
-    let pending = 0;
-    let pendingPerIp = 0;
-    for (const e of this.entries.values()) {
-      total++;
-      const isPending = e.conn.state === 'pending';
-      if (isPending) pending++;
-      if (e.ip === ip) {
-        perIp++;
-        if (isPending) pendingPerIp++;
-      }
-    }
-    return (
-      total < o.maxConnections &&
-      perIp < o.maxConnectionsPerIp &&
-      pending < o.maxPending &&
-      pendingPerIp < o.maxPendingPerIp
-    );
-  }
-
-  private clientHandshake(now: number): ClientHandshake {
-    return new ClientHandshake(
-      {
-        joinCode: this.options.joinCode,
-        version: this.options.protocolVersion,
-        channel: this.options.channel,
-        retryMs: this.options.handshakeRetryMs,
-        timeoutMs: this.options.handshakeTimeoutMs,
-      },
-      now,
-    );
   }
 
   private drainHandshake(now: number, key: string, d: Dialing): void {
@@ -691,7 +525,7 @@ export class Endpoint<R> {
       // The host now reaches us on another of our ports (a fan port, through a hard NAT), so its NAT sees us at
       // another address: a CHALLENGE's cookie names the address it went to, so the handshake starts over there.
       d.via = via;
-      d.handshake = this.clientHandshake(now);
+      d.handshake = dialHandshake(this.options, now);
     }
     for (let b = d.handshake.pollTransmit(); b !== undefined; b = d.handshake.pollTransmit())
       if (this.outbox.length < MAX_QUEUED_REPLIES)
@@ -701,12 +535,7 @@ export class Endpoint<R> {
     this.dialing.delete(key);
     d.group.delete(key);
     if (result.kind === 'failed') {
-      const earlier = this.groupFailures.get(d.group);
-      const reason =
-        earlier !== undefined && FAILURE_RANK.indexOf(earlier) < FAILURE_RANK.indexOf(result.reason)
-          ? earlier
-          : result.reason;
-      this.groupFailures.set(d.group, reason);
+      const reason = this.groupFailures.record(d.group, result.reason);
       if (d.group.size > 0) return;
       // A host of several (mirrors) that fails for its own reason: the next nearest is dialled instead.
       const next = this.nearest.next(key, reason);
@@ -747,17 +576,17 @@ export class Endpoint<R> {
     entry.conn.onOutput = () => {
       // By its current key: a connection moved to a new path keeps its callbacks.
       this.withOutput.add(entry.conn.peer);
-      this.stale.add(entry);
+      this.deadlines.markStale(entry);
     };
-    entry.conn.onWake = () => this.stale.add(entry);
+    entry.conn.onWake = () => this.deadlines.markStale(entry);
     this.entries.set(key, entry);
-    this.stale.add(entry);
+    this.deadlines.markStale(entry);
   }
 
   /** Turns connection state changes into events and forgets closed connections once their output is out. */
   private afterActivity(key: string, entry: Entry<R>): void {
     const conn = entry.conn;
-    this.stale.add(entry);
+    this.deadlines.markStale(entry);
     // The client's first sealed packet opened under keys only the code could give: its join attempt succeeded.
     if (conn.state === 'open') entry.opened = true;
     if (!entry.announced && entry.opened) {
@@ -767,7 +596,9 @@ export class Endpoint<R> {
     const info = conn.closeInfo;
     if (info === undefined) return;
     if (!entry.opened && entry.attemptFrom !== undefined) {
-      this.attemptFailed(this.lastNow, entry.attemptFrom);
+      // A host reply the client never followed with a sealed packet: a wrong code, a guess, or an abandoned join.
+      const failures = this.admission.attemptFailed(this.lastNow, entry.attemptFrom);
+      if (failures !== undefined) this.events.push({ type: 'code-locked', failures });
     }
     // A host reply never followed by a sealed packet was never a connection: nothing to announce.
     if (entry.announced) this.events.push({ type: 'closed', conn, info });
@@ -809,16 +640,10 @@ export class Endpoint<R> {
       d.handshake.handleTimeout(now);
       this.drainHandshake(now, key, d);
     }
-    this.refreshDeadlines();
-    const due: Entry<R>[] = [];
-    for (let top = this.earliest(); top !== undefined && top.at <= now; top = this.earliest()) {
-      this.deadlines.pop();
-      top.entry.version++;
-      due.push(top.entry);
-    }
-    for (const entry of due) {
+    this.deadlines.refresh();
+    for (const entry of this.deadlines.takeDue(now)) {
       if (this.entries.get(entry.conn.peer) !== entry) continue;
-      // Its cached deadline is due (worked out since its last change: see refreshDeadlines), so it is not asked
+      // Its cached deadline is due (worked out since its last change: see DeadlineCache.refresh), so it is not asked
       // again: a connection's timer checks each of its own deadlines against `now` and does nothing early, and on
       // a mirror this second look was a quarter of the deadline work.
       entry.conn.handleTimeout(now);
@@ -834,8 +659,8 @@ export class Endpoint<R> {
       this.nearest.nextTimeout(),
     );
     for (const d of this.dialing.values()) t = Math.min(t, d.handshake.nextTimeout());
-    this.refreshDeadlines();
-    return Math.min(t, this.earliest()?.at ?? Infinity);
+    this.deadlines.refresh();
+    return Math.min(t, this.deadlines.earliest()?.at ?? Infinity);
   }
 
   /**
@@ -843,43 +668,13 @@ export class Endpoint<R> {
    * queued data without waking its connection (which would delay sending until an unrelated timer).
    */
   auditTimeouts(): void {
-    this.refreshDeadlines();
-    const cached = this.earliest()?.at ?? Infinity;
+    this.deadlines.refresh();
+    const cached = this.deadlines.earliest()?.at ?? Infinity;
     for (const e of this.entries.values()) {
       const actual = e.conn.nextTimeout();
       if (actual < cached - 1e-6)
         throw new Error(`endpoint: ${e.conn.peer} is due at ${actual}, the cache says ${cached}`);
     }
-  }
-
-  private refreshDeadlines(): void {
-    if (this.stale.size === 0) return;
-    for (const e of this.stale) {
-      if (this.entries.get(e.conn.peer) !== e) continue;
-      const at = e.conn.nextTimeout();
-      e.version++;
-      if (Number.isFinite(at))
-        this.deadlines.push({ at, order: this.deadlineOrder++, entry: e, version: e.version });
-    }
-    this.stale.clear();
-    // Dead items wait in the heap until they surface; rebuild it before they outnumber the live ones much.
-    if (this.deadlines.size > 4 * this.entries.size + 64) {
-      const live = this.deadlines.drain().filter((d) => this.isLive(d));
-      for (const d of live) this.deadlines.push(d);
-    }
-  }
-
-  /** The earliest live cached deadline (dead ones on top are dropped). */
-  private earliest(): DeadlineItem<R> | undefined {
-    for (let top = this.deadlines.peek(); top !== undefined; top = this.deadlines.peek()) {
-      if (this.isLive(top)) return top;
-      this.deadlines.pop();
-    }
-    return undefined;
-  }
-
-  private isLive(d: DeadlineItem<R>): boolean {
-    return d.version === d.entry.version && this.entries.get(d.entry.conn.peer) === d.entry;
   }
 
   /** Closes every connection with a reason (their CLOSE packets are queued). */
@@ -894,7 +689,7 @@ export class Endpoint<R> {
   /** Host: refuses every later handshake from this source address and closes its connections. */
   ban(now: number, address: string, detail = 'banned by the host'): void {
     this.lastNow = Math.max(this.lastNow, now);
-    this.banned.add(address);
+    this.admission.ban(address);
     for (const [key, entry] of this.entries) {
       if (entry.ip !== address) continue;
       entry.conn.close(now, 'kicked', detail);
@@ -903,15 +698,13 @@ export class Endpoint<R> {
   }
 
   isBanned(address: string): boolean {
-    return this.banned.has(address);
+    return this.admission.isBanned(address);
   }
 
   /** Host: a new join code for handshakes from now on (connections already open keep their keys). */
   setJoinCode(code: string): void {
     this.host?.setJoinCode(code);
-    this.codeFailures = 0;
-    this.codeLocked = false;
-    this.codeLockable = joinCodeStrengthBits(code) < LOCKABLE_CODE_BITS;
+    this.admission.setJoinCode(code);
   }
 
   /** Kicks one connection (host). */
