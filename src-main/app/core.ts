@@ -1,7 +1,6 @@
 // The app core that every shell (Electron, web host) runs: one session at a time behind the renderer API —
 // commands in, events out (board, presence, chat, stats at 4 Hz). Sessions and the clock come in through CoreIo
 // (core-io.ts), so tests run it on the simulator. Knows nothing of Electron, HTTP or the DOM.
-import { lookup } from 'node:dns/promises';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join as joinPath } from 'node:path';
 import type {
@@ -28,6 +27,7 @@ import {
 import type { PeerAddress } from '../net/address';
 import type { ReachEvent } from '../session/runner';
 import { addressKey, parseAddress } from '../net/address';
+import { resolveDirectories } from './directories';
 import { generateJoinCode } from '../net/join-code';
 import { NO_IMPAIRMENT } from '../net/impairment';
 import type { SessionEvent } from '../session/session-events';
@@ -65,27 +65,7 @@ export const JOINED_COPY_FILE = 'last-joined-board.ghostboard';
 /** A join still connecting this long after its relay path joined the race says it is trying the relay. */
 const RELAYING_AFTER_MS = 1_000;
 
-/**
- * `--directory HOST:PORT` (or `--directory=HOST:PORT`), repeatable, from a command line (the desktop app's):
- * the directories to use until the user saves their own.
- */
-export function directoriesFromArgs(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] ?? '';
-    if (a === '--directory' && argv[i + 1] !== undefined) out.push(argv[++i] ?? '');
-    else if (a.startsWith('--directory=')) out.push(a.slice('--directory='.length));
-  }
-  return out.map((d) => d.trim()).filter((d) => d !== '');
-}
-
-/** GHOSTBOARD_DIRECTORY=host:port[,host:port…]: the directories to use until the user saves their own. */
-export function directoriesFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env.GHOSTBOARD_DIRECTORY ?? '')
-    .split(',')
-    .map((d) => d.trim())
-    .filter((d) => d !== '');
-}
+export { directoriesFromArgs, directoriesFromEnv } from './directories';
 
 /** The core on real sockets and timers, unless `io` says otherwise (tests: simulated sessions and time). */
 export function createAppCore(options: AppCoreOptions & LanOptions, io: CoreIo = REAL_IO): AppCore {
@@ -944,20 +924,4 @@ class Core implements AppCore {
     await this.end('left', '');
     await this.lan?.close();
   }
-}
-
-/** Resolves HOST:PORT entries (a directory may be named by DNS); those that do not resolve are left out. */
-async function resolveDirectories(list: readonly string[]): Promise<PeerAddress[]> {
-  const out: PeerAddress[] = [];
-  for (const d of list) {
-    const p = parseAddress(d);
-    if (p === undefined) continue;
-    try {
-      const r = await lookup(p.address);
-      out.push({ address: r.address, port: p.port });
-    } catch {
-      // An unknown name: the other directories may do.
-    }
-  }
-  return out;
 }
