@@ -1,7 +1,7 @@
 // The app core that every shell (Electron, web host) runs: one session at a time behind the renderer API —
 // commands in, events out (board, presence, chat, stats at 4 Hz). Sessions and the clock come in through CoreIo
 // (core-io.ts), so tests run it on the simulator. Knows nothing of Electron, HTTP or the DOM.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join as joinPath } from 'node:path';
 import type {
   ApiCommand,
@@ -15,7 +15,6 @@ import type {
   SessionStatus,
   Settings,
 } from '../../shared/api';
-import { parseCommand } from '../../shared/api-validate';
 import type { BoardObject } from '../../shared/board';
 import type { ImageBlob } from '../../shared/images';
 import {
@@ -55,11 +54,11 @@ import { nearestHosts } from './nearest';
 import { exportReply, sessionCommand } from './session-commands';
 import type { CommandContext } from './session-commands';
 import { hostingStatus, hostsChanged } from './hosting-status';
+import { SettingsStore } from './settings-store';
 
 const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
 const CHAT_HISTORY = 500;
-const SETTINGS_FILE = 'settings.json';
 /** A joiner's copy of the board, written when its host goes away. */
 export const JOINED_COPY_FILE = 'last-joined-board.ghostboard';
 /** A join still connecting this long after its relay path joined the race says it is trying the relay. */
@@ -84,7 +83,7 @@ class Core implements AppCore {
   private readonly clock: CoreClock;
   private readonly startedAt: number;
   private readonly lan: LanPresence | undefined;
-  private settings: Settings | undefined;
+  private readonly settings: SettingsStore;
   /** The last link opened from outside, offered again on sync until a session starts. */
   private pendingLink: string | undefined;
   /** filesleft: the last board file opened from outside, and the recent files: again on sync (as links are). */
@@ -150,6 +149,7 @@ class Core implements AppCore {
     this.sessions = io.sessions;
     this.clock = io.clock;
     this.startedAt = io.clock.now();
+    this.settings = new SettingsStore(options);
     this.lan = lanEnabled(options) ? new LanPresence((e) => this.emit(e)) : undefined;
   }
 
@@ -249,7 +249,7 @@ class Core implements AppCore {
     if (this.runner) return { ok: false, reason: 'already in a session' };
     await mkdir(this.options.dataDir, { recursive: true });
     const joinCode = code ?? generateJoinCode();
-    const settings = await this.currentSettings();
+    const settings = await this.settings.current();
     const configured = settings.directories;
     const space = settings.imageSpaceMb;
     const reach = o.reach ?? (configured.length > 0 ? 'directory' : 'lan');
@@ -450,26 +450,8 @@ class Core implements AppCore {
     }
   }
 
-  private currentSettings = async (): Promise<Settings> => {
-    if (this.settings !== undefined) return this.settings;
-    let loaded: Settings | undefined;
-    try {
-      const text = await readFile(joinPath(this.options.dataDir, SETTINGS_FILE), 'utf8');
-      const parsed = parseCommand({ cmd: 'settings', settings: JSON.parse(text) as unknown });
-      if ('cmd' in parsed && parsed.cmd === 'settings') loaded = parsed.settings;
-    } catch {
-      // No settings saved yet (or unreadable): the defaults below.
-    }
-    this.settings = loaded ?? { directories: [...(this.options.directories ?? [])] };
-    return this.settings;
-  };
-
   private async saveSettings(s: Settings): Promise<ApiReply> {
-    this.settings = s;
-    await mkdir(this.options.dataDir, { recursive: true });
-    const file = joinPath(this.options.dataDir, SETTINGS_FILE);
-    await writeFile(`${file}.tmp`, JSON.stringify(s, null, 2));
-    await rename(`${file}.tmp`, file);
+    await this.settings.save(s);
     this.emit({ type: 'settings', settings: s });
     return { ok: true };
   }
@@ -906,7 +888,7 @@ class Core implements AppCore {
     if (this.pendingBoard !== undefined && this.runner === undefined)
       this.emit({ type: 'open-board', path: this.pendingBoard });
     if (this.recent !== undefined) this.emit({ type: 'recent-files', paths: this.recent });
-    this.emit({ type: 'settings', settings: await this.currentSettings() });
+    this.emit({ type: 'settings', settings: await this.settings.current() });
     this.lan?.resend();
     const r = this.runner;
     if (r) {
