@@ -1,8 +1,7 @@
 // The app core that every shell (Electron, web host) runs: one session at a time behind the renderer API —
 // commands in, events out (board, presence, chat, stats at 4 Hz). Sessions and the clock come in through CoreIo
 // (core-io.ts), so tests run it on the simulator. Knows nothing of Electron, HTTP or the DOM.
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { join as joinPath } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type {
   ApiCommand,
   HostOptions,
@@ -34,7 +33,6 @@ import type { AppCore, AppCoreOptions } from './core-api';
 import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io';
 import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
-import { exportBoard } from '../files/convert';
 import {
   HOST_SILENT_MS,
   isRetryable,
@@ -55,16 +53,16 @@ import { exportReply, sessionCommand } from './session-commands';
 import type { CommandContext } from './session-commands';
 import { hostingStatus, hostsChanged } from './hosting-status';
 import { SettingsStore } from './settings-store';
+import { keepJoinedCopy } from './joined-copy';
 
 const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
 const CHAT_HISTORY = 500;
-/** A joiner's copy of the board, written when its host goes away. */
-export const JOINED_COPY_FILE = 'last-joined-board.ghostboard';
 /** A join still connecting this long after its relay path joined the race says it is trying the relay. */
 const RELAYING_AFTER_MS = 1_000;
 
 export { directoriesFromArgs, directoriesFromEnv } from './directories';
+export { JOINED_COPY_FILE } from './joined-copy';
 
 /** The core on real sockets and timers, unless `io` says otherwise (tests: simulated sessions and time). */
 export function createAppCore(options: AppCoreOptions & LanOptions, io: CoreIo = REAL_IO): AppCore {
@@ -725,7 +723,7 @@ class Core implements AppCore {
         attempt: 0,
         elsewhere: false,
       };
-      void this.keepCopy(board, images);
+      void keepJoinedCopy(this.options.dataDir, board, images);
     }
     const rejoin = this.rejoin;
     if (rejoin === undefined) return false;
@@ -756,24 +754,6 @@ class Core implements AppCore {
   private stopRejoin(): void {
     this.rejoin?.cancel?.();
     this.rejoin = undefined;
-  }
-
-  /** The host's board, kept on disk while it is away: nothing is lost if it never comes back. */
-  private async keepCopy(
-    board: readonly BoardObject[],
-    images: { get(hash: string): ImageBlob | undefined },
-  ): Promise<void> {
-    try {
-      await mkdir(this.options.dataDir, { recursive: true });
-      const file = joinPath(this.options.dataDir, JOINED_COPY_FILE);
-      await writeFile(
-        `${file}.tmp`,
-        exportBoard(board, 'ghostboard', false, (h) => images.get(h)),
-      );
-      await rename(`${file}.tmp`, file);
-    } catch {
-      // The copy in memory (Export → Ghostboard copy) still holds it.
-    }
   }
 
   /**
