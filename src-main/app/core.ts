@@ -8,9 +8,7 @@ import type {
   ApiEvent,
   ApiReply,
   ChatMessage,
-  NearestHosts,
   NetworkConditions,
-  PathKind,
   SessionStatus,
   Settings,
 } from '../../shared/api';
@@ -23,7 +21,6 @@ import {
   readJoinLink,
 } from '../../shared/join-link';
 import type { PeerAddress } from '../net/address';
-import type { ReachEvent } from '../session/runner';
 import { addressKey, parseAddress } from '../net/address';
 import { resolveDirectories } from './directories';
 import { generateJoinCode } from '../net/join-code';
@@ -48,18 +45,16 @@ import { OpenFile } from './open-file';
 import { listUnsaved, unsavedId, UnsavedSlot } from './unsaved-boards';
 import { ObjectBatch } from '../../shared/object-batch';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
-import { nearestHosts } from './nearest';
 import { exportReply, sessionCommand } from './session-commands';
 import type { CommandContext } from './session-commands';
 import { hostingStatus, hostsChanged } from './hosting-status';
+import { SessionReach } from './session-reach';
 import { SettingsStore } from './settings-store';
 import { keepJoinedCopy } from './joined-copy';
 
 const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
 const CHAT_HISTORY = 500;
-/** A join still connecting this long after its relay path joined the race says it is trying the relay. */
-const RELAYING_AFTER_MS = 1_000;
 
 export { directoriesFromArgs, directoriesFromEnv } from './directories';
 export { JOINED_COPY_FILE } from './joined-copy';
@@ -87,10 +82,8 @@ class Core implements AppCore {
   /** filesleft: the last board file opened from outside, and the recent files: again on sync (as links are). */
   private pendingBoard: string | undefined;
   private recent: readonly string[] | undefined;
-  /** Joining: the path the join took, once the handshake completed over it. */
-  private path: PathKind | undefined;
-  /** Joining a session with several hosts (mirrors): what the probes found (the stats show it). */
-  private nearest: NearestHosts | undefined;
+  /** The session's reach: its directories, a join's stages and path, what probes of its hosts found. */
+  private readonly reach: SessionReach;
   /**
    * Joining: what the join was asked with (a rejoin asks the same), the code it resolved to, and the hosts its link
    * named (a direct link's host and mirrors: where to go if the joined one dies).
@@ -148,6 +141,13 @@ class Core implements AppCore {
     this.clock = io.clock;
     this.startedAt = io.clock.now();
     this.settings = new SettingsStore(options);
+    this.reach = new SessionReach({
+      runner: () => this.runner,
+      status: () => this.status,
+      setStatus: (s) => this.setStatus(s),
+      emit: (e) => this.emit(e),
+      clock: io.clock,
+    });
     this.lan = lanEnabled(options) ? new LanPresence((e) => this.emit(e)) : undefined;
   }
 
@@ -280,7 +280,7 @@ class Core implements AppCore {
     }
     this.adopt(runner);
     this.setStatus(hostingStatus(runner, name, joinCode, configured, directories.length));
-    runner.onReach((e) => this.onReach(runner, e));
+    runner.onReach((e) => this.reach.onReach(runner, e));
     this.lan?.hosting(name, runner.address.port, 1);
     const started = this.openFile(
       runner,
@@ -361,10 +361,9 @@ class Core implements AppCore {
       host,
       ...(mirrors.length > 0 ? { mirrors } : {}),
     });
-    this.path = undefined;
-    this.nearest = undefined;
+    this.reach.reset();
     this.adopt(runner);
-    runner.onReach((e) => this.onReach(runner, e));
+    runner.onReach((e) => this.reach.onReach(runner, e));
     // Rejoining, the board screen stays as it was (with its reconnecting status) until the host answers.
     if (this.rejoin === undefined)
       this.setStatus({
@@ -373,79 +372,6 @@ class Core implements AppCore {
         stage: 'address' in host ? 'connecting' : 'looking-up',
       });
     return { ok: true };
-  }
-
-  /** Directories and paths: the hosting status's reach, the joining stages, the path in use. */
-  private onReach(runner: SessionHandle, e: ReachEvent): void {
-    if (this.runner !== runner) return;
-    const st = this.status;
-    switch (e.type) {
-      case 'registered':
-      case 'register-failed':
-      case 'unregistered':
-        if (st.phase === 'hosting' && st.reach !== undefined) {
-          const pub = runner.publicAddress;
-          this.setStatus({
-            ...st,
-            reach: {
-              ...st.reach,
-              listedOn: runner.listedOn.length,
-              publicAddress: pub === undefined ? null : addressKey(pub),
-            },
-          });
-        }
-        if (e.type === 'register-failed')
-          this.emit({
-            type: 'notice',
-            level: 'warn',
-            text:
-              e.reason === 'taken'
-                ? `Another session is already listed under that name on ${addressKey(e.directory)}.`
-                : `The directory ${addressKey(e.directory)} refused the session (${e.reason}).`,
-          });
-        return;
-      case 'intro':
-        if (st.phase === 'connecting') this.setStatus({ ...st, stage: 'connecting' });
-        return;
-      case 'path':
-        this.path = e.path;
-        if (st.phase === 'joined') this.setStatus({ ...st, path: e.path });
-        return;
-      case 'relay':
-        // A joiner whose direct paths have not answered within a second of the relay joining the race is told so.
-        if (
-          e.state === 'allocated' &&
-          st.phase === 'connecting' &&
-          runner.controls.role === 'peer'
-        ) {
-          this.clock.after(RELAYING_AFTER_MS, () => {
-            const now = this.status;
-            if (this.runner === runner && now.phase === 'connecting')
-              this.setStatus({ ...now, stage: 'relaying' });
-          });
-        }
-        if (e.state === 'failed')
-          this.emit({
-            type: 'notice',
-            level: 'info',
-            text: `The relay could not be used (${e.detail ?? 'no answer'}): only direct paths are tried.`,
-          });
-        return;
-      case 'probed': {
-        // The address shown is the host joined, not the first the link named.
-        const n = (this.nearest = nearestHosts(e.outcome));
-        const chosen = n.chosen === null ? undefined : n.hosts[n.chosen]?.address;
-        if (chosen !== undefined && (st.phase === 'connecting' || st.phase === 'joined'))
-          this.setStatus({ ...st, address: chosen });
-        return;
-      }
-      case 'peer':
-      case 'intro-failed':
-      case 'relay-grant':
-      case 'nat':
-      case 'opened':
-        return;
-    }
   }
 
   private async saveSettings(s: Settings): Promise<ApiReply> {
@@ -564,7 +490,7 @@ class Core implements AppCore {
         ? (this.translator?.progress ?? { received: 0, total: 0 })
         : { received: 0, total: 0 };
     const hostName = s.participants.find((p) => p.isHost)?.name ?? first?.name ?? 'host';
-    const path = this.path ?? r.path;
+    const path = this.reach.path ?? r.path;
     const back = this.rejoin !== undefined;
     const elsewhere = this.rejoin?.elsewhere === true;
     this.stopRejoin();
@@ -830,7 +756,7 @@ class Core implements AppCore {
     const stats = t.stats(this.clock.now() - this.startedAt, this.conditions);
     this.emit({
       type: 'stats',
-      stats: this.nearest === undefined ? stats : { ...stats, nearest: this.nearest },
+      stats: this.reach.nearest === undefined ? stats : { ...stats, nearest: this.reach.nearest },
     });
     t.emitParticipants();
   }
