@@ -49,6 +49,7 @@ import { exportReply, sessionCommand } from './session-commands';
 import type { CommandContext } from './session-commands';
 import { hostingStatus, hostsChanged } from './hosting-status';
 import { SessionReach } from './session-reach';
+import { OutsideOffers } from './outside-offers';
 import { SettingsStore } from './settings-store';
 import { keepJoinedCopy } from './joined-copy';
 
@@ -77,11 +78,8 @@ class Core implements AppCore {
   private readonly startedAt: number;
   private readonly lan: LanPresence | undefined;
   private readonly settings: SettingsStore;
-  /** The last link opened from outside, offered again on sync until a session starts. */
-  private pendingLink: string | undefined;
-  /** filesleft: the last board file opened from outside, and the recent files: again on sync (as links are). */
-  private pendingBoard: string | undefined;
-  private recent: readonly string[] | undefined;
+  /** The join link and board file opened from outside, and the recent files: again on sync. */
+  private readonly offers: OutsideOffers;
   /** The session's reach: its directories, a join's stages and path, what probes of its hosts found. */
   private readonly reach: SessionReach;
   /**
@@ -148,6 +146,7 @@ class Core implements AppCore {
       emit: (e) => this.emit(e),
       clock: io.clock,
     });
+    this.offers = new OutsideOffers((e) => this.emit(e));
     this.lan = lanEnabled(options) ? new LanPresence((e) => this.emit(e)) : undefined;
   }
 
@@ -383,8 +382,7 @@ class Core implements AppCore {
   private adopt(runner: SessionHandle): void {
     this.runner = runner;
     this.historyShown = undefined;
-    this.pendingLink = undefined;
-    this.pendingBoard = undefined;
+    this.offers.sessionStarted();
     this.chat = [];
     this.translator = new EventTranslator(
       runner.controls,
@@ -762,21 +760,15 @@ class Core implements AppCore {
   }
 
   openLink(text: string): boolean {
-    if (parseJoinLink(text) === undefined) return false;
-    // Kept until the next sync too: a window that is still loading subscribes later.
-    this.pendingLink = text.trim();
-    this.emit({ type: 'open-link', link: this.pendingLink });
-    return true;
+    return this.offers.openLink(text);
   }
 
   offerBoardFile(path: string): void {
-    this.pendingBoard = path;
-    this.emit({ type: 'open-board', path });
+    this.offers.offerBoardFile(path);
   }
 
   setRecentFiles(paths: readonly string[]): void {
-    this.recent = [...paths];
-    this.emit({ type: 'recent-files', paths: this.recent });
+    this.offers.setRecentFiles(paths);
   }
 
   /** The unsaved boards the start screen offers to recover (filesleft). */
@@ -789,11 +781,7 @@ class Core implements AppCore {
     this.emit({ type: 'status', status: this.status });
     // Only the start screen shows them: a host is not held up reading boards (its own included) on a sync.
     if (this.runner === undefined) await this.emitRecoveries();
-    if (this.pendingLink !== undefined && this.runner === undefined)
-      this.emit({ type: 'open-link', link: this.pendingLink });
-    if (this.pendingBoard !== undefined && this.runner === undefined)
-      this.emit({ type: 'open-board', path: this.pendingBoard });
-    if (this.recent !== undefined) this.emit({ type: 'recent-files', paths: this.recent });
+    this.offers.resend(this.runner !== undefined);
     this.emit({ type: 'settings', settings: await this.settings.current() });
     this.lan?.resend();
     const r = this.runner;
