@@ -7,7 +7,6 @@ import type {
   HostOptions,
   ApiEvent,
   ApiReply,
-  ChatMessage,
   NetworkConditions,
   SessionStatus,
   Settings,
@@ -50,12 +49,12 @@ import type { CommandContext } from './session-commands';
 import { hostingStatus, hostsChanged } from './hosting-status';
 import { SessionReach } from './session-reach';
 import { OutsideOffers } from './outside-offers';
+import { ChatLog } from './chat-log';
 import { SettingsStore } from './settings-store';
 import { keepJoinedCopy } from './joined-copy';
 
 const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
-const CHAT_HISTORY = 500;
 
 export { directoriesFromArgs, directoriesFromEnv } from './directories';
 export { JOINED_COPY_FILE } from './joined-copy';
@@ -69,7 +68,7 @@ class Core implements AppCore {
   private runner: SessionHandle | undefined;
   private status: SessionStatus = { phase: 'idle' };
   private readonly listeners = new Set<(e: ApiEvent) => void>();
-  private chat: ChatMessage[] = [];
+  private readonly chat = new ChatLog();
   private conditions: NetworkConditions = { lossPct: 0, delayMs: 0, kbps: 0 };
   private stopStats: (() => void) | undefined;
   private translator: EventTranslator | undefined;
@@ -383,7 +382,7 @@ class Core implements AppCore {
     this.runner = runner;
     this.historyShown = undefined;
     this.offers.sessionStarted();
-    this.chat = [];
+    this.chat.clear();
     this.translator = new EventTranslator(
       runner.controls,
       (e) => this.emit(e),
@@ -408,9 +407,8 @@ class Core implements AppCore {
           this.joinedStatus();
         return;
       case 'chat': {
-        const m = t.chatMessage(e.peer, e.text, this.chat.length + 1);
-        this.chat.push(m);
-        if (this.chat.length > CHAT_HISTORY) this.chat.shift();
+        const m = t.chatMessage(e.peer, e.text, this.chat.nextSeq());
+        this.chat.add(m);
         this.emit({ type: 'chat', message: m });
         return;
       }
@@ -789,7 +787,7 @@ class Core implements AppCore {
       for (const b of r.controls.images.all()) this.emit(imageEvent(b));
       this.emit({ type: 'board', objects: r.controls.board.all() });
       this.emitParticipants();
-      for (const m of this.chat) this.emit({ type: 'chat', message: m });
+      for (const m of this.chat.all()) this.emit({ type: 'chat', message: m });
       this.file?.show(true);
     }
     this.emitHistory(true);
