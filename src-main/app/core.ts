@@ -13,12 +13,7 @@ import type {
 } from '../../shared/api';
 import type { BoardObject } from '../../shared/board';
 import type { ImageBlob } from '../../shared/images';
-import {
-  formatJoinLink,
-  MAX_LINK_HOSTS,
-  parseJoinLink,
-  readJoinLink,
-} from '../../shared/join-link';
+import { MAX_LINK_HOSTS, readJoinLink } from '../../shared/join-link';
 import type { PeerAddress } from '../net/address';
 import { addressKey, parseAddress } from '../net/address';
 import { resolveDirectories } from './directories';
@@ -46,7 +41,7 @@ import { ObjectBatch } from '../../shared/object-batch';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 import { exportReply, sessionCommand } from './session-commands';
 import type { CommandContext } from './session-commands';
-import { hostingStatus, hostsChanged } from './hosting-status';
+import { hostingStatus, withCode, withMirrors } from './hosting-status';
 import { SessionReach } from './session-reach';
 import { OutsideOffers } from './outside-offers';
 import { ChatLog } from './chat-log';
@@ -416,17 +411,7 @@ class Core implements AppCore {
         void this.end(e.reason, e.detail);
         return;
       case 'code':
-        if (this.status.phase === 'hosting') {
-          // The invite link carries the code: it changes with it.
-          const old = this.status.link === undefined ? undefined : parseJoinLink(this.status.link);
-          const link = old === undefined ? undefined : formatJoinLink({ ...old, code: e.code });
-          this.setStatus({
-            ...this.status,
-            code: e.code,
-            codeLocked: false,
-            ...(link === undefined ? {} : { link }),
-          });
-        }
+        if (this.status.phase === 'hosting') this.setStatus(withCode(this.status, e.code));
         this.emit({ type: 'notice', level: 'info', text: `New join code: ${e.code}` });
         return;
       case 'code-locked':
@@ -723,25 +708,12 @@ class Core implements AppCore {
     this.translator?.emitParticipants();
   }
 
-  /**
-   * Hosting: the link that starts a mirror of this session appears (or goes) when the runner takes mirrors, and the
-   * session's hosts once another has joined (a host coming or going, or a round trip moving by RTT_NEWS_MS).
-   */
+  /** Hosting: the status follows the mirror link and the session's hosts (hosting-status.ts withMirrors). */
   private watchMirrorLink(): void {
     const st = this.status;
     if (st.phase !== 'hosting') return;
-    const link = this.runner?.mirrorLink;
-    const found = this.runner?.sessionHosts?.() ?? [];
-    const hosts = found.length > 1 ? found : undefined;
-    if (st.mirrorLink === link && !hostsChanged(st.hosts, hosts)) return;
-    const rest = { ...st };
-    delete rest.mirrorLink;
-    delete rest.hosts;
-    this.setStatus({
-      ...rest,
-      ...(link === undefined ? {} : { mirrorLink: link }),
-      ...(hosts === undefined ? {} : { hosts }),
-    });
+    const next = withMirrors(st, this.runner);
+    if (next !== undefined) this.setStatus(next);
   }
 
   private emitStats(): void {
