@@ -45,6 +45,7 @@ import { hostingStatus, withCode, withMirrors } from './hosting-status';
 import { SessionReach } from './session-reach';
 import { OutsideOffers } from './outside-offers';
 import { ChatLog } from './chat-log';
+import { endReason } from './end-reason';
 import { SettingsStore } from './settings-store';
 import { keepJoinedCopy } from './joined-copy';
 
@@ -560,26 +561,7 @@ class Core implements AppCore {
     if (r) await Promise.all([r.close(), this.lan?.unhost()]);
     if (this.keepTrying(reason, st, { board, images }, r?.controls.role, gone)) return;
     const ended = cause !== undefined && !isRetryable(cause) ? cause : reason;
-    const known = [
-      'left',
-      'kicked',
-      'host-left',
-      'timeout',
-      'wrong-code',
-      'version-mismatch',
-      'full',
-      'rate-limited',
-      'banned',
-      'code-locked',
-      'unreachable',
-      'not-found',
-      'error',
-    ];
-    const why = (known.includes(ended) ? ended : 'error') as Extract<
-      SessionStatus,
-      { phase: 'ended' }
-    >['reason'];
-    if (ended !== 'left') this.setStatus({ phase: 'ended', reason: why, detail });
+    if (ended !== 'left') this.setStatus({ phase: 'ended', reason: endReason(ended), detail });
   }
 
   /**
