@@ -18,7 +18,6 @@ import type { PeerAddress } from '../net/address';
 import { addressKey, parseAddress } from '../net/address';
 import { resolveDirectories } from './directories';
 import { generateJoinCode } from '../net/join-code';
-import { NO_IMPAIRMENT } from '../net/impairment';
 import type { SessionEvent } from '../session/session-events';
 import type { AppCore, AppCoreOptions } from './core-api';
 import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io';
@@ -46,6 +45,7 @@ import { SessionReach } from './session-reach';
 import { OutsideOffers } from './outside-offers';
 import { ChatLog } from './chat-log';
 import { endReason } from './end-reason';
+import { impairmentOf } from './network-conditions';
 import { SettingsStore } from './settings-store';
 import { keepJoinedCopy } from './joined-copy';
 
@@ -672,18 +672,7 @@ class Core implements AppCore {
     this.conditions = c;
     const t = this.runner?.transport;
     if (!t) return;
-    const none = c.lossPct === 0 && c.delayMs === 0 && c.kbps === 0;
-    t.setConditions(
-      none
-        ? undefined
-        : {
-            ...NO_IMPAIRMENT,
-            loss: c.lossPct / 100,
-            delayMs: c.delayMs,
-            bandwidthBps: c.kbps * 1000,
-            maxQueueMs: 500,
-          },
-    );
+    t.setConditions(impairmentOf(c));
   }
 
   private emitParticipants(): void {
