@@ -32,10 +32,11 @@ import {
   silenceLimit,
 } from './rejoin';
 import { imageEvent } from './images';
-import { applyLoad, fileCommand, isFileCommand, loadStart } from './file-commands';
+import { fileCommand, isFileCommand, loadStart } from './file-commands';
 import type { LoadedBoard } from './file-commands';
-import { OpenFile } from './open-file';
-import { listUnsaved, unsavedId, UnsavedSlot } from './unsaved-boards';
+import type { OpenFile } from './open-file';
+import { hostedFile, runHostedFile } from './hosted-file';
+import { listUnsaved } from './unsaved-boards';
 import { ObjectBatch } from '../../shared/object-batch';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
 import { exportReply, sessionCommand } from './session-commands';
@@ -503,34 +504,10 @@ class Core implements AppCore {
    */
   private openFile(runner: SessionHandle, start: LoadedBoard | undefined, slot?: string): ApiReply {
     const s = runner.controls;
-    const images = s.images;
-    const file = new OpenFile(
-      {
-        hash: () => s.board.hash(),
-        text: () => s.board.toFile((h) => images.get(h)),
-        objects: () => s.board.state,
-        blob: (h) => images.get(h),
-      },
-      (e) => this.emit(e),
-      new UnsavedSlot(this.options.dataDir, slot ?? unsavedId(Date.now())),
-    );
+    const file = hostedFile(s, this.options.dataDir, slot, (e) => this.emit(e));
     this.file = file;
-    const replace = s.replaceBoard;
-    const started =
-      start === undefined || replace === undefined
-        ? { ok: true as const }
-        : applyLoad(start, replace, file, this.clock.now(), (e) => this.emit(e));
-    file.show(true);
-    const untouch = s.board.subscribe(() => {
-      file.touch();
-    });
-    const tick = this.clock.every(STATS_MS, () => {
-      file.tick(this.clock.now());
-    });
-    const stop = (): void => {
-      tick();
-      untouch();
-    };
+    const app = { clock: this.clock, tickMs: STATS_MS, emit: (e: ApiEvent) => this.emit(e) };
+    const { started, stop } = runHostedFile(s, file, start, app);
     const stopStats = this.stopStats;
     this.stopStats = () => {
       stop();
