@@ -16,7 +16,6 @@ import type { ImageBlob } from '../../shared/images';
 import { MAX_LINK_HOSTS, readJoinLink } from '../../shared/join-link';
 import type { PeerAddress } from '../net/address';
 import { addressKey, parseAddress } from '../net/address';
-import { resolveDirectories } from './directories';
 import { generateJoinCode } from '../net/join-code';
 import type { SessionEvent } from '../session/session-events';
 import type { AppCore, AppCoreOptions } from './core-api';
@@ -47,6 +46,7 @@ import { OutsideOffers } from './outside-offers';
 import { ChatLog } from './chat-log';
 import { endReason } from './end-reason';
 import { impairmentOf } from './network-conditions';
+import { resolveDirectories } from './directories';
 import { SettingsStore } from './settings-store';
 import { keepJoinedCopy } from './joined-copy';
 
