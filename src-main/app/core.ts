@@ -1,41 +1,27 @@
 // The app core that every shell (Electron, web host) runs: one session at a time behind the renderer API —
 // commands in, events out (board, presence, chat, stats at 4 Hz). Sessions and the clock come in through CoreIo
 // (core-io.ts), so tests run it on the simulator. Knows nothing of Electron, HTTP or the DOM.
-import { lookup } from 'node:dns/promises';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join as joinPath } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import type {
   ApiCommand,
   HostOptions,
   ApiEvent,
   ApiReply,
-  ChatMessage,
-  NearestHosts,
   NetworkConditions,
-  PathKind,
   SessionStatus,
   Settings,
 } from '../../shared/api';
-import { parseCommand } from '../../shared/api-validate';
 import type { BoardObject } from '../../shared/board';
 import type { ImageBlob } from '../../shared/images';
-import {
-  formatJoinLink,
-  MAX_LINK_HOSTS,
-  parseJoinLink,
-  readJoinLink,
-} from '../../shared/join-link';
+import { MAX_LINK_HOSTS, readJoinLink } from '../../shared/join-link';
 import type { PeerAddress } from '../net/address';
-import type { ReachEvent } from '../session/runner';
 import { addressKey, parseAddress } from '../net/address';
 import { generateJoinCode } from '../net/join-code';
-import { NO_IMPAIRMENT } from '../net/impairment';
 import type { SessionEvent } from '../session/session-events';
 import type { AppCore, AppCoreOptions } from './core-api';
 import type { CoreClock, CoreIo, SessionFactory, SessionHandle } from './core-io';
 import { REAL_IO } from './core-io';
 import { EventTranslator } from './translate';
-import { exportBoard } from '../files/convert';
 import {
   HOST_SILENT_MS,
   isRetryable,
@@ -45,47 +31,30 @@ import {
   silenceLimit,
 } from './rejoin';
 import { imageEvent } from './images';
-import { applyLoad, fileCommand, isFileCommand, loadStart } from './file-commands';
+import { fileCommand, isFileCommand, loadStart } from './file-commands';
 import type { LoadedBoard } from './file-commands';
-import { OpenFile } from './open-file';
-import { listUnsaved, unsavedId, UnsavedSlot } from './unsaved-boards';
+import type { OpenFile } from './open-file';
+import { hostedFile, runHostedFile } from './hosted-file';
+import { listUnsaved } from './unsaved-boards';
 import { ObjectBatch } from '../../shared/object-batch';
 import { LanPresence, lanEnabled, type LanOptions } from './lan-presence';
-import { nearestHosts } from './nearest';
 import { exportReply, sessionCommand } from './session-commands';
 import type { CommandContext } from './session-commands';
-import { hostingStatus, hostsChanged } from './hosting-status';
+import { hostingStatus, withCode, withMirrors } from './hosting-status';
+import { SessionReach } from './session-reach';
+import { OutsideOffers } from './outside-offers';
+import { ChatLog } from './chat-log';
+import { endReason } from './end-reason';
+import { impairmentOf } from './network-conditions';
+import { resolveDirectories } from './directories';
+import { SettingsStore } from './settings-store';
+import { keepJoinedCopy } from './joined-copy';
 
 const STATS_MS = 250;
 const DEFAULT_PORT = 7350;
-const CHAT_HISTORY = 500;
-const SETTINGS_FILE = 'settings.json';
-/** A joiner's copy of the board, written when its host goes away. */
-export const JOINED_COPY_FILE = 'last-joined-board.ghostboard';
-/** A join still connecting this long after its relay path joined the race says it is trying the relay. */
-const RELAYING_AFTER_MS = 1_000;
 
-/**
- * `--directory HOST:PORT` (or `--directory=HOST:PORT`), repeatable, from a command line (the desktop app's):
- * the directories to use until the user saves their own.
- */
-export function directoriesFromArgs(argv: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] ?? '';
-    if (a === '--directory' && argv[i + 1] !== undefined) out.push(argv[++i] ?? '');
-    else if (a.startsWith('--directory=')) out.push(a.slice('--directory='.length));
-  }
-  return out.map((d) => d.trim()).filter((d) => d !== '');
-}
-
-/** GHOSTBOARD_DIRECTORY=host:port[,host:port…]: the directories to use until the user saves their own. */
-export function directoriesFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env.GHOSTBOARD_DIRECTORY ?? '')
-    .split(',')
-    .map((d) => d.trim())
-    .filter((d) => d !== '');
-}
+export { directoriesFromArgs, directoriesFromEnv } from './directories';
+export { JOINED_COPY_FILE } from './joined-copy';
 
 /** The core on real sockets and timers, unless `io` says otherwise (tests: simulated sessions and time). */
 export function createAppCore(options: AppCoreOptions & LanOptions, io: CoreIo = REAL_IO): AppCore {
@@ -96,7 +65,7 @@ class Core implements AppCore {
   private runner: SessionHandle | undefined;
   private status: SessionStatus = { phase: 'idle' };
   private readonly listeners = new Set<(e: ApiEvent) => void>();
-  private chat: ChatMessage[] = [];
+  private readonly chat = new ChatLog();
   private conditions: NetworkConditions = { lossPct: 0, delayMs: 0, kbps: 0 };
   private stopStats: (() => void) | undefined;
   private translator: EventTranslator | undefined;
@@ -104,16 +73,11 @@ class Core implements AppCore {
   private readonly clock: CoreClock;
   private readonly startedAt: number;
   private readonly lan: LanPresence | undefined;
-  private settings: Settings | undefined;
-  /** The last link opened from outside, offered again on sync until a session starts. */
-  private pendingLink: string | undefined;
-  /** filesleft: the last board file opened from outside, and the recent files: again on sync (as links are). */
-  private pendingBoard: string | undefined;
-  private recent: readonly string[] | undefined;
-  /** Joining: the path the join took, once the handshake completed over it. */
-  private path: PathKind | undefined;
-  /** Joining a session with several hosts (mirrors): what the probes found (the stats show it). */
-  private nearest: NearestHosts | undefined;
+  private readonly settings: SettingsStore;
+  /** The join link and board file opened from outside, and the recent files: again on sync. */
+  private readonly offers: OutsideOffers;
+  /** The session's reach: its directories, a join's stages and path, what probes of its hosts found. */
+  private readonly reach: SessionReach;
   /**
    * Joining: what the join was asked with (a rejoin asks the same), the code it resolved to, and the hosts its link
    * named (a direct link's host and mirrors: where to go if the joined one dies).
@@ -170,6 +134,15 @@ class Core implements AppCore {
     this.sessions = io.sessions;
     this.clock = io.clock;
     this.startedAt = io.clock.now();
+    this.settings = new SettingsStore(options);
+    this.reach = new SessionReach({
+      runner: () => this.runner,
+      status: () => this.status,
+      setStatus: (s) => this.setStatus(s),
+      emit: (e) => this.emit(e),
+      clock: io.clock,
+    });
+    this.offers = new OutsideOffers((e) => this.emit(e));
     this.lan = lanEnabled(options) ? new LanPresence((e) => this.emit(e)) : undefined;
   }
 
@@ -269,7 +242,7 @@ class Core implements AppCore {
     if (this.runner) return { ok: false, reason: 'already in a session' };
     await mkdir(this.options.dataDir, { recursive: true });
     const joinCode = code ?? generateJoinCode();
-    const settings = await this.currentSettings();
+    const settings = await this.settings.current();
     const configured = settings.directories;
     const space = settings.imageSpaceMb;
     const reach = o.reach ?? (configured.length > 0 ? 'directory' : 'lan');
@@ -302,7 +275,7 @@ class Core implements AppCore {
     }
     this.adopt(runner);
     this.setStatus(hostingStatus(runner, name, joinCode, configured, directories.length));
-    runner.onReach((e) => this.onReach(runner, e));
+    runner.onReach((e) => this.reach.onReach(runner, e));
     this.lan?.hosting(name, runner.address.port, 1);
     const started = this.openFile(
       runner,
@@ -383,10 +356,9 @@ class Core implements AppCore {
       host,
       ...(mirrors.length > 0 ? { mirrors } : {}),
     });
-    this.path = undefined;
-    this.nearest = undefined;
+    this.reach.reset();
     this.adopt(runner);
-    runner.onReach((e) => this.onReach(runner, e));
+    runner.onReach((e) => this.reach.onReach(runner, e));
     // Rejoining, the board screen stays as it was (with its reconnecting status) until the host answers.
     if (this.rejoin === undefined)
       this.setStatus({
@@ -397,99 +369,8 @@ class Core implements AppCore {
     return { ok: true };
   }
 
-  /** Directories and paths: the hosting status's reach, the joining stages, the path in use. */
-  private onReach(runner: SessionHandle, e: ReachEvent): void {
-    if (this.runner !== runner) return;
-    const st = this.status;
-    switch (e.type) {
-      case 'registered':
-      case 'register-failed':
-      case 'unregistered':
-        if (st.phase === 'hosting' && st.reach !== undefined) {
-          const pub = runner.publicAddress;
-          this.setStatus({
-            ...st,
-            reach: {
-              ...st.reach,
-              listedOn: runner.listedOn.length,
-              publicAddress: pub === undefined ? null : addressKey(pub),
-            },
-          });
-        }
-        if (e.type === 'register-failed')
-          this.emit({
-            type: 'notice',
-            level: 'warn',
-            text:
-              e.reason === 'taken'
-                ? `Another session is already listed under that name on ${addressKey(e.directory)}.`
-                : `The directory ${addressKey(e.directory)} refused the session (${e.reason}).`,
-          });
-        return;
-      case 'intro':
-        if (st.phase === 'connecting') this.setStatus({ ...st, stage: 'connecting' });
-        return;
-      case 'path':
-        this.path = e.path;
-        if (st.phase === 'joined') this.setStatus({ ...st, path: e.path });
-        return;
-      case 'relay':
-        // A joiner whose direct paths have not answered within a second of the relay joining the race is told so.
-        if (
-          e.state === 'allocated' &&
-          st.phase === 'connecting' &&
-          runner.controls.role === 'peer'
-        ) {
-          this.clock.after(RELAYING_AFTER_MS, () => {
-            const now = this.status;
-            if (this.runner === runner && now.phase === 'connecting')
-              this.setStatus({ ...now, stage: 'relaying' });
-          });
-        }
-        if (e.state === 'failed')
-          this.emit({
-            type: 'notice',
-            level: 'info',
-            text: `The relay could not be used (${e.detail ?? 'no answer'}): only direct paths are tried.`,
-          });
-        return;
-      case 'probed': {
-        // The address shown is the host joined, not the first the link named.
-        const n = (this.nearest = nearestHosts(e.outcome));
-        const chosen = n.chosen === null ? undefined : n.hosts[n.chosen]?.address;
-        if (chosen !== undefined && (st.phase === 'connecting' || st.phase === 'joined'))
-          this.setStatus({ ...st, address: chosen });
-        return;
-      }
-      case 'peer':
-      case 'intro-failed':
-      case 'relay-grant':
-      case 'nat':
-      case 'opened':
-        return;
-    }
-  }
-
-  private currentSettings = async (): Promise<Settings> => {
-    if (this.settings !== undefined) return this.settings;
-    let loaded: Settings | undefined;
-    try {
-      const text = await readFile(joinPath(this.options.dataDir, SETTINGS_FILE), 'utf8');
-      const parsed = parseCommand({ cmd: 'settings', settings: JSON.parse(text) as unknown });
-      if ('cmd' in parsed && parsed.cmd === 'settings') loaded = parsed.settings;
-    } catch {
-      // No settings saved yet (or unreadable): the defaults below.
-    }
-    this.settings = loaded ?? { directories: [...(this.options.directories ?? [])] };
-    return this.settings;
-  };
-
   private async saveSettings(s: Settings): Promise<ApiReply> {
-    this.settings = s;
-    await mkdir(this.options.dataDir, { recursive: true });
-    const file = joinPath(this.options.dataDir, SETTINGS_FILE);
-    await writeFile(`${file}.tmp`, JSON.stringify(s, null, 2));
-    await rename(`${file}.tmp`, file);
+    await this.settings.save(s);
     this.emit({ type: 'settings', settings: s });
     return { ok: true };
   }
@@ -497,9 +378,8 @@ class Core implements AppCore {
   private adopt(runner: SessionHandle): void {
     this.runner = runner;
     this.historyShown = undefined;
-    this.pendingLink = undefined;
-    this.pendingBoard = undefined;
-    this.chat = [];
+    this.offers.sessionStarted();
+    this.chat.clear();
     this.translator = new EventTranslator(
       runner.controls,
       (e) => this.emit(e),
@@ -524,9 +404,8 @@ class Core implements AppCore {
           this.joinedStatus();
         return;
       case 'chat': {
-        const m = t.chatMessage(e.peer, e.text, this.chat.length + 1);
-        this.chat.push(m);
-        if (this.chat.length > CHAT_HISTORY) this.chat.shift();
+        const m = t.chatMessage(e.peer, e.text, this.chat.nextSeq());
+        this.chat.add(m);
         this.emit({ type: 'chat', message: m });
         return;
       }
@@ -534,17 +413,7 @@ class Core implements AppCore {
         void this.end(e.reason, e.detail);
         return;
       case 'code':
-        if (this.status.phase === 'hosting') {
-          // The invite link carries the code: it changes with it.
-          const old = this.status.link === undefined ? undefined : parseJoinLink(this.status.link);
-          const link = old === undefined ? undefined : formatJoinLink({ ...old, code: e.code });
-          this.setStatus({
-            ...this.status,
-            code: e.code,
-            codeLocked: false,
-            ...(link === undefined ? {} : { link }),
-          });
-        }
+        if (this.status.phase === 'hosting') this.setStatus(withCode(this.status, e.code));
         this.emit({ type: 'notice', level: 'info', text: `New join code: ${e.code}` });
         return;
       case 'code-locked':
@@ -604,7 +473,7 @@ class Core implements AppCore {
         ? (this.translator?.progress ?? { received: 0, total: 0 })
         : { received: 0, total: 0 };
     const hostName = s.participants.find((p) => p.isHost)?.name ?? first?.name ?? 'host';
-    const path = this.path ?? r.path;
+    const path = this.reach.path ?? r.path;
     const back = this.rejoin !== undefined;
     const elsewhere = this.rejoin?.elsewhere === true;
     this.stopRejoin();
@@ -635,34 +504,10 @@ class Core implements AppCore {
    */
   private openFile(runner: SessionHandle, start: LoadedBoard | undefined, slot?: string): ApiReply {
     const s = runner.controls;
-    const images = s.images;
-    const file = new OpenFile(
-      {
-        hash: () => s.board.hash(),
-        text: () => s.board.toFile((h) => images.get(h)),
-        objects: () => s.board.state,
-        blob: (h) => images.get(h),
-      },
-      (e) => this.emit(e),
-      new UnsavedSlot(this.options.dataDir, slot ?? unsavedId(Date.now())),
-    );
+    const file = hostedFile(s, this.options.dataDir, slot, (e) => this.emit(e));
     this.file = file;
-    const replace = s.replaceBoard;
-    const started =
-      start === undefined || replace === undefined
-        ? { ok: true as const }
-        : applyLoad(start, replace, file, this.clock.now(), (e) => this.emit(e));
-    file.show(true);
-    const untouch = s.board.subscribe(() => {
-      file.touch();
-    });
-    const tick = this.clock.every(STATS_MS, () => {
-      file.tick(this.clock.now());
-    });
-    const stop = (): void => {
-      tick();
-      untouch();
-    };
+    const app = { clock: this.clock, tickMs: STATS_MS, emit: (e: ApiEvent) => this.emit(e) };
+    const { started, stop } = runHostedFile(s, file, start, app);
     const stopStats = this.stopStats;
     this.stopStats = () => {
       stop();
@@ -693,26 +538,7 @@ class Core implements AppCore {
     if (r) await Promise.all([r.close(), this.lan?.unhost()]);
     if (this.keepTrying(reason, st, { board, images }, r?.controls.role, gone)) return;
     const ended = cause !== undefined && !isRetryable(cause) ? cause : reason;
-    const known = [
-      'left',
-      'kicked',
-      'host-left',
-      'timeout',
-      'wrong-code',
-      'version-mismatch',
-      'full',
-      'rate-limited',
-      'banned',
-      'code-locked',
-      'unreachable',
-      'not-found',
-      'error',
-    ];
-    const why = (known.includes(ended) ? ended : 'error') as Extract<
-      SessionStatus,
-      { phase: 'ended' }
-    >['reason'];
-    if (ended !== 'left') this.setStatus({ phase: 'ended', reason: why, detail });
+    if (ended !== 'left') this.setStatus({ phase: 'ended', reason: endReason(ended), detail });
   }
 
   /**
@@ -763,7 +589,7 @@ class Core implements AppCore {
         attempt: 0,
         elsewhere: false,
       };
-      void this.keepCopy(board, images);
+      void keepJoinedCopy(this.options.dataDir, board, images);
     }
     const rejoin = this.rejoin;
     if (rejoin === undefined) return false;
@@ -796,24 +622,6 @@ class Core implements AppCore {
     this.rejoin = undefined;
   }
 
-  /** The host's board, kept on disk while it is away: nothing is lost if it never comes back. */
-  private async keepCopy(
-    board: readonly BoardObject[],
-    images: { get(hash: string): ImageBlob | undefined },
-  ): Promise<void> {
-    try {
-      await mkdir(this.options.dataDir, { recursive: true });
-      const file = joinPath(this.options.dataDir, JOINED_COPY_FILE);
-      await writeFile(
-        `${file}.tmp`,
-        exportBoard(board, 'ghostboard', false, (h) => images.get(h)),
-      );
-      await rename(`${file}.tmp`, file);
-    } catch {
-      // The copy in memory (Export → Ghostboard copy) still holds it.
-    }
-  }
-
   /**
    * Watches a joined session's host: silent for HOST_SILENT_MS, the status says it is reconnecting; when the session
    * has other hosts, silent for their (shorter) silenceLimit, it is left for the nearest of them (rejoin.ts).
@@ -841,43 +649,19 @@ class Core implements AppCore {
     this.conditions = c;
     const t = this.runner?.transport;
     if (!t) return;
-    const none = c.lossPct === 0 && c.delayMs === 0 && c.kbps === 0;
-    t.setConditions(
-      none
-        ? undefined
-        : {
-            ...NO_IMPAIRMENT,
-            loss: c.lossPct / 100,
-            delayMs: c.delayMs,
-            bandwidthBps: c.kbps * 1000,
-            maxQueueMs: 500,
-          },
-    );
+    t.setConditions(impairmentOf(c));
   }
 
   private emitParticipants(): void {
     this.translator?.emitParticipants();
   }
 
-  /**
-   * Hosting: the link that starts a mirror of this session appears (or goes) when the runner takes mirrors, and the
-   * session's hosts once another has joined (a host coming or going, or a round trip moving by RTT_NEWS_MS).
-   */
+  /** Hosting: the status follows the mirror link and the session's hosts (hosting-status.ts withMirrors). */
   private watchMirrorLink(): void {
     const st = this.status;
     if (st.phase !== 'hosting') return;
-    const link = this.runner?.mirrorLink;
-    const found = this.runner?.sessionHosts?.() ?? [];
-    const hosts = found.length > 1 ? found : undefined;
-    if (st.mirrorLink === link && !hostsChanged(st.hosts, hosts)) return;
-    const rest = { ...st };
-    delete rest.mirrorLink;
-    delete rest.hosts;
-    this.setStatus({
-      ...rest,
-      ...(link === undefined ? {} : { mirrorLink: link }),
-      ...(hosts === undefined ? {} : { hosts }),
-    });
+    const next = withMirrors(st, this.runner);
+    if (next !== undefined) this.setStatus(next);
   }
 
   private emitStats(): void {
@@ -888,27 +672,21 @@ class Core implements AppCore {
     const stats = t.stats(this.clock.now() - this.startedAt, this.conditions);
     this.emit({
       type: 'stats',
-      stats: this.nearest === undefined ? stats : { ...stats, nearest: this.nearest },
+      stats: this.reach.nearest === undefined ? stats : { ...stats, nearest: this.reach.nearest },
     });
     t.emitParticipants();
   }
 
   openLink(text: string): boolean {
-    if (parseJoinLink(text) === undefined) return false;
-    // Kept until the next sync too: a window that is still loading subscribes later.
-    this.pendingLink = text.trim();
-    this.emit({ type: 'open-link', link: this.pendingLink });
-    return true;
+    return this.offers.openLink(text);
   }
 
   offerBoardFile(path: string): void {
-    this.pendingBoard = path;
-    this.emit({ type: 'open-board', path });
+    this.offers.offerBoardFile(path);
   }
 
   setRecentFiles(paths: readonly string[]): void {
-    this.recent = [...paths];
-    this.emit({ type: 'recent-files', paths: this.recent });
+    this.offers.setRecentFiles(paths);
   }
 
   /** The unsaved boards the start screen offers to recover (filesleft). */
@@ -921,19 +699,15 @@ class Core implements AppCore {
     this.emit({ type: 'status', status: this.status });
     // Only the start screen shows them: a host is not held up reading boards (its own included) on a sync.
     if (this.runner === undefined) await this.emitRecoveries();
-    if (this.pendingLink !== undefined && this.runner === undefined)
-      this.emit({ type: 'open-link', link: this.pendingLink });
-    if (this.pendingBoard !== undefined && this.runner === undefined)
-      this.emit({ type: 'open-board', path: this.pendingBoard });
-    if (this.recent !== undefined) this.emit({ type: 'recent-files', paths: this.recent });
-    this.emit({ type: 'settings', settings: await this.currentSettings() });
+    this.offers.resend(this.runner !== undefined);
+    this.emit({ type: 'settings', settings: await this.settings.current() });
     this.lan?.resend();
     const r = this.runner;
     if (r) {
       for (const b of r.controls.images.all()) this.emit(imageEvent(b));
       this.emit({ type: 'board', objects: r.controls.board.all() });
       this.emitParticipants();
-      for (const m of this.chat) this.emit({ type: 'chat', message: m });
+      for (const m of this.chat.all()) this.emit({ type: 'chat', message: m });
       this.file?.show(true);
     }
     this.emitHistory(true);
@@ -944,20 +718,4 @@ class Core implements AppCore {
     await this.end('left', '');
     await this.lan?.close();
   }
-}
-
-/** Resolves HOST:PORT entries (a directory may be named by DNS); those that do not resolve are left out. */
-async function resolveDirectories(list: readonly string[]): Promise<PeerAddress[]> {
-  const out: PeerAddress[] = [];
-  for (const d of list) {
-    const p = parseAddress(d);
-    if (p === undefined) continue;
-    try {
-      const r = await lookup(p.address);
-      out.push({ address: r.address, port: p.port });
-    } catch {
-      // An unknown name: the other directories may do.
-    }
-  }
-  return out;
 }

@@ -1,10 +1,13 @@
-// What the hosting user's status says of the session: the invite link, the addresses and reach it starts with, and
-// whether the session's hosts changed enough to tell. Pure functions of what the session runner reports.
+// What the hosting user's status says of the session: the invite link, the addresses and reach it starts with, a new
+// join code, the mirror link and whether the session's hosts changed enough to tell. Pure functions of what the
+// session runner reports.
 import type { ReachStatus, SessionHost, SessionStatus } from '../../shared/api';
-import { formatJoinLink } from '../../shared/join-link';
+import { formatJoinLink, parseJoinLink } from '../../shared/join-link';
 import { parseAddress } from '../net/address';
 import { localAddresses } from './addresses';
 import type { SessionHandle } from './core-io';
+
+type Hosting = Extract<SessionStatus, { phase: 'hosting' }>;
 
 /** The invite link: through the directories when the session is registered, else straight to this machine. */
 function inviteLink(
@@ -75,4 +78,40 @@ export function hostsChanged(
     if (h.rttMs === null || n.rttMs === null) return h.rttMs !== n.rttMs;
     return Math.abs(h.rttMs - n.rttMs) >= RTT_NEWS_MS;
   });
+}
+
+/** The hosting status once the session's join code changed. */
+export function withCode(st: Hosting, code: string): SessionStatus {
+  // The invite link carries the code: it changes with it.
+  const old = st.link === undefined ? undefined : parseJoinLink(st.link);
+  const link = old === undefined ? undefined : formatJoinLink({ ...old, code });
+  return {
+    ...st,
+    code,
+    codeLocked: false,
+    ...(link === undefined ? {} : { link }),
+  };
+}
+
+/**
+ * Hosting: the link that starts a mirror of this session appears (or goes) when the runner takes mirrors, and the
+ * session's hosts once another has joined (a host coming or going, or a round trip moving by RTT_NEWS_MS). The
+ * status with them, or undefined when neither changed.
+ */
+export function withMirrors(
+  st: Hosting,
+  runner: SessionHandle | undefined,
+): SessionStatus | undefined {
+  const link = runner?.mirrorLink;
+  const found = runner?.sessionHosts?.() ?? [];
+  const hosts = found.length > 1 ? found : undefined;
+  if (st.mirrorLink === link && !hostsChanged(st.hosts, hosts)) return undefined;
+  const rest = { ...st };
+  delete rest.mirrorLink;
+  delete rest.hosts;
+  return {
+    ...rest,
+    ...(link === undefined ? {} : { mirrorLink: link }),
+    ...(hosts === undefined ? {} : { hosts }),
+  };
 }
