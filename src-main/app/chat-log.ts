@@ -6,13 +6,16 @@ const CHAT_HISTORY = 500;
 
 export class ChatLog {
   private chat: ChatMessage[] = [];
+  /** Messages this session so far: each one's seq is unique in it (the chat panel keys its lines by seq). */
+  private count = 0;
 
   /** The seq of the next message to arrive. */
   nextSeq(): number {
-    return this.chat.length + 1;
+    return this.count + 1;
   }
 
   add(m: ChatMessage): void {
+    this.count++;
     this.chat.push(m);
     if (this.chat.length > CHAT_HISTORY) this.chat.shift();
   }
@@ -24,5 +27,6 @@ export class ChatLog {
   /** A new session: its chat starts empty. */
   clear(): void {
     this.chat = [];
+    this.count = 0;
   }
 }
