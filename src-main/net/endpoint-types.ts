@@ -64,7 +64,13 @@ export type EndpointEvent<R> =
   /** Host: the join code took too many failed attempts and is refused until `setJoinCode`. */
   | { readonly type: 'code-locked'; readonly failures: number }
   /** Client (connectNearest): what each of the session's hosts answered, and which is dialled. */
-  | { readonly type: 'probed'; readonly outcome: ProbeOutcome };
+  | { readonly type: 'probed'; readonly outcome: ProbeOutcome }
+  /** Joined through a probe, and probed again: `to` is clearly nearer than the joined host (nearest-join.ts). */
+  | {
+      readonly type: 'nearer';
+      readonly to: PeerAddress;
+      readonly outcome: ProbeOutcome;
+    };
 
 export interface Transmit {
   readonly to: PeerAddress;

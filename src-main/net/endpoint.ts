@@ -364,7 +364,7 @@ export class Endpoint<R> {
   private afterProbe(now: number): void {
     for (const step of this.nearest.steps())
       if (step.type === 'dial') this.connect(now, step.to);
-      else if (step.type === 'probed') this.events.push(step);
+      else if (step.type === 'probed' || step.type === 'nearer') this.events.push(step);
       else this.events.push({ type: 'connect-failed', peer: step.peer, reason: step.reason });
   }
 
@@ -592,6 +592,7 @@ export class Endpoint<R> {
     if (!entry.announced && entry.opened) {
       entry.announced = true;
       this.events.push({ type: 'connected', conn });
+      if (this.role === 'client') this.nearest.joined(this.lastNow, key);
     }
     const info = conn.closeInfo;
     if (info === undefined) return;
@@ -601,7 +602,10 @@ export class Endpoint<R> {
       if (failures !== undefined) this.events.push({ type: 'code-locked', failures });
     }
     // A host reply never followed by a sealed packet was never a connection: nothing to announce.
-    if (entry.announced) this.events.push({ type: 'closed', conn, info });
+    if (entry.announced) {
+      this.events.push({ type: 'closed', conn, info });
+      if (this.role === 'client') this.nearest.left();
+    }
     this.collect(key, entry);
     if (this.entries.get(key) === entry) this.entries.delete(key);
   }

@@ -1,6 +1,8 @@
 // A joiner's way to the nearest of a session's hosts (its mirrors), sans-IO: runs the probe (nearest-probe.ts), says
 // which host to dial once it has chosen, reports what it found, and when a dial fails for that host's own reason
-// names the next nearest. Knows nothing of handshakes or sockets: the endpoint dials what it is told.
+// names the next nearest. Once joined, it probes the hosts again a little later and names a clearly nearer one (a
+// host busy at the first probe answers late and loses its own site's users). Knows nothing of handshakes or
+// sockets: the endpoint dials what it is told, and whoever runs the session decides whether to move.
 import type { PeerAddress } from './address';
 import { addressKey } from './address';
 import type { ConnectFailure } from './client-handshake';
@@ -15,10 +17,37 @@ export type NearestStep =
       readonly type: 'failed';
       readonly peer: PeerAddress;
       readonly reason: 'unreachable' | 'version-mismatch';
-    };
+    }
+  /** Probed again once joined: `to` answers clearly sooner than the joined host (see clearlyNearer). */
+  | { readonly type: 'nearer'; readonly to: PeerAddress; readonly outcome: ProbeOutcome };
 
 /** Dial failures that are one host's own: another host of the session may still take the join. */
 const HOST_FAILURES: ReadonlySet<ConnectFailure> = new Set(['unreachable', 'full', 'rate-limited']);
+
+/**
+ * The hosts are probed again this long after the join: a mirror just started, or busy for a moment, answers its
+ * first probes late (seen at 7-61 ms later than a host 120 ms further away), and its own site's users then join
+ * far away for the whole session.
+ */
+export const RECHECK_AFTER_MS = 3_000;
+/** Another host is clearly nearer when its RTT is at least this much lower than the joined one's, ms... */
+export const NEARER_BY_MS = 20;
+/** ...and at most this share of it: a move costs a rejoin, so a few ms or a few percent are not worth one. */
+export const NEARER_SHARE = 0.6;
+
+/**
+ * The host of a probe's outcome that is clearly nearer than `joined` (an address key), if any: the nearest that
+ * answered with our version, when the joined host answered too and took NEARER_BY_MS and 1 / NEARER_SHARE times as
+ * long. A joined host that did not answer is the failover's business, not this.
+ */
+export function clearlyNearer(outcome: ProbeOutcome, joined: string): PeerAddress | undefined {
+  const best = outcome.chosen === undefined ? undefined : outcome.candidates[outcome.chosen];
+  const here = outcome.candidates.find((c) => addressKey(c.address) === joined);
+  if (best?.rttMs == null || here?.rttMs == null || addressKey(best.address) === joined)
+    return undefined;
+  const nearer = best.rttMs <= here.rttMs - NEARER_BY_MS && best.rttMs <= here.rttMs * NEARER_SHARE;
+  return nearer ? best.address : undefined;
+}
 
 export class NearestJoin {
   /** The probe while it runs. */
@@ -28,9 +57,15 @@ export class NearestJoin {
   private dialled = false;
   /** Hosts dialled from the last probe, by address key. */
   private readonly tried = new Set<string>();
+  private version = 0;
+  /** Joined through a probe: when to probe again, and the joined host's address key. */
+  private recheck: { at: number; joined: string } | undefined;
+  /** The probe running is that second look: it dials nothing. */
+  private rechecking: string | undefined;
 
+  /** A probe before a join runs (a second look once joined does not count: a new join replaces it). */
   get probing(): boolean {
-    return this.probe !== undefined;
+    return this.probe !== undefined && this.rechecking === undefined;
   }
 
   /** Probes `hosts` (at most MAX_PROBE_CANDIDATES: the rest are left out). */
@@ -42,8 +77,19 @@ export class NearestJoin {
   ): void {
     this.probe = new NearestProbe(hosts.slice(0, MAX_PROBE_CANDIDATES), version, now, options);
     this.last = this.probe;
+    this.version = version;
     this.dialled = false;
     this.tried.clear();
+    this.recheck = undefined;
+    this.rechecking = undefined;
+  }
+
+  /** A connection opened to `peer` (an address key): when the last probe chose it, probe again later, once. */
+  joined(now: number, peer: string): void {
+    const probe = this.last;
+    if (probe === undefined || this.rechecking !== undefined || !this.tried.has(peer)) return;
+    if (probe.hosts.length < 2) return;
+    this.recheck = { at: now + RECHECK_AFTER_MS, joined: peer };
   }
 
   /** A PROBE-REPLY: true if it answered one of the running probe's. */
@@ -52,11 +98,23 @@ export class NearestJoin {
   }
 
   handleTimeout(now: number): void {
+    const r = this.recheck;
+    if (r !== undefined && this.probe === undefined && now >= r.at && this.last !== undefined) {
+      this.recheck = undefined;
+      this.rechecking = r.joined;
+      this.probe = new NearestProbe(this.last.hosts, this.version, now);
+    }
     this.probe?.handleTimeout(now);
   }
 
   nextTimeout(): number {
-    return this.probe?.nextTimeout() ?? Infinity;
+    // A second look waits for the probe before it to be done (handleTimeout starts it only then).
+    return this.probe !== undefined ? this.probe.nextTimeout() : (this.recheck?.at ?? Infinity);
+  }
+
+  /** The joined connection closed (or moved): no second look at the hosts is due for it. */
+  left(): void {
+    this.recheck = undefined;
   }
 
   pollTransmit(): Transmit | undefined {
@@ -71,6 +129,15 @@ export class NearestJoin {
     const probe = this.probe;
     const choice = probe?.choice;
     if (probe === undefined || choice === undefined) return [];
+    const joined = this.rechecking;
+    if (joined !== undefined) {
+      // The second look dials nothing: once every answer is in, it names a clearly nearer host, if any.
+      const outcome = probe.outcome;
+      if (outcome === undefined) return [];
+      this.probe = undefined;
+      const to = clearlyNearer(outcome, joined);
+      return to === undefined ? [] : [{ type: 'nearer', to, outcome }];
+    }
     const out: NearestStep[] = [];
     if (!this.dialled && choice.chosen !== undefined) {
       this.dialled = true;

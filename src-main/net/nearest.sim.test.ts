@@ -142,6 +142,43 @@ describe('joining the nearest host', () => {
     expect(connectedTo(w)).toBe(addressKey(MID));
   });
 
+  it('moves on to a host that answered late at first: probed again once joined, the nearer one is named', () => {
+    const seed = 3;
+    // The nearest host is not up for the first probe (a mirror just starting): the middle one is joined.
+    const w = world(seed, { dead: [NEAR] });
+    w.joiner.connectNearest(0, [FAR, NEAR, MID]);
+    w.sim.runUntil(1_000);
+    expect(connectedTo(w), `seed ${seed}`).toBe(addressKey(MID));
+    w.sim.add(NEAR, endpoint('host'));
+    w.sim.runUntil(6_000);
+    const nearer = w.events.flatMap((x) => (x.e.type === 'nearer' ? [{ at: x.at, e: x.e }] : []));
+    expect(nearer, `seed ${seed}`).toHaveLength(1);
+    expect(addressKey(nearer[0]?.e.to ?? FAR), `seed ${seed}`).toBe(addressKey(NEAR));
+    expect(
+      nearer[0]?.e.outcome.candidates.map((c) => c.rttMs),
+      `seed ${seed}`,
+    ).toEqual([120, 10, 60]);
+    // RECHECK_AFTER_MS after the join (the middle host's handshake done by 1 s), then every answer in.
+    expect(nearer[0]?.at, `seed ${seed}`).toBeGreaterThan(3_000);
+    expect(nearer[0]?.at, `seed ${seed}`).toBeLessThan(4_500);
+    // Naming it is all the endpoint does: whoever runs the session moves.
+    expect(connectedTo(w), `seed ${seed}`).toBe(addressKey(MID));
+  });
+
+  it('names no other host when the joined one is still the nearest', () => {
+    const seed = 4;
+    const w = world(seed);
+    w.joiner.connectNearest(0, [FAR, NEAR, MID]);
+    w.sim.runUntil(10_000);
+    expect(connectedTo(w), `seed ${seed}`).toBe(addressKey(NEAR));
+    expect(
+      w.events.filter((x) => x.e.type === 'nearer'),
+      `seed ${seed}`,
+    ).toEqual([]);
+    // It did look again: each host answered three probes more than the join's three.
+    expect(w.hosts.get(addressKey(FAR))?.counters.probesAnswered, `seed ${seed}`).toBe(6);
+  });
+
   it('never joins a host of another protocol version, however near', () => {
     const seed = 3;
     const w = world(seed, { versions: new Map([[addressKey(NEAR), VERSION + 1]]) });

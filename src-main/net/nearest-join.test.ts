@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { PeerAddress } from './address';
+import { addressKey } from './address';
+import { clearlyNearer } from './nearest-join';
+import type { ProbeOutcome } from './nearest-probe';
+
+const A: PeerAddress = { address: '198.51.100.1', port: 7350 };
+const B: PeerAddress = { address: '198.51.100.2', port: 7350 };
+
+/** A probe of A and B with these RTTs (null: no answer), the lower one chosen. */
+function outcome(a: number | null, b: number | null): ProbeOutcome {
+  const candidates = [
+    { address: A, rttMs: a, sent: 3, replies: a === null ? 0 : 3, incompatible: false },
+    { address: B, rttMs: b, sent: 3, replies: b === null ? 0 : 3, incompatible: false },
+  ];
+  const chosen = a === null ? (b === null ? undefined : 1) : b === null || a <= b ? 0 : 1;
+  return chosen === undefined
+    ? { chosen, at: 0, failure: 'unreachable', candidates }
+    : { chosen, at: 0, candidates };
+}
+
+describe('clearlyNearer', () => {
+  it('names a host 20 ms and 40 % nearer than the joined one', () => {
+    expect(clearlyNearer(outcome(130, 10), addressKey(A))).toEqual(B);
+    expect(clearlyNearer(outcome(60, 36), addressKey(A))).toEqual(B);
+  });
+
+  it('keeps the joined host for a small gain, in ms or in share', () => {
+    expect(clearlyNearer(outcome(25, 6), addressKey(A))).toBeUndefined(); // 19 ms
+    expect(clearlyNearer(outcome(130, 100), addressKey(A))).toBeUndefined(); // 77 %
+  });
+
+  it('keeps the joined host when it is the nearest, or when it did not answer (failover is for that)', () => {
+    expect(clearlyNearer(outcome(130, 10), addressKey(B))).toBeUndefined();
+    expect(clearlyNearer(outcome(null, 10), addressKey(A))).toBeUndefined();
+    expect(clearlyNearer(outcome(null, null), addressKey(A))).toBeUndefined();
+  });
+});
