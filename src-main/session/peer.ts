@@ -118,6 +118,7 @@ export class PeerSession {
   private hostName = '';
   private ended = false;
   private probed: ProbeOutcome | undefined;
+  private nearer: { readonly to: PeerAddress; readonly outcome: ProbeOutcome } | undefined;
   /** The session's hosts (mirrors) as the host last told them (`hosts` message); empty until it does. */
   private hostList: readonly PeerAddress[] = [];
 
@@ -191,6 +192,13 @@ export class PeerSession {
     const p = this.probed;
     this.probed = undefined;
     return p;
+  }
+
+  /** A host clearly nearer than the joined one, found by probing again once joined (net/nearest-join.ts), once. */
+  takeNearer(): { readonly to: PeerAddress; readonly outcome: ProbeOutcome } | undefined {
+    const n = this.nearer;
+    this.nearer = undefined;
+    return n;
   }
 
   /** Ends the join before any connection (the directory knows no such session, none could be reached). */
@@ -417,6 +425,7 @@ export class PeerSession {
     this.downloadRate(now);
     this.acceptUsual(now);
     for (let e = this.endpoint.pollEvent(); e !== undefined; e = this.endpoint.pollEvent()) {
+      if (e.type === 'nearer' && !this.ended) this.nearer = { to: e.to, outcome: e.outcome };
       if (e.type === 'probed') {
         this.probed = e.outcome;
         const n = e.outcome.candidates.length;

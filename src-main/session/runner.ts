@@ -96,7 +96,12 @@ export type ReachEvent =
   /** Joining: the handshake completed over this path. */
   | { readonly type: 'path'; readonly path: PathKind; readonly address: PeerAddress }
   /** Joining a session with several hosts (mirrors): each one's RTT to the probes, and which was joined. */
-  | { readonly type: 'probed'; readonly outcome: ProbeOutcome };
+  | { readonly type: 'probed'; readonly outcome: ProbeOutcome }
+  /**
+   * Joined, and the hosts probed again: `to` answers clearly sooner than the joined host (one busy at the first
+   * probe). The runner stays where it is; the CLI and the app move (a rejoin there, as a failover is).
+   */
+  | { readonly type: 'nearer'; readonly to: PeerAddress; readonly outcome: ProbeOutcome };
 
 export interface JoinRun {
   readonly name: string;
@@ -484,6 +489,8 @@ export class SessionRunner {
     this.relayEvents(now);
     const probed = this.joining?.takeProbed();
     if (probed !== undefined) this.emitReach({ type: 'probed', outcome: probed });
+    const nearer = this.joining?.takeNearer();
+    if (nearer !== undefined) this.emitReach({ type: 'nearer', ...nearer });
     if (this.pathReported && this.controls.role === 'peer') {
       // A relayed connection that moved to a direct path (our probe got through): say so, stop probing.
       const conn = this.controls.connections()[0]?.stack.conn;

@@ -155,6 +155,8 @@ class SimSessionHandle implements SessionHandle {
     this.controls.afterIo(now);
     const probed = this.joining?.takeProbed();
     if (probed !== undefined) this.emitReach({ type: 'probed', outcome: probed });
+    const nearer = this.joining?.takeNearer();
+    if (nearer !== undefined) this.emitReach({ type: 'nearer', ...nearer });
     if (this.controls.role !== 'peer' || this.path !== undefined) return;
     const conn = this.controls.connections()[0]?.stack.conn;
     if (conn?.isOpen !== true) return;
