@@ -134,6 +134,37 @@ describe('failover between the hosts of a session', () => {
     await expectOnOther(world, joiner, b, `127.0.0.1:${bt.port}`, from, seed);
   });
 
+  it('a nearer host that did not answer the first probe: once it answers sooner, the joiner moves there', async () => {
+    const seed = 2215;
+    const world = new SimSessions(seed);
+    const { a, at, bt } = await twoHosts(world);
+    // A (5 ms) is silent to the joiner at first, as a mirror still starting: the joiner takes B (20 ms).
+    world.net.setConditions(at, JOINER, { ...NO_IMPAIRMENT, delayMs: 5, loss: 1 });
+    const joiner = core(world);
+    const link = `ghostboard://direct/${at.address}:${at.port},${bt.address}:${bt.port}#${CODE}`;
+    await joiner.core.invoke({ cmd: 'join', options: { name: 'Jo', address: link, code: '' } });
+    await world.runUntil(() => joined(joiner)?.hostName === 'Bea', 5_000);
+    world.net.setConditions(at, JOINER, { ...NO_IMPAIRMENT, delayMs: 5 });
+    const from = joiner.events.length;
+    // Probed again RECHECK_AFTER_MS after the join (10 ms against 40): moved, with A's board.
+    await world.runUntil(
+      () =>
+        joined(joiner)?.hostName === 'Ana' &&
+        joined(joiner)?.reconnecting === undefined &&
+        JSON.stringify(xs(boardOf(joiner).values())) === JSON.stringify([111]),
+      6_000,
+    );
+    const after = statuses(joiner, from);
+    expect(
+      after.every((st) => st.phase === 'joined'),
+      `seed ${seed}`,
+    ).toBe(true);
+    expect(joined(joiner)?.address, `seed ${seed}`).toBe(`127.0.0.1:${at.port}`);
+    // Live at the new host.
+    void joiner.core.invoke({ cmd: 'create', object: newRect({ x: 444 }) });
+    await world.runUntil(() => xs(boardOf(a).values()).includes(444));
+  });
+
   it('ends as the host leaving when the host stops and no other answers', async () => {
     const seed = 2214;
     const world = new SimSessions(seed);

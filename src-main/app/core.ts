@@ -25,6 +25,7 @@ import { EventTranslator } from './translate';
 import {
   HOST_SILENT_MS,
   isRetryable,
+  NEARER_SETTLE_MS,
   otherHosts,
   REJOIN_GIVE_UP_MS,
   rejoinTry,
@@ -639,10 +640,37 @@ class Core implements AppCore {
       return;
     }
     const silent = quiet > HOST_SILENT_MS;
+    if (!silent && this.moveNearer(r)) return;
     if (silent === (st.reconnecting !== undefined)) return;
     const rest = { ...st };
     delete rest.reconnecting;
     this.setStatus(silent ? { ...rest, reconnecting: { attempt: 0 } } : rest);
+  }
+
+  /**
+   * Leaves for a host found clearly nearer once joined (session-reach.ts), as a failover leaves a dead one: the
+   * session's other hosts are probed and the nearest joined, the board kept on screen meanwhile. Only once nothing
+   * this joiner sent waits for an acknowledgement; dropped if that takes NEARER_SETTLE_MS. True when it left.
+   */
+  private moveNearer(r: SessionHandle): boolean {
+    const n = this.reach.nearer;
+    if (n === undefined) return false;
+    // Left only for a rejoin elsewhere (keepTrying): never where this end could end the session.
+    const conn = r.controls.connections()[0]?.stack.conn;
+    if (this.joinArgs === undefined || otherHosts(this.knownHosts(), conn?.peer).length === 0) {
+      this.reach.nearer = undefined;
+      return false;
+    }
+    const unsettled = r.controls
+      .connections()
+      .reduce((k, l) => k + l.stack.events.rpc.events.unsettled, 0);
+    if (unsettled > 0) {
+      if (this.clock.now() - n.foundAt > NEARER_SETTLE_MS) this.reach.nearer = undefined;
+      return false;
+    }
+    this.reach.nearer = undefined;
+    void this.end('nearer', `${addressKey(n.to)} answers sooner than this host`);
+    return true;
   }
 
   private setConditions(c: NetworkConditions): void {

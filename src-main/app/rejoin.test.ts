@@ -47,6 +47,19 @@ describe('each try after the host went away', () => {
       });
   });
 
+  it('a move to a nearer host: at once at the others; if none takes it, every host, the old one too', () => {
+    expect(rejoinTry('nearer', 'nearer', 1, [A, B, C], '10.0.0.1:7350')).toEqual({
+      delayMs: 0,
+      hosts: [B, C],
+      elsewhere: true,
+    });
+    expect(rejoinTry('unreachable', 'nearer', 2, [A, B], '10.0.0.1:7350')).toEqual({
+      delayMs: rejoinDelay(2),
+      hosts: [A, B],
+      elsewhere: false,
+    });
+  });
+
   it('never after a refusal or a removal, wherever else the session is', () => {
     for (const reason of ['kicked', 'banned', 'wrong-code', 'full', 'left'])
       expect(rejoinTry(reason, reason, 1, [A, B], '10.0.0.1:7350')).toBeUndefined();

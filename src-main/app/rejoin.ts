@@ -21,8 +21,16 @@ export const REJOIN_GIVE_UP_MS = 10 * 60_000;
 /** Waits before each try, the last repeated. */
 const BACKOFF_MS = [1_000, 2_000, 4_000, 8_000, 15_000] as const;
 
-/** End reasons after which the host may well come back: a silence, an unreachable address, a directory miss. */
-const RETRYABLE = new Set(['timeout', 'unreachable', 'not-found', 'error']);
+/**
+ * End reasons after which the host may well come back: a silence, an unreachable address, a directory miss; and a
+ * joiner's own move to a nearer host, whose join may fail like any (it then tries every host, the old one too).
+ */
+const RETRYABLE = new Set(['timeout', 'unreachable', 'not-found', 'error', 'nearer']);
+/**
+ * A move to a host found clearly nearer once joined (net/nearest-join.ts) waits until nothing the joiner sent waits
+ * for an acknowledgement (a chat line or an edit in flight would go with the old connection), this long at most.
+ */
+export const NEARER_SETTLE_MS = 5_000;
 
 export function isRetryable(reason: string): boolean {
   return RETRYABLE.has(reason);

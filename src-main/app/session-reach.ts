@@ -1,7 +1,9 @@
 // The reach of the session the app core runs, as its status shows it: the hosting status's directories and public
 // address, a joiner's stages (looking up, connecting, relaying), the path its join took and what its probes of the
-// session's hosts found. Knows nothing of commands, the board or files.
+// session's hosts found (and, once joined, a host found clearly nearer). Knows nothing of commands, the board or
+// files.
 import type { ApiEvent, NearestHosts, PathKind, SessionStatus } from '../../shared/api';
+import type { PeerAddress } from '../net/address';
 import { addressKey } from '../net/address';
 import type { ReachEvent } from '../session/runner';
 import type { CoreClock, SessionHandle } from './core-io';
@@ -25,6 +27,8 @@ export class SessionReach {
   path: PathKind | undefined;
   /** Joining a session with several hosts (mirrors): what the probes found (the stats show it). */
   nearest: NearestHosts | undefined;
+  /** Joined: a host the second probe found clearly nearer, and when (the core moves there: core.ts moveNearer). */
+  nearer: { readonly to: PeerAddress; readonly foundAt: number } | undefined;
 
   constructor(private readonly core: ReachContext) {}
 
@@ -32,6 +36,7 @@ export class SessionReach {
   reset(): void {
     this.path = undefined;
     this.nearest = undefined;
+    this.nearer = undefined;
   }
 
   /** Directories and paths: the hosting status's reach, the joining stages, the path in use. */
@@ -98,6 +103,11 @@ export class SessionReach {
           this.core.setStatus({ ...st, address: chosen });
         return;
       }
+      case 'nearer':
+        // The stats show the second probe's RTTs until the move's own probe replaces them.
+        this.nearest = nearestHosts(e.outcome);
+        if (st.phase === 'joined') this.nearer = { to: e.to, foundAt: this.core.clock.now() };
+        return;
       case 'peer':
       case 'intro-failed':
       case 'relay-grant':

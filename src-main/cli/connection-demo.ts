@@ -101,6 +101,7 @@ export class ConnectionPeer {
         this.print({ ev: 'code-locked', failures: e.failures });
         return;
       case 'probed':
+      case 'nearer':
         // The demo dials one host: it never probes for the nearest of several.
         return;
     }

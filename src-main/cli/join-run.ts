@@ -1,11 +1,14 @@
 // The CLI's `join`: one runner on the session at a time and its events as contract lines; when its host goes
 // silent or stops and the session has other hosts (the link's, the host's `hosts` message's), a move to the nearest
-// of them (app/rejoin.ts's failover policy), printed as a `failover` line and then the usual `ready`. Nothing else
-// is retried: a failover that finds no host ends the join as any end does. Knows nothing of argv.
+// of them (app/rejoin.ts's failover policy), printed as a `failover` line and then the usual `ready`; when a probe
+// once joined finds another host clearly nearer, a move there once nothing sent is unacknowledged, printed as a
+// `moved` line and `ready`. Nothing else is retried: a failover that finds no host ends the join as any end does.
+// Knows nothing of argv.
 import type { PeerAddress } from '../net/address';
 import { addressKey, parseAddress } from '../net/address';
 import { monotonicNow } from '../net/transport';
-import { FAILOVER_SILENT_MS, rejoinTry } from '../app/rejoin';
+import { FAILOVER_SILENT_MS, NEARER_SETTLE_MS, otherHosts, rejoinTry } from '../app/rejoin';
+import { MAX_PROBE_CANDIDATES } from '../net/nearest-probe';
 import type { JoinRun, PathKind, ReachEvent } from '../session/runner';
 import { SessionRunner } from '../session/runner';
 import type { SessionEvent } from '../session/session-events';
@@ -41,8 +44,13 @@ export class CliJoin {
   private sessionHosts: readonly PeerAddress[] = [];
   /** The first path of the runner in use (reported with `ready`). */
   private path: { path: PathKind; address: PeerAddress } | undefined;
-  /** A move under way: from which host, and when it was last heard (the `failover` line's ms). */
-  private moving: { from: string; heardAt: number } | undefined;
+  /**
+   * A move under way: from which host, and when it was last heard (the `failover` line's ms); or, to a nearer host,
+   * when the move began (the `moved` line's ms).
+   */
+  private moving: { from: string; heardAt: number; nearer?: true } | undefined;
+  /** A host found clearly nearer once joined, moved to once nothing sent is unacknowledged. */
+  private nearer: { to: PeerAddress; foundAt: number } | undefined;
   private readonly watch: NodeJS.Timeout;
   private stopped = false;
 
@@ -90,6 +98,10 @@ export class CliJoin {
         this.path = { path: e.path, address: e.address };
         return;
       }
+      if (e.type === 'nearer') {
+        if (this.moving === undefined) this.nearer = { to: e.to, foundAt: monotonicNow() };
+        return;
+      }
       const line = this.o.reachLine(e);
       if (line !== undefined) this.o.emit(line);
     });
@@ -126,7 +138,8 @@ export class CliJoin {
     this.moving = undefined;
     if (moved !== undefined && conn !== undefined)
       this.o.emit({
-        ev: 'failover',
+        ev: moved.nearer === true ? 'moved' : 'failover',
+        ...(moved.nearer === true ? { reason: 'nearer' } : {}),
         from: moved.from,
         to: conn.peer,
         ms: Math.round(monotonicNow() - moved.heardAt),
@@ -149,8 +162,39 @@ export class CliJoin {
     const r = this.runner;
     if (this.stopped || this.moving !== undefined || r.controls.you === undefined) return;
     const conn = r.controls.connections()[0]?.stack.conn;
-    if (conn === undefined || monotonicNow() - conn.heardAt <= FAILOVER_SILENT_MS) return;
-    this.failover(r, 'timeout');
+    if (conn === undefined) return;
+    if (monotonicNow() - conn.heardAt > FAILOVER_SILENT_MS) {
+      this.failover(r, 'timeout');
+      return;
+    }
+    this.moveNearer(r, conn.peer);
+  }
+
+  /**
+   * Moves to the host found clearly nearer, once nothing this joiner sent waits for an acknowledgement (a chat line
+   * or an edit in flight would be lost with the old connection); a move that cannot settle in NEARER_SETTLE_MS is
+   * dropped. The new join probes again (that host first, the others, then the old one), so a host that has gone
+   * since is not joined.
+   */
+  private moveNearer(r: SessionRunner, from: string): void {
+    const n = this.nearer;
+    if (n === undefined) return;
+    const unsettled = r.controls
+      .connections()
+      .reduce((k, l) => k + l.stack.events.rpc.events.unsettled, 0);
+    if (unsettled > 0) {
+      if (monotonicNow() - n.foundAt > NEARER_SETTLE_MS) this.nearer = undefined;
+      return;
+    }
+    this.nearer = undefined;
+    const to = addressKey(n.to);
+    const rest = otherHosts(this.known(), from).filter((h) => addressKey(h) !== to);
+    this.moving = { from, heardAt: monotonicNow(), nearer: true };
+    const back = parseAddress(from);
+    void this.moveTo(
+      r,
+      [n.to, ...rest, ...(back === undefined ? [] : [back])].slice(0, MAX_PROBE_CANDIDATES),
+    );
   }
 
   /** Moves to the nearest other host when the policy says so; false when it does not (no other host, a refusal). */
@@ -159,6 +203,7 @@ export class CliJoin {
     if (conn === undefined || from.controls.you === undefined) return false;
     const next = rejoinTry(reason, reason, 1, this.known(), conn.peer);
     if (next?.elsewhere !== true) return false;
+    this.nearer = undefined; // the old host's second look: the failover's own probe decides now
     this.moving = { from: conn.peer, heardAt: conn.heardAt };
     void this.moveTo(from, next.hosts);
     return true;

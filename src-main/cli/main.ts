@@ -363,6 +363,8 @@ function reachLine(e: ReachEvent): Record<string, unknown> | undefined {
       return { ev: 'path', path: e.path, address: addressKey(e.address) };
     case 'probed':
       return probedLine(e.outcome);
+    case 'nearer':
+      return undefined; // a joiner moves there and says so (join-run.ts: a `moved` line)
   }
 }
 
