@@ -42,6 +42,9 @@ function failoverFigures(rounds: readonly FailoverRound[]): {
   converged: boolean;
   /** Users that joined another site's host than their own, over every round (each round starts afresh). */
   joinedAway: number;
+  /** Of all users, those that moved to a nearer host once joined, and those still away when a host was killed. */
+  movedNearer: number;
+  awayAtKill: number;
 } {
   const all = rounds.flatMap((r) => r.ms);
   const ms = all.flatMap((m) => (m === null ? [] : [m])).sort((a, b) => a - b);
@@ -54,6 +57,8 @@ function failoverFigures(rounds: readonly FailoverRound[]): {
     maxMs: stuck || ms.length === 0 ? null : (ms.at(-1) ?? null),
     converged: rounds.every((r) => r.converged),
     joinedAway: rounds.reduce((n, r) => n + r.joinedAway.length, 0),
+    movedNearer: rounds.reduce((n, r) => n + r.movedNearer.length, 0),
+    awayAtKill: rounds.reduce((n, r) => n + r.awayAtKill, 0),
   };
 }
 const LATENCY_PER_SITE = 4;

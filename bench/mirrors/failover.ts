@@ -1,13 +1,15 @@
 // The mirrors bench's failover figure: a mirror per site and 4 users per site (`ghostboard join` processes given one
-// link that names every host, so each should join its own site's), a few edits, then one site's host is killed
-// (SIGKILL). The users moved are those whose `ready` named that host (one that joined elsewhere is listed apart,
-// with its probes' RTTs). Each one's failover time is from the kill to its `ready` at another host, both on
+// link that names every host, so each should join its own site's), a few edits, a wait for any move to a nearer host
+// (a joiner probes again a few seconds after its join), then one site's host is killed (SIGKILL). The users moved
+// are those whose last `ready` named that host; one that joined elsewhere first is listed apart, with its probes'
+// RTTs, and so is a move. Each one's failover time is from the kill to its `ready` at another host, both on
 // CLOCK_MONOTONIC (the `t` every CLI event carries). Repeated, a different site's host each round. Knows nothing
 // of reports.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineClockMs } from '../../src-main/cli/script';
 import { generateJoinCode } from '../../src-main/net/join-code';
+import { RECHECK_AFTER_MS } from '../../src-main/net/nearest-join';
 import type { JsonEvent, JsonProc } from '../router/json-proc';
 import type { Sites } from '../router/sites';
 import { SITES } from './run';
@@ -20,6 +22,8 @@ const GHOSTBOARD = join(
   'ghostboard.js',
 );
 const START_MS = 30_000;
+/** Past RECHECK_AFTER_MS, for the second probe's answers and a move's join. */
+const SETTLE_MS = 2_000;
 /** A user not on another host this long after the kill has not failed over at all. */
 const GIVE_UP_MS = 30_000;
 
@@ -41,6 +45,10 @@ export interface FailoverRound {
   readonly converged: boolean;
   /** Users that joined another site's host than their own (the nearest by probe is their own, 5 ms against 65). */
   readonly joinedAway: readonly JoinedAway[];
+  /** Users that moved to a nearer host once joined (a `moved` line), and where to. */
+  readonly movedNearer: readonly { readonly user: string; readonly to: string }[];
+  /** Users still on another site's host when the host was killed. */
+  readonly awayAtKill: number;
 }
 
 const isEv =
@@ -97,13 +105,22 @@ export async function failoverRound(
     for (const [i, u] of users.entries())
       u.proc.send({ cmd: 'create', kind: 'rect', x: i * 50, y: 0, w: 40, h: 40, tag: `r${i}` });
     for (const u of users) await u.proc.waitFor(isEv('created'), START_MS);
+    // A joiner probes the hosts again RECHECK_AFTER_MS after its join and moves to a clearly nearer one: the kill
+    // comes after that, and each user's host is the one its last `ready` named.
+    await new Promise((r) => setTimeout(r, RECHECK_AFTER_MS + SETTLE_MS));
+    const hostAt = new Map(users.map((u) => [u.proc, lastReadyAt(u.proc)]));
+    const movedNearer = users.flatMap((u) =>
+      u.proc.events.some(isEv('moved'))
+        ? [{ user: u.proc.label, to: hostAt.get(u.proc) ?? '' }]
+        : [],
+    );
     const dead = hosts.get(victim);
     if (dead === undefined) throw new Error(`no host ${victim}`);
     const killedAt = machineClockMs();
     dead.child.kill('SIGKILL');
     await dead.exited;
     hosts.delete(victim);
-    const moved = users.filter((u) => joinedAt.get(u.proc) === addr(victim));
+    const moved = users.filter((u) => hostAt.get(u.proc) === addr(victim));
     const ms: (number | null)[] = [];
     const heardToReadyMs: number[] = [];
     for (const u of moved) {
@@ -119,11 +136,18 @@ export async function failoverRound(
     }
     const everyone = [...hosts.values(), ...users.map((u) => u.proc)];
     const converged = await equalBoards(everyone);
-    return { killed: victim, ms, heardToReadyMs, converged, joinedAway };
+    const awayAtKill = users.filter((u) => hostAt.get(u.proc) !== addr(u.site)).length;
+    return { killed: victim, ms, heardToReadyMs, converged, joinedAway, movedNearer, awayAtKill };
   } finally {
     for (const p of procs) p.send({ cmd: 'quit' });
     await Promise.all(procs.map((p) => p.stop(3000)));
   }
+}
+
+/** The host address a user's last `ready` named (its first join's, or a move's). */
+function lastReadyAt(p: JsonProc): string {
+  const at = p.events.findLast(isEv('ready'))?.address;
+  return typeof at === 'string' ? at : '';
 }
 
 /** The RTTs of a user's `probed` event, by host address (empty: it probed nothing). */
