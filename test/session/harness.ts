@@ -148,6 +148,11 @@ export class GhostProc {
     if (this.exitCode === undefined) this.child.kill('SIGKILL');
   }
 
+  /** Stops or resumes the process (SIGSTOP / SIGCONT): a host too busy to answer, for a while. */
+  pause(paused: boolean): void {
+    if (this.exitCode === undefined) this.child.kill(paused ? 'SIGSTOP' : 'SIGCONT');
+  }
+
   private failure(why: string): Error {
     const last = this.events.slice(-5).map((e) => JSON.stringify(e));
     return new Error(
