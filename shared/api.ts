@@ -110,6 +110,8 @@ export type SessionStatus =
         readonly attempt: number;
         /** The try is at another host of the session (its mirrors): this one stopped, the session goes on. */
         readonly elsewhere?: boolean;
+        /** Not a stop: this joiner is moving to a host of the session that answers clearly sooner. */
+        readonly nearer?: boolean;
       };
     }
   | { readonly phase: 'ended'; readonly reason: EndReason; readonly detail: string };

@@ -159,6 +159,11 @@ describe('failover between the hosts of a session', () => {
       after.every((st) => st.phase === 'joined'),
       `seed ${seed}`,
     ).toBe(true);
+    // Shown as a move, not as the host stopping.
+    expect(
+      after.some((st) => st.phase === 'joined' && st.reconnecting?.nearer === true),
+      `seed ${seed}`,
+    ).toBe(true);
     expect(joined(joiner)?.address, `seed ${seed}`).toBe(`127.0.0.1:${at.port}`);
     // Live at the new host.
     void joiner.core.invoke({ cmd: 'create', object: newRect({ x: 444 }) });

@@ -597,7 +597,8 @@ class Core implements AppCore {
     rejoin.attempt = attempt;
     rejoin.elsewhere = next.elsewhere;
     const elsewhere = next.elsewhere ? { elsewhere: true } : {};
-    this.setStatus({ ...rejoin.joined, reconnecting: { attempt, ...elsewhere } });
+    const nearer = reason === 'nearer' ? { nearer: true } : {};
+    this.setStatus({ ...rejoin.joined, reconnecting: { attempt, ...elsewhere, ...nearer } });
     const args = this.joinArgs;
     rejoin.cancel = this.clock.after(next.delayMs, () => {
       if (this.rejoin !== rejoin || this.runner !== undefined) return;

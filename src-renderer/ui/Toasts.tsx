@@ -54,11 +54,16 @@ export function HostAwayBanner(): ReactElement | null {
   const controller = useController();
   const status = useAppState((s) => s.status);
   if (status.phase !== 'joined' || status.reconnecting === undefined) return null;
-  const { attempt, elsewhere } = status.reconnecting;
+  const { attempt, elsewhere, nearer } = status.reconnecting;
   return (
     <div className="link-banner host-away" role="alert" data-testid="host-away">
       <span className="spinner" aria-hidden="true" />
-      {elsewhere === true ? (
+      {nearer === true ? (
+        <span>
+          Moving to a host of this session that answers sooner than {status.hostName}… Your board
+          stays here, read-only, until it is live again.
+        </span>
+      ) : elsewhere === true ? (
         <span>
           {status.hostName} stopped answering. Reconnecting to another host… Your board stays here,
           read-only, until it is live again.

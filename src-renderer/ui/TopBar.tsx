@@ -21,6 +21,7 @@ function statusText(
     case 'hosting':
       return ['good', `Hosting · ${people} ${people === 1 ? 'person' : 'people'}`];
     case 'joined':
+      if (st.reconnecting?.nearer === true) return ['busy', 'Moving to a nearer host…'];
       if (st.reconnecting?.elsewhere === true) return ['busy', 'Reconnecting to another host…'];
       if (st.reconnecting !== undefined) return ['busy', `Reconnecting to ${st.hostName}…`];
       if (st.received < st.total) return ['busy', `Loading board ${st.received}/${st.total}`];
