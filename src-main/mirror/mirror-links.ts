@@ -393,6 +393,7 @@ export class MirrorLinks {
           case 'code-locked':
           // A mirror dials the mirror it was given: it never probes for the nearest.
           case 'probed':
+          case 'nearer':
             break;
         }
       }
