@@ -1,6 +1,7 @@
 // The app core that every shell (Electron, web host) runs: one session at a time behind the renderer API —
 // commands in, events out (board, presence, chat, stats at 4 Hz). Sessions and the clock come in through CoreIo
 // (core-io.ts), so tests run it on the simulator. Knows nothing of Electron, HTTP or the DOM.
+import { unsettledEvents } from '../session/controls';
 import { mkdir } from 'node:fs/promises';
 import type {
   ApiCommand,
@@ -662,10 +663,7 @@ class Core implements AppCore {
       this.reach.nearer = undefined;
       return false;
     }
-    const unsettled = r.controls
-      .connections()
-      .reduce((k, l) => k + l.stack.events.rpc.events.unsettled, 0);
-    if (unsettled > 0) {
+    if (unsettledEvents(r.controls) > 0) {
       if (this.clock.now() - n.foundAt > NEARER_SETTLE_MS) this.reach.nearer = undefined;
       return false;
     }

@@ -4,6 +4,7 @@
 // once joined finds another host clearly nearer, a move there once nothing sent is unacknowledged, printed as a
 // `moved` line and `ready`. Nothing else is retried: a failover that finds no host ends the join as any end does.
 // Knows nothing of argv.
+import { unsettledEvents } from '../session/controls';
 import type { PeerAddress } from '../net/address';
 import { addressKey, parseAddress } from '../net/address';
 import { monotonicNow } from '../net/transport';
@@ -179,10 +180,7 @@ export class CliJoin {
   private moveNearer(r: SessionRunner, from: string): void {
     const n = this.nearer;
     if (n === undefined) return;
-    const unsettled = r.controls
-      .connections()
-      .reduce((k, l) => k + l.stack.events.rpc.events.unsettled, 0);
-    if (unsettled > 0) {
+    if (unsettledEvents(r.controls) > 0) {
       if (monotonicNow() - n.foundAt > NEARER_SETTLE_MS) this.nearer = undefined;
       return;
     }

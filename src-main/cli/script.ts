@@ -6,6 +6,7 @@ import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { BoardObject, NewObject, ObjectKind } from '../../shared/board';
 import { parseColor } from '../../shared/board';
 import type { Controls } from '../session/controls';
+import { unsettledEvents } from '../session/controls';
 import { addressKey } from '../net/address';
 import { connectionFigures } from '../session/figures';
 import type { SessionEvent } from '../session/session-events';
@@ -292,7 +293,7 @@ export async function runCommand(
         hash: s.board.hash(),
         objects: s.board.size,
         // Events sent over every link that the other side may still need (0: all this side's edits are in).
-        unsettled: s.connections().reduce((n, l) => n + l.stack.events.rpc.events.unsettled, 0),
+        unsettled: unsettledEvents(s),
       });
       return undefined;
     case 'quit':

@@ -140,3 +140,24 @@ export interface EndpointCounters {
   probesAnswered: number;
   probesLimited: number;
 }
+
+/** Every counter at zero: a new endpoint's. */
+export function newEndpointCounters(): EndpointCounters {
+  return {
+    empty: 0,
+    unknownSource: 0,
+    badHandshake: 0,
+    unexpectedHandshake: 0,
+    badCookie: 0,
+    replayed: 0,
+    badShare: 0,
+    failedAttempts: 0,
+    rateLimited: 0,
+    full: 0,
+    banned: 0,
+    codeLocked: 0,
+    migrated: 0,
+    probesAnswered: 0,
+    probesLimited: 0,
+  };
+}

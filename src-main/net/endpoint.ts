@@ -28,7 +28,7 @@ import type {
   EndpointOptions,
   Transmit,
 } from './endpoint-types';
-import { DEFAULT_ENDPOINT_OPTIONS } from './endpoint-types';
+import { DEFAULT_ENDPOINT_OPTIONS, newEndpointCounters } from './endpoint-types';
 
 export type {
   DatagramRelay,
@@ -43,23 +43,7 @@ export { DEFAULT_ENDPOINT_OPTIONS } from './endpoint-types';
 const MAX_QUEUED_REPLIES = 4096;
 
 export class Endpoint<R> {
-  readonly counters: EndpointCounters = {
-    empty: 0,
-    unknownSource: 0,
-    badHandshake: 0,
-    unexpectedHandshake: 0,
-    badCookie: 0,
-    replayed: 0,
-    badShare: 0,
-    failedAttempts: 0,
-    rateLimited: 0,
-    full: 0,
-    banned: 0,
-    codeLocked: 0,
-    migrated: 0,
-    probesAnswered: 0,
-    probesLimited: 0,
-  };
+  readonly counters: EndpointCounters = newEndpointCounters();
   private readonly entries = new Map<string, Entry<R>>();
   private readonly dialing = new Map<string, Dialing>();
   private readonly host: HostHandshake | undefined;

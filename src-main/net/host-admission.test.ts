@@ -3,27 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { COOKIE_LIFETIME_MS } from './crypto';
 import type { EndpointCounters } from './endpoint-types';
-import { DEFAULT_ENDPOINT_OPTIONS } from './endpoint-types';
+import { DEFAULT_ENDPOINT_OPTIONS, newEndpointCounters } from './endpoint-types';
 import { HostAdmission } from './host-admission';
 
 function admission(joinCode: string): { a: HostAdmission; counters: EndpointCounters } {
-  const counters: EndpointCounters = {
-    empty: 0,
-    unknownSource: 0,
-    badHandshake: 0,
-    unexpectedHandshake: 0,
-    badCookie: 0,
-    replayed: 0,
-    badShare: 0,
-    failedAttempts: 0,
-    rateLimited: 0,
-    full: 0,
-    banned: 0,
-    codeLocked: 0,
-    migrated: 0,
-    probesAnswered: 0,
-    probesLimited: 0,
-  };
+  const counters = newEndpointCounters();
   const options = {
     ...DEFAULT_ENDPOINT_OPTIONS,
     joinCode,

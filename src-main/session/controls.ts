@@ -95,6 +95,11 @@ export interface Controls {
   close(now: number): void;
 }
 
+/** Events sent over every connection that the other side has not acknowledged (0: all of this side's are in). */
+export function unsettledEvents(c: Pick<Controls, 'connections'>): number {
+  return c.connections().reduce((n, l) => n + l.stack.events.rpc.events.unsettled, 0);
+}
+
 export function hostControls(h: HostSession): Controls {
   const refuse = (
     cmd: Extract<SessionEvent, { type: 'refused' }>['cmd'],

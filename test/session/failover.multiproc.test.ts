@@ -9,28 +9,38 @@ import { CODE, Lab, killAll, num, settledBoards, str } from './harness';
 
 afterAll(killAll);
 
+/** Two hosts of one session, each with its own board, so which one the joiner shows is plain. */
+async function twoHosts(lab: Lab) {
+  const a = await lab.host({ name: 'Ana' });
+  const b = await lab.host({ name: 'Bea' });
+  for (const [h, x] of [
+    [a, 111],
+    [b, 222],
+  ] as const)
+    await h.proc.request({ cmd: 'create', kind: 'rect', x, y: 0, w: 10, h: 10 }, 'object');
+  return { a, b };
+}
+
+/** Jo, joining by a link that names both hosts (at these addresses). */
+function joiner(lab: Lab, ...hosts: readonly string[]) {
+  return lab.spawn('Jo', [
+    'join',
+    `ghostboard://direct/${hosts.join(',')}#${CODE}`,
+    '--name',
+    'Jo',
+    '--script',
+  ]);
+}
+
 describe('a joiner whose host dies', () => {
   it('moves to the other host of the session, says so, and goes on there', async ({
     onTestFinished,
   }) => {
     const lab = new Lab();
     onTestFinished(() => lab.close());
-    const a = await lab.host({ name: 'Ana' });
-    const b = await lab.host({ name: 'Bea' });
+    const { a, b } = await twoHosts(lab);
     const at = { a: `127.0.0.1:${a.port}`, b: `127.0.0.1:${b.port}` };
-    // Each host's own board, so which one the joiner shows is plain.
-    for (const [h, x] of [
-      [a, 111],
-      [b, 222],
-    ] as const)
-      await h.proc.request({ cmd: 'create', kind: 'rect', x, y: 0, w: 10, h: 10 }, 'object');
-    const jo = lab.spawn('Jo', [
-      'join',
-      `ghostboard://direct/${at.a},${at.b}#${CODE}`,
-      '--name',
-      'Jo',
-      '--script',
-    ]);
+    const jo = joiner(lab, at.a, at.b);
     const ready = await jo.waitFor((e) => e.ev === 'ready', 'Jo ready');
     const joined = `${str(ready, 'address')}:${num(ready, 'port')}`;
     const [dead, other, otherAt] = joined === at.a ? [a, b, at.b] : [b, a, at.a];
@@ -57,24 +67,12 @@ describe('a joiner whose host dies', () => {
   }) => {
     const lab = new Lab();
     onTestFinished(() => lab.close());
-    const a = await lab.host({ name: 'Ana' });
-    const b = await lab.host({ name: 'Bea' });
-    for (const [h, x] of [
-      [a, 111],
-      [b, 222],
-    ] as const)
-      await h.proc.request({ cmd: 'create', kind: 'rect', x, y: 0, w: 10, h: 10 }, 'object');
+    const { a, b } = await twoHosts(lab);
     // Bea is 30 ms away each way; Ana, on loopback, is stopped while the joiner probes.
     const far = await lab.proxy(b.port, 7, { ...NO_IMPAIRMENT, delayMs: 30 });
     const at = { a: `127.0.0.1:${a.port}`, b: `127.0.0.1:${far.address.port}` };
     a.proc.pause(true);
-    const jo = lab.spawn('Jo', [
-      'join',
-      `ghostboard://direct/${at.a},${at.b}#${CODE}`,
-      '--name',
-      'Jo',
-      '--script',
-    ]);
+    const jo = joiner(lab, at.a, at.b);
     const ready = await jo.waitFor((e) => e.ev === 'ready', 'Jo ready');
     expect(`${str(ready, 'address')}:${num(ready, 'port')}`).toBe(at.b);
     a.proc.pause(false);
