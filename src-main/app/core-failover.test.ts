@@ -2,7 +2,7 @@
 // 3 s of virtual time, shows "reconnecting to another host" meanwhile (never an ended session), and then shows that
 // host's board. The hosts come from the join link or from the joined host's `hosts` message.
 import { describe, expect, it } from 'vitest';
-import type { SessionStatus } from '../../shared/api';
+import type { SessionStatus, StatsSnapshot } from '../../shared/api';
 import { newRect } from '../../shared/testing/rect';
 import { NO_IMPAIRMENT } from '../net/impairment';
 import { SimSessions } from './testing/sim-sessions';
@@ -23,6 +23,15 @@ function statuses(c: TestCore, from = 0): SessionStatus[] {
 function joined(c: TestCore): Extract<SessionStatus, { phase: 'joined' }> | undefined {
   const st = statuses(c).at(-1);
   return st?.phase === 'joined' ? st : undefined;
+}
+
+/** The latest stats the core sent, from event index `from` on. */
+function lastStats(c: TestCore, from: number): StatsSnapshot | undefined {
+  for (let i = c.events.length - 1; i >= from; i--) {
+    const e = c.events[i];
+    if (e?.type === 'stats') return e.stats;
+  }
+  return undefined;
 }
 
 function portOf(c: TestCore): number {
@@ -165,6 +174,17 @@ describe('failover between the hosts of a session', () => {
       `seed ${seed}`,
     ).toBe(true);
     expect(joined(joiner)?.address, `seed ${seed}`).toBe(`127.0.0.1:${at.port}`);
+    // The stats still list both hosts with their RTTs, the nearer one joined (the bandwidth panel's choice).
+    const moved = joiner.events.length;
+    await world.runUntil(() => lastStats(joiner, moved) !== undefined, 2_000);
+    const nearest = lastStats(joiner, moved)?.nearest;
+    expect(nearest?.chosen, `seed ${seed}`).toBe(0);
+    expect(
+      nearest?.hosts.map((h) => h.address),
+      `seed ${seed}`,
+    ).toEqual([`127.0.0.1:${at.port}`, `127.0.0.1:${bt.port}`]);
+    expect(nearest?.hosts.every((h) => h.rttMs !== null)).toBe(true);
+    expect(nearest?.hosts[0]?.rttMs ?? Infinity).toBeLessThan(nearest?.hosts[1]?.rttMs ?? 0);
     // Live at the new host.
     void joiner.core.invoke({ cmd: 'create', object: newRect({ x: 444 }) });
     await world.runUntil(() => xs(boardOf(a).values()).includes(444));

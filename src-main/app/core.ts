@@ -358,7 +358,7 @@ class Core implements AppCore {
       host,
       ...(mirrors.length > 0 ? { mirrors } : {}),
     });
-    this.reach.reset();
+    this.reach.reset({ keepProbes: this.rejoin?.cause === 'nearer' });
     this.adopt(runner);
     runner.onReach((e) => this.reach.onReach(runner, e));
     // Rejoining, the board screen stays as it was (with its reconnecting status) until the host answers.

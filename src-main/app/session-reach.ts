@@ -32,10 +32,14 @@ export class SessionReach {
 
   constructor(private readonly core: ReachContext) {}
 
-  /** A new join: nothing is known yet of its path or of the session's hosts. */
-  reset(): void {
+  /**
+   * A new join: nothing is known yet of its path. Its probes start afresh, except in a move to a host found clearly
+   * nearer: the second look's RTTs of every host stay on show, and the move's own probe (of the other hosts only)
+   * updates them.
+   */
+  reset(o: { readonly keepProbes?: boolean } = {}): void {
     this.path = undefined;
-    this.nearest = undefined;
+    if (o.keepProbes !== true) this.nearest = undefined;
     this.nearer = undefined;
   }
 
@@ -97,7 +101,7 @@ export class SessionReach {
         return;
       case 'probed': {
         // The address shown is the host joined, not the first the link named.
-        const n = (this.nearest = nearestHosts(e.outcome));
+        const n = (this.nearest = mergeProbes(this.nearest, nearestHosts(e.outcome)));
         const chosen = n.chosen === null ? undefined : n.hosts[n.chosen]?.address;
         if (chosen !== undefined && (st.phase === 'connecting' || st.phase === 'joined'))
           this.core.setStatus({ ...st, address: chosen });
@@ -116,4 +120,21 @@ export class SessionReach {
         return;
     }
   }
+}
+
+/**
+ * What a later probe found, over what an earlier one of the same session did: each host probed again takes its new
+ * answer, a host it did not probe keeps the earlier one, and the host joined is the later probe's choice.
+ */
+export function mergeProbes(earlier: NearestHosts | undefined, later: NearestHosts): NearestHosts {
+  if (earlier === undefined) return later;
+  const hosts = earlier.hosts.slice();
+  for (const h of later.hosts) {
+    const i = hosts.findIndex((e) => e.address === h.address);
+    if (i >= 0) hosts[i] = h;
+    else hosts.push(h);
+  }
+  const chosen = later.chosen === null ? undefined : later.hosts[later.chosen]?.address;
+  const at = chosen === undefined ? -1 : hosts.findIndex((h) => h.address === chosen);
+  return { hosts, chosen: at >= 0 ? at : null };
 }

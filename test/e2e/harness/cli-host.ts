@@ -16,6 +16,8 @@ export interface RunningCliHost {
   crash(): Promise<void>;
   /** SIGTERM, then SIGKILL if it doesn't exit. */
   stop(): Promise<void>;
+  /** SIGSTOP (true) or SIGCONT (false): a host too busy to answer for a while, then back. */
+  pause(paused: boolean): void;
 }
 
 export async function startCliHost(o: {
@@ -51,7 +53,15 @@ export async function startCliHost(o: {
         child.kill('SIGKILL');
         await exited;
       },
-      stop: () => stop(child),
+      stop: () => {
+        const stopped = stop(child);
+        child.kill('SIGCONT'); // a paused host hears SIGTERM only once it runs again
+        return stopped;
+      },
+      pause: (paused) => {
+        if (child.exitCode === null && child.signalCode === null)
+          child.kill(paused ? 'SIGSTOP' : 'SIGCONT');
+      },
     };
   } catch (e) {
     await stop(child);
