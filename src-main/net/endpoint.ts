@@ -175,6 +175,14 @@ export class Endpoint<R> {
     this.nearest.start(now, hosts, this.options.protocolVersion, options);
   }
 
+  /**
+   * Client: the session's hosts as the joined host told them. A second look at the nearest host, a few seconds
+   * after the join, probes them too (NearestJoin.knownHosts).
+   */
+  sessionHosts(hosts: readonly PeerAddress[]): void {
+    this.nearest.knownHosts(hosts, this.options.protocolVersion);
+  }
+
   /** `via`: the local port it came in on, 0 the main one (see Transmit). */
   handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array, via = 0): void {
     this.lastNow = Math.max(this.lastNow, now);

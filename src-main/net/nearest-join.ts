@@ -62,6 +62,8 @@ export class NearestJoin {
   private recheck: { at: number; joined: string } | undefined;
   /** The probe running is that second look: it dials nothing. */
   private rechecking: string | undefined;
+  /** The session's hosts as the joined host told them (see knownHosts). */
+  private known: readonly PeerAddress[] = [];
 
   /** A probe before a join runs (a second look once joined does not count: a new join replaces it). */
   get probing(): boolean {
@@ -84,12 +86,31 @@ export class NearestJoin {
     this.rechecking = undefined;
   }
 
-  /** A connection opened to `peer` (an address key): when the last probe chose it, probe again later, once. */
+  /**
+   * The joined host told the session's hosts (its mirrors, itself among them): the second look probes them with
+   * the hosts the join probed. A failover's join probes only the hosts other than the one that went silent; that
+   * one, back, is found again this way.
+   */
+  knownHosts(hosts: readonly PeerAddress[], version: number): void {
+    this.known = hosts;
+    this.version = version;
+  }
+
+  /**
+   * A connection opened to `peer` (an address key): the session's hosts are probed again later, once (see
+   * recheckHosts; nothing is probed when they are fewer than two or do not include `peer`).
+   */
   joined(now: number, peer: string): void {
-    const probe = this.last;
-    if (probe === undefined || this.rechecking !== undefined || !this.tried.has(peer)) return;
-    if (probe.hosts.length < 2) return;
+    if (this.rechecking !== undefined) return;
     this.recheck = { at: now + RECHECK_AFTER_MS, joined: peer };
+  }
+
+  /** The hosts a second look probes: those the join probed, then those the joined host told, each once. */
+  private recheckHosts(): PeerAddress[] {
+    const out = new Map<string, PeerAddress>();
+    for (const h of [...(this.last?.hosts ?? []), ...this.known])
+      if (!out.has(addressKey(h))) out.set(addressKey(h), h);
+    return [...out.values()].slice(0, MAX_PROBE_CANDIDATES);
   }
 
   /** A PROBE-REPLY: true if it answered one of the running probe's. */
@@ -99,10 +120,13 @@ export class NearestJoin {
 
   handleTimeout(now: number): void {
     const r = this.recheck;
-    if (r !== undefined && this.probe === undefined && now >= r.at && this.last !== undefined) {
+    if (r !== undefined && this.probe === undefined && now >= r.at) {
       this.recheck = undefined;
-      this.rechecking = r.joined;
-      this.probe = new NearestProbe(this.last.hosts, this.version, now);
+      const hosts = this.recheckHosts();
+      if (hosts.length >= 2 && hosts.some((h) => addressKey(h) === r.joined)) {
+        this.rechecking = r.joined;
+        this.probe = new NearestProbe(hosts, this.version, now);
+      }
     }
     this.probe?.handleTimeout(now);
   }

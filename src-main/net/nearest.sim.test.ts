@@ -241,6 +241,49 @@ describe('joining the nearest host', () => {
     expect(failed, `seed ${seed}`).toEqual([{ type: 'connect-failed', peer: FAR, reason: 'full' }]);
   });
 
+  it('looks again at the hosts the joined host names too: one left out of the join (gone silent, back) is found', () => {
+    const seed = 8;
+    // A failover's join probes the hosts other than the one that went silent: NEAR, now back, is not among them.
+    const w = world(seed);
+    w.joiner.connectNearest(0, [FAR, MID]);
+    w.sim.runUntil(1_000);
+    expect(connectedTo(w), `seed ${seed}`).toBe(addressKey(MID));
+    // The joined host tells the session's hosts (PeerSession passes its `hosts` message on).
+    w.joiner.sessionHosts([MID, NEAR, FAR]);
+    w.sim.runUntil(6_000);
+    const nearer = w.events.flatMap((x) => (x.e.type === 'nearer' ? [x.e] : []));
+    expect(nearer, `seed ${seed}`).toHaveLength(1);
+    expect(addressKey(nearer[0]?.to ?? FAR), `seed ${seed}`).toBe(addressKey(NEAR));
+    expect(
+      nearer[0]?.outcome.candidates.map((c) => [addressKey(c.address), c.rttMs]),
+      `seed ${seed}`,
+    ).toEqual([
+      [addressKey(FAR), 120],
+      [addressKey(MID), 60],
+      [addressKey(NEAR), 10],
+    ]);
+  });
+
+  it('a host dialled alone is looked at again only with others the host names', () => {
+    const seed = 9;
+    const alone = world(seed);
+    alone.joiner.connectNearest(0, [MID]);
+    alone.sim.runUntil(10_000);
+    expect(alone.hosts.get(addressKey(MID))?.counters.probesAnswered, `seed ${seed}`).toBe(0);
+    expect(alone.events.some((x) => x.e.type === 'nearer')).toBe(false);
+
+    const named = world(seed);
+    named.joiner.connectNearest(0, [MID]);
+    named.sim.runUntil(500);
+    named.joiner.sessionHosts([MID, NEAR]);
+    named.sim.runUntil(6_000);
+    const nearer = named.events.flatMap((x) => (x.e.type === 'nearer' ? [x.e] : []));
+    expect(
+      nearer.map((e) => addressKey(e.to)),
+      `seed ${seed}`,
+    ).toEqual([addressKey(NEAR)]);
+  });
+
   it('dials a single host at once: no probe, no delay', () => {
     const seed = 6;
     const w = world(seed);

@@ -306,6 +306,7 @@ export class PeerSession {
     rpc.on(pr.hosts, (a) => {
       if (sameHostList(a.hosts, this.hostList)) return;
       this.hostList = a.hosts;
+      this.endpoint.sessionHosts(a.hosts);
       this.emit({ type: 'hosts', hosts: a.hosts });
     });
     // textot: co-editing (session/peer-text.ts).

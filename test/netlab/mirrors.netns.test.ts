@@ -220,4 +220,64 @@ describe.skipIf(skip !== undefined)('mirrored hosts at three sites', () => {
       for (const text of acked.chats) expect(seen.has(text), `${p.label} saw "${text}"`).toBe(true);
     }
   }, 240_000);
+
+  it('sends a stalled host’s users to another site, and back to their own once it answers sooner again', async () => {
+    // c's host stops (SIGSTOP) for longer than a joiner waits on a silent host with others to go to: its users fail
+    // over to a, the only other host left, 130 ms away. c resumes; each user's second look, a few seconds after
+    // joining a, finds c 10 ms away and moves back to it, and the session goes on there.
+    const c = hosts.get('c');
+    if (c === undefined || !hosts.has('a')) throw new Error('hosts a and c are needed');
+    const local = users.filter((u) => u.site === 'c');
+    const from = new Map(local.map((u) => [u, u.proc.events.length]));
+    c.child.kill('SIGSTOP');
+    const stoppedAt = performance.now();
+    try {
+      for (const u of local) {
+        const away = await u.proc.waitFor(isEv('failover'), 30_000, from.get(u));
+        expect(away.from).toBe(`${addr('c')}:${PORT}`);
+        expect(away.to).toBe(`${addr('a')}:${PORT}`);
+      }
+    } finally {
+      c.child.kill('SIGCONT');
+    }
+    // Under the mirrors' own silence limit (CRIMP's memberTimeoutMs, 5 s): c stays in the group.
+    console.log(`c stopped for ${Math.round(performance.now() - stoppedAt)} ms`);
+    for (const u of local) {
+      const back = await u.proc.waitFor(isEv('moved'), 30_000, from.get(u));
+      expect(back).toMatchObject({
+        reason: 'nearer',
+        from: `${addr('a')}:${PORT}`,
+        to: `${addr('c')}:${PORT}`,
+      });
+      const ready = await u.proc.waitFor(isEv('ready'), 30_000, u.proc.events.indexOf(back) + 1);
+      expect(ready.address).toBe(addr('c'));
+      console.log(`${u.name} back at its own site's host in ${String(back.ms)} ms`);
+    }
+    // They go on there: a create from each reaches everyone, and every board ends equal.
+    for (const [i, u] of local.entries()) {
+      const at = u.proc.events.length;
+      u.proc.send({
+        cmd: 'create',
+        kind: 'ellipse',
+        x: 2000 + i * 50,
+        y: 0,
+        w: 30,
+        h: 30,
+        tag: `${u.name}-home`,
+      });
+      await u.proc.waitFor(
+        isEv('created', (e) => e.tag === `${u.name}-home`),
+        20_000,
+        at,
+      );
+    }
+    const everyone = [...hosts.values(), ...users.map((u) => u.proc)];
+    let hashes: JsonEvent[] = [];
+    for (let round = 0; round < 40; round++) {
+      await new Promise((r) => setTimeout(r, 500));
+      hashes = await Promise.all(everyone.map((p) => request(p, { cmd: 'hash' }, 'hash')));
+      if (hashes.every((h) => h.hash === hashes[0]?.hash && h.unsettled === 0)) break;
+    }
+    expect(new Set(hashes.map((h) => h.hash)).size, `seed ${SEED}`).toBe(1);
+  }, 120_000);
 });
