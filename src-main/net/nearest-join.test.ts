@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PeerAddress } from './address';
 import { addressKey } from './address';
-import { clearlyNearer } from './nearest-join';
+import { clearlyNearer, NearestJoin, RECHECK_AFTER_MS } from './nearest-join';
+import { MAX_PROBE_CANDIDATES } from './nearest-probe';
 import type { ProbeOutcome } from './nearest-probe';
 
 const A: PeerAddress = { address: '198.51.100.1', port: 7350 };
@@ -34,5 +35,47 @@ describe('clearlyNearer', () => {
     expect(clearlyNearer(outcome(130, 10), addressKey(B))).toBeUndefined();
     expect(clearlyNearer(outcome(null, 10), addressKey(A))).toBeUndefined();
     expect(clearlyNearer(outcome(null, null), addressKey(A))).toBeUndefined();
+  });
+});
+
+describe('the second look once joined', () => {
+  /** Where the probes it sends now go, each address once. */
+  function probed(j: NearestJoin): string[] {
+    const to = new Set<string>();
+    for (let t = j.pollTransmit(); t !== undefined; t = j.pollTransmit()) to.add(addressKey(t.to));
+    return [...to];
+  }
+
+  it('probes the hosts the joined host names, the joined one always among them however many there are', () => {
+    const hosts = Array.from({ length: 12 }, (_, i) => ({
+      address: `198.51.100.${i + 1}`,
+      port: 7350,
+    }));
+    const j = new NearestJoin();
+    j.knownHosts(hosts, 1);
+    const last = addressKey(hosts[11] ?? A);
+    j.joined(0, last);
+    j.handleTimeout(RECHECK_AFTER_MS);
+    const to = probed(j);
+    expect(to).toHaveLength(MAX_PROBE_CANDIDATES);
+    expect(to).toContain(last);
+    expect(to.slice(0, MAX_PROBE_CANDIDATES - 1)).toEqual(
+      hosts.slice(0, MAX_PROBE_CANDIDATES - 1).map(addressKey),
+    );
+  });
+
+  it('probes nothing when the joined host is not among the hosts it knows, or is the only one', () => {
+    const stranger = new NearestJoin();
+    stranger.knownHosts([A, B], 1);
+    stranger.joined(0, '203.0.113.5:7350');
+    stranger.handleTimeout(RECHECK_AFTER_MS);
+    expect(probed(stranger)).toEqual([]);
+
+    const alone = new NearestJoin();
+    alone.knownHosts([A], 1);
+    alone.joined(0, addressKey(A));
+    alone.handleTimeout(RECHECK_AFTER_MS);
+    expect(probed(alone)).toEqual([]);
+    expect(alone.nextTimeout()).toBe(Infinity);
   });
 });

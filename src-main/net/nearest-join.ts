@@ -105,12 +105,20 @@ export class NearestJoin {
     this.recheck = { at: now + RECHECK_AFTER_MS, joined: peer };
   }
 
-  /** The hosts a second look probes: those the join probed, then those the joined host told, each once. */
-  private recheckHosts(): PeerAddress[] {
-    const out = new Map<string, PeerAddress>();
+  /**
+   * The hosts a second look probes: those the join probed, then those the joined host told, each once and in that
+   * order, at most MAX_PROBE_CANDIDATES, the joined one (by address key) always among them. Empty when it is among
+   * none of them.
+   */
+  private recheckHosts(joined: string): PeerAddress[] {
+    const all = new Map<string, PeerAddress>();
     for (const h of [...(this.last?.hosts ?? []), ...this.known])
-      if (!out.has(addressKey(h))) out.set(addressKey(h), h);
-    return [...out.values()].slice(0, MAX_PROBE_CANDIDATES);
+      if (!all.has(addressKey(h))) all.set(addressKey(h), h);
+    const here = all.get(joined);
+    if (here === undefined) return [];
+    const hosts = [...all.values()];
+    if (hosts.indexOf(here) < MAX_PROBE_CANDIDATES) return hosts.slice(0, MAX_PROBE_CANDIDATES);
+    return [...hosts.slice(0, MAX_PROBE_CANDIDATES - 1), here];
   }
 
   /** A PROBE-REPLY: true if it answered one of the running probe's. */
@@ -122,8 +130,8 @@ export class NearestJoin {
     const r = this.recheck;
     if (r !== undefined && this.probe === undefined && now >= r.at) {
       this.recheck = undefined;
-      const hosts = this.recheckHosts();
-      if (hosts.length >= 2 && hosts.some((h) => addressKey(h) === r.joined)) {
+      const hosts = this.recheckHosts(r.joined);
+      if (hosts.length >= 2) {
         this.rechecking = r.joined;
         this.probe = new NearestProbe(hosts, this.version, now);
       }
