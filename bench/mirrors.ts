@@ -4,7 +4,8 @@
 // and c) that each site's users join. Latency between users of one site and of different sites, rollbacks per
 // 1,000 commands, the mirrors' repair stats, and each host's upstream as users grow from 12 to 96. Writes
 // bench/results/mirrors.md and plots. Then failover: a site's host killed, its users timed to another host (three
-// rounds). The 1,000-user scale claim is the simulator's (`mirrors-scale`).
+// rounds); and a stall: a host stopped until its users failed over, then run again, their move back timed. The
+// 1,000-user scale claim is the simulator's (`mirrors-scale`).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,31 @@ function failoverFigures(rounds: readonly FailoverRound[]): {
     joinedAway: rounds.reduce((n, r) => n + r.joinedAway.length, 0),
     movedNearer: rounds.reduce((n, r) => n + r.movedNearer.length, 0),
     awayAtKill: rounds.reduce((n, r) => n + r.awayAtKill, 0),
+  };
+}
+/**
+ * The stall round: how long its users took to fail over (from the stop to `ready` elsewhere) and to come back once
+ * their host ran again (to `ready` there), p50 and max (null: someone did not), and whether every board converged.
+ */
+function stallFigures(r: FailoverRound): {
+  round: FailoverRound;
+  users: number;
+  failoverMaxMs: number | null;
+  backP50Ms: number | null;
+  backMaxMs: number | null;
+  converged: boolean;
+} {
+  const back = r.backMs ?? [];
+  const sorted = back.flatMap((m) => (m === null ? [] : [m])).sort((a, b) => a - b);
+  const all = (xs: readonly (number | null)[]): boolean =>
+    xs.length > 0 && xs.every((m) => m !== null);
+  return {
+    round: r,
+    users: r.ms.length,
+    failoverMaxMs: all(r.ms) ? Math.max(...r.ms.map(Number)) : null,
+    backP50Ms: sorted.length === 0 ? null : (sorted[Math.floor((sorted.length - 1) / 2)] ?? null),
+    backMaxMs: all(back) ? (sorted.at(-1) ?? null) : null,
+    converged: r.converged,
   };
 }
 const LATENCY_PER_SITE = 4;
@@ -148,7 +174,8 @@ export async function run(): Promise<Record<string, unknown>> {
         )
       : undefined;
   // Failover: a mirror per site, 4 `ghostboard join` users a site; each round kills another site's host.
-  const failoverRounds = await onSites(0, 600, async (sites) => {
+  // Then a stall: c's host stopped until its users failed over, then run again; they should come back to it.
+  const { failoverRounds, stallRound } = await onSites(0, 600, async (sites) => {
     const rounds: FailoverRound[] = [];
     for (const victim of ['b', 'c', 'a']) {
       nextPort += 10;
@@ -157,9 +184,13 @@ export async function run(): Promise<Record<string, unknown>> {
         `mirrors failover, ${victim} killed: ${JSON.stringify(rounds.at(-1))}\n`,
       );
     }
-    return rounds;
+    nextPort += 10;
+    const stalled = await failoverRound(sites, nextPort, 'c', 'stall');
+    process.stderr.write(`mirrors stall, c stopped: ${JSON.stringify(stalled)}\n`);
+    return { failoverRounds: rounds, stallRound: stalled };
   });
   const failover = failoverFigures(failoverRounds);
+  const stall = stallFigures(stallRound);
   const loadAtEnd = load1();
 
   const repairRuns = [
@@ -177,7 +208,9 @@ export async function run(): Promise<Record<string, unknown>> {
         ? `With ${repairLoss * 100} % loss on the core:\n\n${latencyTable(undefined, lossy)}\n${runsTable([lossy])}\n`
         : '') +
       `Repairs:\n\n${repairTable(repairRuns)}\n` +
-      `Failover (ms from SIGKILL to ready at another host): ${JSON.stringify(failover)}\n`,
+      `Failover (ms from SIGKILL to ready at another host): ${JSON.stringify(failover)}\n\n` +
+      `Stall (c's host stopped until its users failed over; ms from its run again to their ready back there): ` +
+      `${JSON.stringify(stall)}\n`,
   );
   const plots = await renderCharts(join(here, 'plots'), mirrorCharts(single, mirrors, growth));
   return {
@@ -208,6 +241,7 @@ export async function run(): Promise<Record<string, unknown>> {
       },
     },
     failover,
+    stall,
     // The 1,000-user claim is simulated: `npm run bench -- mirrors-scale` (BENCHMARKS.md).
     scale: 'npm run bench -- mirrors-scale (simulated; not run here)',
   };

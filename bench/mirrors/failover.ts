@@ -3,8 +3,10 @@
 // (a joiner probes again a few seconds after its join), then one site's host is killed (SIGKILL). The users moved
 // are those whose last `ready` named that host; one that joined elsewhere first is listed apart, with its probes'
 // RTTs, and so is a move. Each one's failover time is from the kill to its `ready` at another host, both on
-// CLOCK_MONOTONIC (the `t` every CLI event carries). Repeated, a different site's host each round. Knows nothing
-// of reports.
+// CLOCK_MONOTONIC (the `t` every CLI event carries). Repeated, a different site's host each round. A stall round
+// stops the host (SIGSTOP) instead, runs it again once its users failed over, and times their move back (each
+// probes the hosts again a few seconds after joining elsewhere, and the stalled one is clearly nearer). Knows
+// nothing of reports.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineClockMs } from '../../src-main/cli/script';
@@ -26,6 +28,8 @@ const START_MS = 30_000;
 const SETTLE_MS = 2_000;
 /** A user not on another host this long after the kill has not failed over at all. */
 const GIVE_UP_MS = 30_000;
+/** A stalled host runs again after this long at most (ms): under the mirrors' own silence limit, 5 s. */
+const STALL_MAX_MS = 4_000;
 
 /** A user that joined a host other than its own site's: the probes' RTTs say why. */
 export interface JoinedAway {
@@ -49,18 +53,30 @@ export interface FailoverRound {
   readonly movedNearer: readonly { readonly user: string; readonly to: string }[];
   /** Users still on another site's host when the host was killed. */
   readonly awayAtKill: number;
+  /**
+   * A stall round (the host stopped, not killed, and run again once its users failed over): per such user, ms from
+   * the host running again to its `ready` back there (null: it did not come back).
+   */
+  readonly backMs?: (number | null)[];
 }
+
+/** A killed host is gone; a stalled one is stopped (SIGSTOP) until its users failed over, then runs again. */
+export type HostFault = 'kill' | 'stall';
 
 const isEv =
   (ev: string, more: (e: JsonEvent) => boolean = () => true) =>
   (e: JsonEvent): boolean =>
     e.ev === ev && more(e);
 
-/** One round: hosts and users started, edits made, `victim`'s host killed, the move timed. */
+/**
+ * One round: hosts and users started, edits made, `victim`'s host killed (or stalled), the move timed; after a
+ * stall, the move back too.
+ */
 export async function failoverRound(
   sites: Sites,
   port: number,
   victim: string,
+  fault: HostFault = 'kill',
 ): Promise<FailoverRound> {
   const code = generateJoinCode();
   const procs: JsonProc[] = [];
@@ -116,28 +132,63 @@ export async function failoverRound(
     );
     const dead = hosts.get(victim);
     if (dead === undefined) throw new Error(`no host ${victim}`);
-    const killedAt = machineClockMs();
-    dead.child.kill('SIGKILL');
-    await dead.exited;
-    hosts.delete(victim);
     const moved = users.filter((u) => hostAt.get(u.proc) === addr(victim));
+    const marks = new Map(moved.map((u) => [u.proc, u.proc.events.length]));
+    const killedAt = machineClockMs();
+    dead.child.kill(fault === 'kill' ? 'SIGKILL' : 'SIGSTOP');
+    if (fault === 'kill') {
+      await dead.exited;
+      hosts.delete(victim);
+    }
+    const wait = fault === 'kill' ? GIVE_UP_MS : STALL_MAX_MS;
     const ms: (number | null)[] = [];
     const heardToReadyMs: number[] = [];
-    for (const u of moved) {
-      try {
-        const f = await u.proc.waitFor(isEv('failover'), GIVE_UP_MS);
-        const from = u.proc.events.indexOf(f);
-        const ready = await u.proc.waitFor(isEv('ready'), GIVE_UP_MS, from);
-        ms.push(Math.round(Number(ready.t) - killedAt));
-        if (typeof f.ms === 'number') heardToReadyMs.push(f.ms);
-      } catch {
-        ms.push(null);
-      }
+    const readyAgain = await Promise.all(
+      moved.map(async (u) => {
+        try {
+          const f = await u.proc.waitFor(isEv('failover'), wait, marks.get(u.proc));
+          const ready = await u.proc.waitFor(isEv('ready'), wait, u.proc.events.indexOf(f));
+          return { ms: Math.round(Number(ready.t) - killedAt), f, ready };
+        } catch {
+          return undefined;
+        }
+      }),
+    );
+    for (const r of readyAgain) {
+      ms.push(r?.ms ?? null);
+      if (typeof r?.f.ms === 'number') heardToReadyMs.push(r.f.ms);
+    }
+    let backMs: (number | null)[] | undefined;
+    if (fault === 'stall') {
+      dead.child.kill('SIGCONT');
+      const resumedAt = machineClockMs();
+      backMs = await Promise.all(
+        moved.map(async (u, i) => {
+          const after = readyAgain[i]?.ready;
+          if (after === undefined) return null;
+          try {
+            const m = await u.proc.waitFor(isEv('moved'), GIVE_UP_MS, u.proc.events.indexOf(after));
+            const ready = await u.proc.waitFor(isEv('ready'), GIVE_UP_MS, u.proc.events.indexOf(m));
+            return ready.address === addr(victim) ? Math.round(Number(ready.t) - resumedAt) : null;
+          } catch {
+            return null;
+          }
+        }),
+      );
     }
     const everyone = [...hosts.values(), ...users.map((u) => u.proc)];
     const converged = await equalBoards(everyone);
     const awayAtKill = users.filter((u) => hostAt.get(u.proc) !== addr(u.site)).length;
-    return { killed: victim, ms, heardToReadyMs, converged, joinedAway, movedNearer, awayAtKill };
+    return {
+      killed: victim,
+      ms,
+      heardToReadyMs,
+      converged,
+      joinedAway,
+      movedNearer,
+      awayAtKill,
+      ...(backMs === undefined ? {} : { backMs }),
+    };
   } finally {
     for (const p of procs) p.send({ cmd: 'quit' });
     await Promise.all(procs.map((p) => p.stop(3000)));
