@@ -54,6 +54,17 @@ describe.skipIf(skip !== undefined)('mirrored hosts at three sites', () => {
 
   const addr = (site: string): string => sites.node(`${site}-mirror`).addr;
 
+  /** Polls every board's hash (bounded) until all are equal with nothing unsettled, then expects them equal. */
+  async function expectEqualBoards(everyone: readonly JsonProc[]): Promise<void> {
+    let hashes: JsonEvent[] = [];
+    for (let round = 0; round < 40; round++) {
+      await new Promise((r) => setTimeout(r, 500));
+      hashes = await Promise.all(everyone.map((p) => request(p, { cmd: 'hash' }, 'hash')));
+      if (hashes.every((h) => h.hash === hashes[0]?.hash && h.unsettled === 0)) break;
+    }
+    expect(new Set(hashes.map((h) => h.hash)).size, `seed ${SEED}`).toBe(1);
+  }
+
   async function request(p: JsonProc, cmd: JsonEvent, ev: string): Promise<JsonEvent> {
     const from = p.events.length;
     p.send(cmd);
@@ -203,13 +214,7 @@ describe.skipIf(skip !== undefined)('mirrored hosts at three sites', () => {
 
     // Every board ends equal, holding everything acknowledged before the kill.
     const everyone = [...hosts.values(), ...users.map((u) => u.proc)];
-    let hashes: JsonEvent[] = [];
-    for (let round = 0; round < 40; round++) {
-      await new Promise((r) => setTimeout(r, 500));
-      hashes = await Promise.all(everyone.map((p) => request(p, { cmd: 'hash' }, 'hash')));
-      if (hashes.every((h) => h.hash === hashes[0]?.hash && h.unsettled === 0)) break;
-    }
-    expect(new Set(hashes.map((h) => h.hash)).size, `seed ${SEED}`).toBe(1);
+    await expectEqualBoards(everyone);
     const onBoard = new Set<number>();
     for (const e of hosts.get('a')?.events ?? []) if (e.ev === 'object') onBoard.add(Number(e.id));
     for (const e of hosts.get('a')?.events ?? [])
@@ -276,12 +281,6 @@ describe.skipIf(skip !== undefined)('mirrored hosts at three sites', () => {
       );
     }
     const everyone = [...hosts.values(), ...users.map((u) => u.proc)];
-    let hashes: JsonEvent[] = [];
-    for (let round = 0; round < 40; round++) {
-      await new Promise((r) => setTimeout(r, 500));
-      hashes = await Promise.all(everyone.map((p) => request(p, { cmd: 'hash' }, 'hash')));
-      if (hashes.every((h) => h.hash === hashes[0]?.hash && h.unsettled === 0)) break;
-    }
-    expect(new Set(hashes.map((h) => h.hash)).size, `seed ${SEED}`).toBe(1);
+    await expectEqualBoards(everyone);
   }, 120_000);
 });
