@@ -141,8 +141,6 @@ export async function failoverRound(
       hosts.delete(victim);
     }
     const wait = fault === 'kill' ? GIVE_UP_MS : STALL_MAX_MS;
-    const ms: (number | null)[] = [];
-    const heardToReadyMs: number[] = [];
     const readyAgain = await Promise.all(
       moved.map(async (u) => {
         try {
@@ -154,10 +152,8 @@ export async function failoverRound(
         }
       }),
     );
-    for (const r of readyAgain) {
-      ms.push(r?.ms ?? null);
-      if (typeof r?.f.ms === 'number') heardToReadyMs.push(r.f.ms);
-    }
+    const ms = readyAgain.map((r) => r?.ms ?? null);
+    const heardToReadyMs = readyAgain.flatMap((r) => (typeof r?.f.ms === 'number' ? [r.f.ms] : []));
     let backMs: (number | null)[] | undefined;
     if (fault === 'stall') {
       dead.child.kill('SIGCONT');

@@ -68,7 +68,7 @@ export class Endpoint<R> {
   /** Host: replies to RTT probes, a bucket's worth per source. */
   private readonly probeReplies: ProbeReplies;
   /** Client: the probe of a session's hosts before the dial (nearest mirror), and the next to try. */
-  private readonly nearest = new NearestJoin();
+  private readonly nearest: NearestJoin;
   /** Client: the most telling failure of each dial group's dials that ended before the rest. */
   private readonly groupFailures = new GroupFailures();
 
@@ -79,6 +79,7 @@ export class Endpoint<R> {
     now: number,
   ) {
     this.options = { ...DEFAULT_ENDPOINT_OPTIONS, ...options };
+    this.nearest = new NearestJoin(this.options.protocolVersion);
     this.host =
       role === 'host'
         ? new HostHandshake(
@@ -172,7 +173,7 @@ export class Endpoint<R> {
       if (hosts.length === 1) this.connect(now, hosts);
       return;
     }
-    this.nearest.start(now, hosts, this.options.protocolVersion, options);
+    this.nearest.start(now, hosts, options);
   }
 
   /**
@@ -180,7 +181,7 @@ export class Endpoint<R> {
    * after the join, probes them too (NearestJoin.knownHosts).
    */
   sessionHosts(hosts: readonly PeerAddress[]): void {
-    this.nearest.knownHosts(hosts, this.options.protocolVersion);
+    this.nearest.knownHosts(hosts);
   }
 
   /** `via`: the local port it came in on, 0 the main one (see Transmit). */

@@ -51,8 +51,8 @@ describe('the second look once joined', () => {
       address: `198.51.100.${i + 1}`,
       port: 7350,
     }));
-    const j = new NearestJoin();
-    j.knownHosts(hosts, 1);
+    const j = new NearestJoin(1);
+    j.knownHosts(hosts);
     const last = addressKey(hosts[11] ?? A);
     j.joined(0, last);
     j.handleTimeout(RECHECK_AFTER_MS);
@@ -65,14 +65,14 @@ describe('the second look once joined', () => {
   });
 
   it('probes nothing when the joined host is not among the hosts it knows, or is the only one', () => {
-    const stranger = new NearestJoin();
-    stranger.knownHosts([A, B], 1);
+    const stranger = new NearestJoin(1);
+    stranger.knownHosts([A, B]);
     stranger.joined(0, '203.0.113.5:7350');
     stranger.handleTimeout(RECHECK_AFTER_MS);
     expect(probed(stranger)).toEqual([]);
 
-    const alone = new NearestJoin();
-    alone.knownHosts([A], 1);
+    const alone = new NearestJoin(1);
+    alone.knownHosts([A]);
     alone.joined(0, addressKey(A));
     alone.handleTimeout(RECHECK_AFTER_MS);
     expect(probed(alone)).toEqual([]);

@@ -57,13 +57,15 @@ export class NearestJoin {
   private dialled = false;
   /** Hosts dialled from the last probe, by address key. */
   private readonly tried = new Set<string>();
-  private version = 0;
   /** Joined through a probe: when to probe again, and the joined host's address key. */
   private recheck: { at: number; joined: string } | undefined;
   /** The probe running is that second look: it dials nothing. */
   private rechecking: string | undefined;
   /** The session's hosts as the joined host told them (see knownHosts). */
   private known: readonly PeerAddress[] = [];
+
+  /** `version`: the protocol version every probe asks about (the endpoint's). */
+  constructor(private readonly version: number) {}
 
   /** A probe before a join runs (a second look once joined does not count: a new join replaces it). */
   get probing(): boolean {
@@ -74,12 +76,10 @@ export class NearestJoin {
   start(
     now: number,
     hosts: readonly PeerAddress[],
-    version: number,
     options: Partial<NearestProbeOptions> = {},
   ): void {
-    this.probe = new NearestProbe(hosts.slice(0, MAX_PROBE_CANDIDATES), version, now, options);
+    this.probe = new NearestProbe(hosts.slice(0, MAX_PROBE_CANDIDATES), this.version, now, options);
     this.last = this.probe;
-    this.version = version;
     this.dialled = false;
     this.tried.clear();
     this.recheck = undefined;
@@ -91,9 +91,8 @@ export class NearestJoin {
    * the hosts the join probed. A failover's join probes only the hosts other than the one that went silent; that
    * one, back, is found again this way.
    */
-  knownHosts(hosts: readonly PeerAddress[], version: number): void {
+  knownHosts(hosts: readonly PeerAddress[]): void {
     this.known = hosts;
-    this.version = version;
   }
 
   /**

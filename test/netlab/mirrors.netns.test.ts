@@ -54,6 +54,27 @@ describe.skipIf(skip !== undefined)('mirrored hosts at three sites', () => {
 
   const addr = (site: string): string => sites.node(`${site}-mirror`).addr;
 
+  /** An ellipse from each of `from` (tagged `${name}-${tag}`, from x = `x0` on), each waited for its `created`. */
+  async function createFromEach(from: readonly User[], x0: number, tag: string): Promise<void> {
+    const marks = from.map((u) => u.proc.events.length);
+    for (const [i, u] of from.entries())
+      u.proc.send({
+        cmd: 'create',
+        kind: 'ellipse',
+        x: x0 + i * 50,
+        y: 0,
+        w: 30,
+        h: 30,
+        tag: `${u.name}-${tag}`,
+      });
+    for (const [i, u] of from.entries())
+      await u.proc.waitFor(
+        isEv('created', (e) => e.tag === `${u.name}-${tag}`),
+        20_000,
+        marks[i],
+      );
+  }
+
   /** Polls every board's hash (bounded) until all are equal with nothing unsettled, then expects them equal. */
   async function expectEqualBoards(everyone: readonly JsonProc[]): Promise<void> {
     let hashes: JsonEvent[] = [];
@@ -196,21 +217,11 @@ describe.skipIf(skip !== undefined)('mirrored hosts at three sites', () => {
     );
 
     // They go on: a create from each of b's users reaches everyone.
-    for (const [i, u] of users.filter((x) => x.site === 'b').entries())
-      u.proc.send({
-        cmd: 'create',
-        kind: 'ellipse',
-        x: 1000 + i * 50,
-        y: 0,
-        w: 30,
-        h: 30,
-        tag: `${u.name}-after`,
-      });
-    for (const u of users.filter((x) => x.site === 'b'))
-      await u.proc.waitFor(
-        isEv('created', (e) => e.tag === `${u.name}-after`),
-        20_000,
-      );
+    await createFromEach(
+      users.filter((x) => x.site === 'b'),
+      1000,
+      'after',
+    );
 
     // Every board ends equal, holding everything acknowledged before the kill.
     const everyone = [...hosts.values(), ...users.map((u) => u.proc)];
@@ -263,23 +274,7 @@ describe.skipIf(skip !== undefined)('mirrored hosts at three sites', () => {
       console.log(`${u.name} back at its own site's host in ${String(back.ms)} ms`);
     }
     // They go on there: a create from each reaches everyone, and every board ends equal.
-    for (const [i, u] of local.entries()) {
-      const at = u.proc.events.length;
-      u.proc.send({
-        cmd: 'create',
-        kind: 'ellipse',
-        x: 2000 + i * 50,
-        y: 0,
-        w: 30,
-        h: 30,
-        tag: `${u.name}-home`,
-      });
-      await u.proc.waitFor(
-        isEv('created', (e) => e.tag === `${u.name}-home`),
-        20_000,
-        at,
-      );
-    }
+    await createFromEach(local, 2000, 'home');
     const everyone = [...hosts.values(), ...users.map((u) => u.proc)];
     await expectEqualBoards(everyone);
   }, 120_000);
