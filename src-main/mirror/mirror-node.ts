@@ -187,12 +187,17 @@ export class MirrorNode {
         ...this.links.counters,
         failedAttempts: this.links.listener.counters.failedAttempts,
       },
-      clocks: this.links.linked().flatMap((id) => {
-        const e = this.links.offsetTo(now, id);
-        return e === undefined
-          ? []
-          : [{ id, offset: e.offset, error: e.error, driftPpm: e.drift * 1e6 }];
-      }),
+      clocks: this.clocks(now),
     };
+  }
+
+  /** Per linked mirror: its clock's offset from ours (no stats snapshot: a runner reads these after every datagram). */
+  clocks(now: number): MirrorNodeStats['clocks'] {
+    return this.links.linked().flatMap((id) => {
+      const e = this.links.offsetTo(now, id);
+      return e === undefined
+        ? []
+        : [{ id, offset: e.offset, error: e.error, driftPpm: e.drift * 1e6 }];
+    });
   }
 }

@@ -359,7 +359,7 @@ export class MirrorRunner {
       this.rollbackEffects = rolled;
     }
     const now = monotonicNow();
-    for (const c of mirror.node.stats(now).clocks) {
+    for (const c of mirror.node.clocks(now)) {
       const last = this.clocks.get(c.id);
       if (
         last !== undefined &&
