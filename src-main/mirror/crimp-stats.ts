@@ -119,24 +119,31 @@ export interface LatencySummary {
  * figures follow the current network; quantiles are computed when asked (a stats call), not per sample.
  */
 export class LatencyWindow {
-  private readonly samples: Float64Array;
+  private readonly ring: Float64Array;
   private next = 0;
   private count = 0;
 
   constructor(readonly size: number) {
     if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`window size ${size}`);
-    this.samples = new Float64Array(size);
+    this.ring = new Float64Array(size);
   }
 
   record(ms: number): void {
-    this.samples[this.next] = ms;
+    this.ring[this.next] = ms;
     this.next = (this.next + 1) % this.size;
     this.count = Math.min(this.count + 1, this.size);
   }
 
+  /** The samples held, oldest first (ms): for pooling several windows' samples before taking quantiles. */
+  samples(): number[] {
+    const held = Array.from(this.ring.subarray(0, this.count));
+    if (this.count < this.size) return held;
+    return [...held.slice(this.next), ...held.slice(0, this.next)];
+  }
+
   summary(): LatencySummary | null {
     if (this.count === 0) return null;
-    const sorted = this.samples.slice(0, this.count).sort();
+    const sorted = this.ring.slice(0, this.count).sort();
     const q = (f: number): number =>
       sorted[Math.min(this.count - 1, Math.floor(f * this.count))] ?? NaN;
     return { n: this.count, p50: q(0.5), p95: q(0.95), p99: q(0.99), max: q(1) };
@@ -149,6 +156,8 @@ export interface CrimpStats extends CrimpCounters {
    * payload (a later seq of its origin, or a vector or NAK naming it) to its delivery here. Null before any.
    */
   repairLatencyMs: LatencySummary | null;
+  /** The same window's samples, oldest first (ms, to 0.1): several mirrors' pooled give the group's quantiles. */
+  repairLatenciesMs: number[];
   /** This mirror's running estimate of the chance a first transmission to it is lost (0..1). */
   lossEstimate: number;
   bufferedPayloads: number;

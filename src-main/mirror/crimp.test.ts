@@ -176,6 +176,7 @@ describe('MirrorGroup', () => {
     expect(at.get('0:1')).toBe(35);
     const st = w.group(1).stats();
     expect(st.repairLatencyMs).toMatchObject({ n: 1, max: 10 });
+    expect(st.repairLatenciesMs).toEqual([10]);
     expect(st.duplicateRepairs).toBe(1);
     expect(st.fastRetries).toBe(0);
     expect(w.group(0).stats().originRepairs).toBe(1);

@@ -345,6 +345,7 @@ export class MirrorGroup {
       bufferedBytes: this.bufferedBytes,
       pendingRequests: this.repair.pending,
       repairLatencyMs: this.repair.latency.summary(),
+      repairLatenciesMs: this.repair.latency.samples().map((ms) => Math.round(ms * 10) / 10),
       lossEstimate: this.repair.lossEstimate,
       members: [...this.members.values()].map((m) => ({
         id: m.id,
