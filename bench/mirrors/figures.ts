@@ -35,6 +35,8 @@ export interface RepairFigures {
   readonly deliveredRepaired: number | null;
   /** CRIMP's own repair-latency summary when this build reports one (`crimp.repairLatencyMs`), else null. */
   readonly latencyMs: unknown;
+  /** Its samples, when this build reports them (`crimp.repairLatenciesMs`): the mirrors' pooled give the p95. */
+  readonly latenciesMs: readonly number[];
   readonly tssRollbacks: number | null;
   /** CRIMP's smoothed round trip to each other mirror at the end (the one it scales repair timers by), ms. */
   readonly rttsMs: readonly number[];
@@ -104,6 +106,8 @@ function field(e: JsonEvent, path: readonly string[]): unknown {
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+const numbers = (v: unknown): number[] =>
+  Array.isArray(v) ? v.filter((x): x is number => typeof x === 'number') : [];
 
 /** The measured round trips in a CRIMP stats `members` list, this mirror's own entry left out. */
 function rttsOf(members: unknown, self: number | null): number[] {
@@ -121,6 +125,7 @@ export function repairFigures(s: JsonEvent): RepairFigures {
     repairsSent: num(field(s, ['node', 'crimp', 'repairsSent'])),
     deliveredRepaired: num(field(s, ['node', 'crimp', 'deliveredRepaired'])),
     latencyMs: field(s, ['node', 'crimp', 'repairLatencyMs']),
+    latenciesMs: numbers(field(s, ['node', 'crimp', 'repairLatenciesMs'])),
     tssRollbacks: num(field(s, ['tss', 'rollbacks'])),
     rttsMs: rttsOf(field(s, ['node', 'crimp', 'members']), num(s.self)),
   };

@@ -19,13 +19,11 @@ export interface Target {
   readonly singleHost: { readonly all: number | null; readonly awayFromHost: number | null };
 }
 
-/** The worst mirror's repair p95 (ms) from CRIMP's own summary, when this build's CRIMP reports one. */
-function repairP95(run: RunFigures | undefined): number | null {
-  const p95s = (run?.repair ?? []).flatMap((m) => {
-    const l = m.latencyMs as { p95?: unknown } | null;
-    return typeof l?.p95 === 'number' ? [l.p95] : [];
-  });
-  return p95s.length === 0 ? null : Math.max(...p95s);
+/** Every mirror's repairs pooled (CRIMP's samples): how many, and their p95 (ms, nearest rank; null: none). */
+export function pooledRepairs(run: RunFigures | undefined): { n: number; p95: number | null } {
+  const all = (run?.repair ?? []).flatMap((m) => m.latenciesMs).sort((a, b) => a - b);
+  const rank = Math.ceil(0.95 * all.length);
+  return { n: all.length, p95: all.length === 0 ? null : (all[rank - 1] ?? null) };
 }
 
 export function mirrorTargets(
@@ -50,20 +48,21 @@ export function mirrorTargets(
     sameSiteEditP50: t('edit', true, 15),
     crossSitePointerP50: t('pointer', false, CORE_MS + 15),
     crossSiteEditP50: t('edit', false, CORE_MS + 15),
-    // Issue 22: one inter-mirror round trip + 10 ms, the worst mirror's, on the lossy core (no loss: no repairs).
-    // The round trip is the mirrors' own estimate (as the crimp bench's), which holds what the stack and this
-    // machine's router add to the links' 2 x 60 ms; the nominal limit is reported beside it.
+    // Issue 22: one inter-mirror round trip + 10 ms, over every mirror's repairs on the lossy core (no loss: no
+    // repairs). The round trip is the mirrors' own estimate (as the crimp bench's), which holds what the stack and
+    // this machine's router add to the links' 2 x 60 ms; the nominal limit is reported beside it.
     repairP95: (() => {
-      const value = repairP95(lossy);
+      const { n, p95: value } = pooledRepairs(lossy);
       const rtt = meanRtt(lossy);
       const limit = Math.round(((rtt ?? 2 * CORE_MS) + REPAIR_SLACK_MS) * 10) / 10;
       return {
         limit,
         value,
         met: value !== null && value <= limit,
+        samples: n,
         measuredRttMs: rtt,
         nominalLimit: 2 * CORE_MS + REPAIR_SLACK_MS,
-        ...(value === null ? { note: 'this build’s CRIMP reports no repair latency' } : {}),
+        ...(value === null ? { note: 'no repair was measured' } : {}),
       };
     })(),
   };
@@ -74,6 +73,8 @@ export interface RepairTarget {
   readonly limit: number;
   readonly value: number | null;
   readonly met: boolean;
+  /** Repairs pooled over the mirrors (a p95 of fewer than 20 is the largest of them). */
+  readonly samples: number;
   readonly measuredRttMs: number | null;
   readonly nominalLimit: number;
   readonly note?: string;
@@ -160,20 +161,32 @@ export function runsTable(runs: readonly RunFigures[]): string {
   return lines.join('\n') + '\n';
 }
 
+/** CRIMP's repair-latency summary as n · p50 / p95 / max ms (to 0.1 ms), or "none". */
+function summaryCell(l: unknown): string {
+  const { n, p50, p95, max } = (l ?? {}) as Record<string, unknown>;
+  const ms = (v: unknown): string =>
+    typeof v === 'number' ? String(Math.round(v * 10) / 10) : '?';
+  return typeof n === 'number' ? `${n} · ${ms(p50)} / ${ms(p95)} / ${ms(max)}` : 'none';
+}
+
 /** The mirrors' CRIMP repair figures, one row per mirror per run. */
 export function repairTable(runs: readonly { label: string; run: RunFigures }[]): string {
   const lines = [
-    '| run | mirror | gaps | repairs sent | delivered by repair | repair latency (CRIMP’s summary) | RTT to the others, ms | TSS rollbacks |',
+    '| run | mirror | gaps | repairs sent | delivered by repair | repairs · p50 / p95 / max ms (CRIMP’s) | RTT to the others, ms | TSS rollbacks |',
     '| --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
-  for (const { label, run } of runs)
+  const pooled: string[] = [];
+  for (const { label, run } of runs) {
     for (const m of run.repair)
       lines.push(
         `| ${label} | ${m.mirror ?? '–'} | ${m.gaps ?? '–'} | ${m.repairsSent ?? '–'} | ${m.deliveredRepaired ?? '–'} | ` +
-          `${m.latencyMs === null ? 'not reported by this build' : JSON.stringify(m.latencyMs)} | ` +
+          `${summaryCell(m.latencyMs)} | ` +
           `${m.rttsMs.length === 0 ? '–' : m.rttsMs.map((r) => Math.round(r * 10) / 10).join(', ')} | ${m.tssRollbacks ?? '–'} |`,
       );
-  return lines.join('\n') + '\n';
+    const { n, p95 } = pooledRepairs(run);
+    if (n > 0) pooled.push(`${label}: ${n} repairs over the mirrors, p95 ${p95} ms`);
+  }
+  return lines.join('\n') + '\n' + (pooled.length === 0 ? '' : `\n${pooled.join('; ')}.\n`);
 }
 
 export function mirrorCharts(
