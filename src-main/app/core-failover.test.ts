@@ -191,63 +191,13 @@ describe('failover between the hosts of a session', () => {
     await world.runUntil(() => xs(boardOf(a).values()).includes(444));
   });
 
-  it('a host that stalls: the joiner fails over to the other, and moves back once it answers sooner again', async () => {
-    const seed = 2216;
-    const world = new SimSessions(seed);
-    const { at, bt } = await twoHosts(world);
-    for (const h of world.handles) h.hosting?.setHosts([at, bt]);
-    // Each join dials from an address of its own (sim-sessions.ts): the first, the failover's and the move's.
-    const joiners = [1, 2, 3].map((n) => ({ address: `127.0.1.${n}`, port: 9000 + n }));
-    const toHosts = (a: Impairment, b: Impairment): void => {
-      for (const from of joiners)
-        for (const [to, c] of [
-          [at, a],
-          [bt, b],
-        ] as const) {
-          world.net.setConditions(from, to, c);
-          world.net.setConditions(to, from, c);
-        }
-    };
-    const near = { ...NO_IMPAIRMENT, delayMs: 5 };
-    const far = { ...NO_IMPAIRMENT, delayMs: 20 };
-    toHosts(near, far);
-    const joiner = core(world);
-    const link = `ghostboard://direct/${at.address}:${at.port},${bt.address}:${bt.port}#${CODE}`;
-    await joiner.core.invoke({ cmd: 'join', options: { name: 'Jo', address: link, code: '' } });
-    await world.runUntil(() => joined(joiner)?.hostName === 'Ana', 5_000);
-    await world.run(500);
-    // A goes silent both ways (a paused process, a busy machine) until the joiner has failed over to B, the only
-    // other host, dialled without a probe.
-    const from = joiner.events.length;
-    toHosts({ ...near, loss: 1 }, far);
-    await world.runUntil(
-      () => joined(joiner)?.hostName === 'Bea' && joined(joiner)?.reconnecting === undefined,
-      FAILOVER_BOUND_MS + 1_000,
-    );
-    toHosts(near, far);
-    // B names both hosts: the second look, 3 s after joining B, finds A at 10 ms against B's 40, and it moves back.
-    await world.runUntil(
-      () =>
-        joined(joiner)?.hostName === 'Ana' &&
-        joined(joiner)?.reconnecting === undefined &&
-        JSON.stringify(xs(boardOf(joiner).values())) === JSON.stringify([111]),
-      8_000,
-    );
-    const after = statuses(joiner, from);
-    expect(
-      after.every((st) => st.phase === 'joined'),
-      `seed ${seed}`,
-    ).toBe(true);
-    const elsewhere = after.findIndex(
-      (st) => st.phase === 'joined' && st.reconnecting?.elsewhere === true,
-    );
-    const nearer = after.findIndex(
-      (st) => st.phase === 'joined' && st.reconnecting?.nearer === true,
-    );
-    expect(elsewhere, `seed ${seed}`).toBeGreaterThanOrEqual(0);
-    expect(nearer, `seed ${seed}: the move back shows as a move`).toBeGreaterThan(elsewhere);
-    expect(joined(joiner)?.address, `seed ${seed}`).toBe(`127.0.0.1:${at.port}`);
-  });
+  for (const [named, seed] of [
+    ['its hosts name each other', 2216],
+    ['only the link names the hosts', 2217],
+  ] as const)
+    it(`a host that stalls: the joiner fails over to the other, and moves back once it answers sooner again (${named})`, async () => {
+      await stallAndBack(seed, named === 'its hosts name each other');
+    });
 
   it('ends as the host leaving when the host stops and no other answers', async () => {
     const seed = 2214;
@@ -268,3 +218,64 @@ describe('failover between the hosts of a session', () => {
     });
   });
 });
+
+/**
+ * The joiner's host goes silent; it fails over to the other, and its second look there (3 s after that join) finds
+ * the first answering sooner again and moves back. `named`: the hosts' `hosts` messages name both (mirrors);
+ * otherwise only the join link does, and the failover's join, which leaves the silent host out of its probe,
+ * still has it looked at again.
+ */
+async function stallAndBack(seed: number, named: boolean): Promise<void> {
+  const world = new SimSessions(seed);
+  const { at, bt } = await twoHosts(world);
+  if (named) for (const h of world.handles) h.hosting?.setHosts([at, bt]);
+  // Each join dials from an address of its own (sim-sessions.ts): the first, the failover's and the move's.
+  const joiners = [1, 2, 3].map((n) => ({ address: `127.0.1.${n}`, port: 9000 + n }));
+  const toHosts = (a: Impairment, b: Impairment): void => {
+    for (const from of joiners)
+      for (const [to, c] of [
+        [at, a],
+        [bt, b],
+      ] as const) {
+        world.net.setConditions(from, to, c);
+        world.net.setConditions(to, from, c);
+      }
+  };
+  const near = { ...NO_IMPAIRMENT, delayMs: 5 };
+  const far = { ...NO_IMPAIRMENT, delayMs: 20 };
+  toHosts(near, far);
+  const joiner = core(world);
+  const link = `ghostboard://direct/${at.address}:${at.port},${bt.address}:${bt.port}#${CODE}`;
+  await joiner.core.invoke({ cmd: 'join', options: { name: 'Jo', address: link, code: '' } });
+  await world.runUntil(() => joined(joiner)?.hostName === 'Ana', 5_000);
+  await world.run(500);
+  // A goes silent both ways (a paused process, a busy machine) until the joiner has failed over to B, the only
+  // other host, dialled without a probe.
+  const from = joiner.events.length;
+  toHosts({ ...near, loss: 1 }, far);
+  await world.runUntil(
+    () => joined(joiner)?.hostName === 'Bea' && joined(joiner)?.reconnecting === undefined,
+    FAILOVER_BOUND_MS + 1_000,
+  );
+  toHosts(near, far);
+  // The second look, 3 s after joining B, finds A at 10 ms against B's 40 (named by B or by the link), and moves.
+  await world.runUntil(
+    () =>
+      joined(joiner)?.hostName === 'Ana' &&
+      joined(joiner)?.reconnecting === undefined &&
+      JSON.stringify(xs(boardOf(joiner).values())) === JSON.stringify([111]),
+    8_000,
+  );
+  const after = statuses(joiner, from);
+  expect(
+    after.every((st) => st.phase === 'joined'),
+    `seed ${seed}`,
+  ).toBe(true);
+  const elsewhere = after.findIndex(
+    (st) => st.phase === 'joined' && st.reconnecting?.elsewhere === true,
+  );
+  const nearer = after.findIndex((st) => st.phase === 'joined' && st.reconnecting?.nearer === true);
+  expect(elsewhere, `seed ${seed}`).toBeGreaterThanOrEqual(0);
+  expect(nearer, `seed ${seed}: the move back shows as a move`).toBeGreaterThan(elsewhere);
+  expect(joined(joiner)?.address, `seed ${seed}`).toBe(`127.0.0.1:${at.port}`);
+}

@@ -352,11 +352,13 @@ class Core implements AppCore {
     shown: string,
   ): Promise<ApiReply> {
     if (this.runner) return { ok: false, reason: 'already in a session' };
+    const known = this.knownHosts();
     const runner = await this.sessions.join({
       name,
       code,
       host,
       ...(mirrors.length > 0 ? { mirrors } : {}),
+      ...(known.length > 0 ? { knownHosts: known } : {}),
     });
     this.reach.reset({ keepProbes: this.rejoin?.cause === 'nearer' });
     this.adopt(runner);

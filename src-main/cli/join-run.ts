@@ -215,7 +215,8 @@ export class CliJoin {
     if (this.stopped) return;
     let next: SessionRunner;
     try {
-      next = await SessionRunner.join({ ...this.o.run, host, mirrors });
+      // Every host known, the one left (or silent) too: the new join's second look probes them all.
+      next = await SessionRunner.join({ ...this.o.run, host, mirrors, knownHosts: this.known() });
     } catch (e) {
       // No socket for the new join: the session is over here, as any end.
       this.o.emit({ ev: 'error', message: e instanceof Error ? e.message : String(e) });

@@ -184,6 +184,11 @@ export class Endpoint<R> {
     this.nearest.knownHosts(hosts);
   }
 
+  /** Client: the session's hosts known before this join, for that second look too (NearestJoin.linkHosts). */
+  linkHosts(hosts: readonly PeerAddress[]): void {
+    this.nearest.linkHosts(hosts);
+  }
+
   /** `via`: the local port it came in on, 0 the main one (see Transmit). */
   handleDatagram(now: number, from: PeerAddress, bytes: Uint8Array, via = 0): void {
     this.lastNow = Math.max(this.lastNow, now);

@@ -64,6 +64,17 @@ describe('the second look once joined', () => {
     );
   });
 
+  it('probes the hosts known before the join too, after those the joined host names', () => {
+    const C: PeerAddress = { address: '198.51.100.3', port: 7350 };
+    const j = new NearestJoin(1);
+    // A failover's join to B alone: A, silent then, is known from the link; B's own list names B and C.
+    j.linkHosts([A, B]);
+    j.knownHosts([B, C]);
+    j.joined(0, addressKey(B));
+    j.handleTimeout(RECHECK_AFTER_MS);
+    expect(probed(j)).toEqual([B, C, A].map(addressKey));
+  });
+
   it('probes nothing when the joined host is not among the hosts it knows, or is the only one', () => {
     const stranger = new NearestJoin(1);
     stranger.knownHosts([A, B]);

@@ -63,6 +63,8 @@ export class NearestJoin {
   private rechecking: string | undefined;
   /** The session's hosts as the joined host told them (see knownHosts). */
   private known: readonly PeerAddress[] = [];
+  /** The session's hosts the joiner knew of before this join (see linkHosts). */
+  private linked: readonly PeerAddress[] = [];
 
   /** `version`: the protocol version every probe asks about (the endpoint's). */
   constructor(private readonly version: number) {}
@@ -96,6 +98,15 @@ export class NearestJoin {
   }
 
   /**
+   * The session's hosts the joiner knew of before this join (its link's, and after a failover the silent one too):
+   * the second look probes them after the others, so a host its link alone names, left out of a failover's probe,
+   * is found again once it answers.
+   */
+  linkHosts(hosts: readonly PeerAddress[]): void {
+    this.linked = hosts;
+  }
+
+  /**
    * A connection opened to `peer` (an address key): the session's hosts are probed again later, once (see
    * recheckHosts; nothing is probed when they are fewer than two or do not include `peer`).
    */
@@ -105,13 +116,13 @@ export class NearestJoin {
   }
 
   /**
-   * The hosts a second look probes: those the join probed, then those the joined host told, each once and in that
-   * order, at most MAX_PROBE_CANDIDATES, the joined one (by address key) always among them. Empty when it is among
-   * none of them.
+   * The hosts a second look probes: those the join probed, then those the joined host told, then those the joiner
+   * knew of before, each once and in that order, at most MAX_PROBE_CANDIDATES, the joined one (by address key)
+   * always among them. Empty when it is among none of them.
    */
   private recheckHosts(joined: string): PeerAddress[] {
     const all = new Map<string, PeerAddress>();
-    for (const h of [...(this.last?.hosts ?? []), ...this.known])
+    for (const h of [...(this.last?.hosts ?? []), ...this.known, ...this.linked])
       if (!all.has(addressKey(h))) all.set(addressKey(h), h);
     const here = all.get(joined);
     if (here === undefined) return [];

@@ -181,9 +181,16 @@ export class PeerSession {
 
   /**
    * Starts the join at the nearest of the session's hosts (its mirrors): each is probed, the lowest RTT dialled
-   * (one host: dialled at once). What the probes found is `takeProbed`'s.
+   * (one host: dialled at once). What the probes found is `takeProbed`'s. `known`: every host of the session the
+   * joiner knows of, some maybe left out of `hosts` (a failover leaves out the silent one); a second look after the
+   * join probes them too (Endpoint.linkHosts).
    */
-  connectNearest(now: number, hosts: readonly PeerAddress[]): void {
+  connectNearest(
+    now: number,
+    hosts: readonly PeerAddress[],
+    known: readonly PeerAddress[] = [],
+  ): void {
+    this.endpoint.linkHosts(known);
     this.endpoint.connectNearest(now, hosts);
   }
 

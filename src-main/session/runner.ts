@@ -111,6 +111,11 @@ export interface JoinRun {
     PeerAddress | { readonly directories: readonly PeerAddress[]; readonly session: string };
   /** With a host's address: the session's other hosts (its mirrors); the nearest of them all is joined. */
   readonly mirrors?: readonly PeerAddress[];
+  /**
+   * With a host's address: every host of the session the joiner knows of, some maybe left out of `host` and
+   * `mirrors` (a failover leaves out the one that went silent). Probed again with them a few seconds after the join.
+   */
+  readonly knownHosts?: readonly PeerAddress[];
   readonly viewer?: boolean;
   readonly rate?: SessionRate;
   readonly uplinkBytesPerSecond?: number;
@@ -237,7 +242,7 @@ export class SessionRunner {
       const hosts = [target, ...(o.mirrors ?? [])];
       for (const h of hosts) runner.pathOf.set(addressKey(h), pathKindOf(h.address, 'direct'));
       runner.joining = session;
-      session.connectNearest(monotonicNow(), hosts);
+      session.connectNearest(monotonicNow(), hosts, o.knownHosts);
     } else {
       const client = runner.attachRendezvous(target.directories);
       client.introduce(

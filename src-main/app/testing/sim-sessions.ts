@@ -268,7 +268,7 @@ export class SimSessions implements SessionFactory {
       const hosts = [target, ...(o.mirrors ?? [])];
       for (const h of hosts) handle.pathOf.set(addressKey(h), pathKindOf(h.address, 'direct'));
       handle.joining = session;
-      session.connectNearest(this.clock.now(), hosts);
+      session.connectNearest(this.clock.now(), hosts, o.knownHosts);
     } else
       this.clock.after(DIRECTORY_MS, () => {
         const host = this.listed.get(target.session);
