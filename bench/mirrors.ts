@@ -123,7 +123,8 @@ async function measure(
     `mirrors ${mode} ${perSite * 3} users (${Math.round((performance.now() - t0) / 1000)} s): ` +
       `pointer same/cross p50 ${f.latencyMs.pointer.sameSite.p50}/${f.latencyMs.pointer.crossSite.p50} ms, ` +
       `edit ${f.latencyMs.edit.sameSite.p50}/${f.latencyMs.edit.crossSite.p50} ms, ` +
-      `up ${JSON.stringify(f.upKbps)} kbit/s, rollbacks ${f.rollbacks}, load ${f.load1}\n`,
+      `up ${JSON.stringify(f.upKbps)} kbit/s, CPU ${JSON.stringify(f.hostCpuMsPerSecond)} ms/s, ` +
+      `rollbacks ${f.rollbacks}, load ${f.load1}\n`,
   );
   return f;
 }

@@ -9,7 +9,6 @@
 // them; their join times are not measured here yet.
 import { spawn } from 'node:child_process';
 import dgram from 'node:dgram';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PeerAddress } from '../src-main/net/address';
 import { addressKey } from '../src-main/net/address';
@@ -29,6 +28,7 @@ import { HostSession } from '../src-main/session/host';
 import { PeerSession } from '../src-main/session/peer';
 import type { SessionEvent } from '../src-main/session/session-events';
 import { PROTOCOL_VERSION } from '../shared/version';
+import { cpuSeconds, rssMb } from './proc-usage';
 
 const ONE_WAY_MS = 40;
 const JOINS = 20;
@@ -148,17 +148,6 @@ function joins(viaDirectory: boolean): { p50Ms: number; p95Ms: number; bytesP50:
   };
 }
 
-/** utime + stime of a process, in seconds, and its resident memory in MB (Linux /proc). */
-function usage(pid: number): { cpuS: number; rssMb: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  const rssKb = Number(
-    /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0,
-  );
-  return { cpuS: ticks / 100, rssMb: Math.round(rssKb / 102.4) / 10 };
-}
-
 async function directoryLoad(): Promise<Record<string, number>> {
   const bin = fileURLToPath(new URL('../bin/ghostboard.js', import.meta.url));
   const child = spawn(process.execPath, [bin, 'directory', '--bind', '127.0.0.1', '--port', '0'], {
@@ -271,11 +260,11 @@ async function directoryLoad(): Promise<Record<string, number>> {
       }
     }, TICK_MS);
     await new Promise((r) => setTimeout(r, WARMUP_MS));
-    const a = usage(child.pid ?? 0);
+    const a = { cpuS: cpuSeconds(child.pid), rssMb: rssMb(child.pid) };
     const t0 = performance.now();
     const r0 = { registered, found };
     await new Promise((r) => setTimeout(r, MEASURE_MS));
-    const b = usage(child.pid ?? 0);
+    const b = { cpuS: cpuSeconds(child.pid), rssMb: rssMb(child.pid) };
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(timer);
     for (const s of sources) s.socket.close();

@@ -1,12 +1,12 @@
 // Scale benchmark: one headless Ghostboard host on loopback with 16, 64, 128 and 256 bot peers (64 per driver
 // process) moving pointers at 30 Hz, each accepting 64 kbit/s downstream; reports the host's CPU seconds per
 // second and RSS, per-bot downstream kbit/s, and the update rate of each bot's 8 nearest peers vs the rest.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateJoinCode } from '../src-main/net/join-code';
 import { percentile, round1 } from './compare/figures';
+import { cpuSeconds, rssMb } from './proc-usage';
 import type { JsonEvent } from './router/json-proc';
 import { JsonProc } from './router/json-proc';
 import type { BarChart } from './plot';
@@ -17,7 +17,6 @@ const GHOSTBOARD = join(here, '..', 'bin', 'ghostboard.js');
 const PER_DRIVER = 64;
 const WARMUP_MS = 3000;
 const JOIN_TIMEOUT_MS = 120_000;
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 
 interface BotFigures {
   bot: number;
@@ -70,20 +69,6 @@ interface ScaleRun {
   };
   /** Why bots that are gone went, with counts. */
   ended: Record<string, number>;
-}
-
-/** utime + stime of a process, seconds (from /proc/<pid>/stat). */
-function cpuSeconds(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
-}
-
-function rssMB(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return round1(Number(m?.[1]) / 1024);
 }
 
 const load1 = (): number => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
@@ -153,7 +138,7 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
     const seconds = (performance.now() - t0) / 1000;
     const cpu = (cpuSeconds(host.child.pid) - cpu0) / seconds;
     const drv = (drivers.reduce((a, d) => a + cpuSeconds(d.child.pid), 0) - drv0) / seconds;
-    const rss = rssMB(host.child.pid);
+    const rss = rssMb(host.child.pid);
     const end = await hostStats(host);
     const links = (end.connections ?? []) as HostLink[];
     const hostLoop = end.loopDelayMs as LoopDelay | undefined;

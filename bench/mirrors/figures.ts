@@ -69,6 +69,8 @@ export interface RunFigures {
   readonly upKbps: Record<string, number>;
   readonly upKbpsPerHostMean: number;
   readonly downKbpsPerHostMean: number;
+  /** Per host node: its process's CPU over the window, ms per second (1,000 is a core). */
+  readonly hostCpuMsPerSecond: Record<string, number>;
   readonly coreKbps: number;
   readonly usersLoopDelayMsWorst: { p50: number; p99: number };
   readonly load1: number;
@@ -189,6 +191,7 @@ function figuresOf(r: RawRun): RunFigures {
     upKbps: up,
     upKbpsPerHostMean: mean(Object.values(up)),
     downKbpsPerHostMean: mean(r.hostTraffic.map((h) => kbps(h.downBytes))),
+    hostCpuMsPerSecond: Object.fromEntries(r.hostCpuMsPerSecond.map((h) => [h.node, h.ms])),
     coreKbps: kbps(r.coreBytes),
     usersLoopDelayMsWorst: {
       p50: Math.max(...r.usersLoopDelayMs.map((l) => l.p50)),

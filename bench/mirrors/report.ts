@@ -138,18 +138,20 @@ export function growthLatencyTable(runs: readonly RunFigures[]): string {
 /** Per run: who joined, what was seen, rollbacks, each host's upstream, the core's traffic, the load. */
 export function runsTable(runs: readonly RunFigures[]): string {
   const lines = [
-    '| users | hosts | joined / alive | pointer Hz sent per user | seen % pointer · edit · chat | board commands | rollbacks (per 1,000) | upstream kbit/s per host | mean per host | core kbit/s | users’ loop delay p99 ms | load1 |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| users | hosts | joined / alive | pointer Hz sent per user | seen % pointer · edit · chat | board commands | rollbacks (per 1,000) | upstream kbit/s per host | mean per host | core kbit/s | host CPU ms/s | users’ loop delay p99 ms | load1 |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of runs) {
-    const ups = Object.entries(r.upKbps)
-      .map(([n, v]) => `${n.replace('-mirror', '')} ${v}`)
-      .join(', ');
+    const byHost = (o: Record<string, number>): string =>
+      Object.entries(o)
+        .map(([n, v]) => `${n.replace('-mirror', '')} ${v}`)
+        .join(', ');
+    const ups = byHost(r.upKbps);
     lines.push(
       `| ${r.users}${r.starved ? ' ⚠ starved' : ''} | ${r.mode === 'single' ? 'single host at a' : 'a mirror per site'} | ${r.users - r.failedJoins} / ${r.alive} | ${r.pointerHzSent} | ` +
         `${r.seenPct.pointer} · ${r.seenPct.edit} · ${r.seenPct.chat} | ${r.commands.boardCommands ?? 0} | ` +
         `${r.mode === 'single' ? '–' : `${r.rollbacks} (${r.rollbacksPer1000Commands})`} | ${ups} | ${r.upKbpsPerHostMean} | ` +
-        `${r.coreKbps} | ${r.usersLoopDelayMsWorst.p99} | ${r.load1} |`,
+        `${r.coreKbps} | ${byHost(r.hostCpuMsPerSecond)} | ${r.usersLoopDelayMsWorst.p99} | ${r.load1} |`,
     );
   }
   if (runs.some((r) => r.starved))

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { machineClockMs } from '../../src-main/cli/script';
 import { generateJoinCode } from '../../src-main/net/join-code';
+import { cpuSeconds } from '../proc-usage';
 import type { JsonEvent, JsonProc } from '../router/json-proc';
 import type { Sites, SitesStats } from '../router/sites';
 import type { Histogram } from './histogram';
@@ -54,6 +55,8 @@ export interface RawRun {
   readonly hostTraffic: { node: string; upBytes: number; downBytes: number }[];
   readonly coreBytes: number;
   readonly seconds: number;
+  /** Per host node: its process's CPU time over the window (every thread), ms per second. */
+  readonly hostCpuMsPerSecond: { node: string; ms: number }[];
   /** Each mirror's `mirror-stats` line at the end, whole (none for the single host). */
   readonly mirrorStats: JsonEvent[];
   readonly load1: number;
@@ -178,8 +181,15 @@ export async function runOne(sites: Sites, o: RunOptions): Promise<RawRun> {
       new Promise((r) => setTimeout(r, Math.max(0, t - machineClockMs())));
     await at(start);
     const open = await sites.snapshot();
+    const cpu0 = hosts.map((h) => cpuSeconds(h.child.pid));
     await at(end);
     const close = await sites.snapshot();
+    const cpu1 = hosts.map((h) => cpuSeconds(h.child.pid));
+    const windowS = (close.atMs - open.atMs) / 1000;
+    const hostCpuMsPerSecond = hostNodes(o.mode).map((node, i) => ({
+      node,
+      ms: Math.round((((cpu1[i] ?? NaN) - (cpu0[i] ?? NaN)) * 1000) / windowS),
+    }));
     const done = await Promise.all(
       users.map((u) => u.waitFor((e) => e.ev === 'done', o.settleMs + 60_000)),
     );
@@ -211,6 +221,7 @@ export async function runOne(sites: Sites, o: RunOptions): Promise<RawRun> {
       rollbacks,
       rollbackEffects,
       ...traffic(sites, o.mode, open, close),
+      hostCpuMsPerSecond,
       mirrorStats: o.mode === 'mirrors' ? await mirrorStats(hosts) : [],
       load1: load1(),
     };
