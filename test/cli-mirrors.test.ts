@@ -46,6 +46,7 @@ describe('ghostboard host --mirrors / --mirror-of', () => {
     onTestFinished(() => lab.close());
     // Both hosts use the same port on two loopback addresses (the mirror links take the next one).
     const port = 20_000 + 2 * randomInt(10_000);
+    const aSpawnedAt = performance.now();
     const a = lab.spawn('a', hostArgs('127.0.0.1', port, ['--code', CODE, '--mirrors']));
     const readyA = await a.waitFor((e) => e.ev === 'ready', 'ready', START_MS);
     const mirrorLink = str(readyA, 'mirrorLink');
@@ -60,6 +61,7 @@ describe('ghostboard host --mirrors / --mirror-of', () => {
 
     const b = lab.spawn('b', hostArgs('127.0.0.2', port, ['--mirror-of', mirrorLink]));
     const readyB = await b.waitFor((e) => e.ev === 'ready', 'ready', START_MS);
+    const bReadyAt = performance.now();
     // Its link names both hosts; its board came from the group.
     expect(str(readyB, 'link')).toContain(`127.0.0.1:${port}`);
     await b.waitFor(
@@ -115,6 +117,16 @@ describe('ghostboard host --mirrors / --mirror-of', () => {
     const stats = await b.waitFor((e) => e.ev === 'mirror-stats', 'b’s mirror stats');
     expect(stats).toMatchObject({ ready: true, self: 1, group: { members: [0, 1] } });
     expect(stats.node).toHaveProperty('crimp.delivered');
+    expect(stats.node).toHaveProperty('crimp.repairLatenciesMs');
+    // a told b's clock offset. Each process's clock counts from its own start, so b's (started after a's) is
+    // behind a's by the time between their starts: less than from a's spawn to b's ready, and more than nothing.
+    const clock = await a.waitFor(
+      mirrorEvent('clock', (e) => e.id === 1),
+      'a tells b’s clock offset',
+    );
+    expect(num(clock, 'offset')).toBeLessThan(0);
+    expect(-num(clock, 'offset')).toBeLessThan(bReadyAt - aSpawnedAt);
+    expect(num(clock, 'error')).toBeLessThan(250); // loopback: its best round trip is far under this
     expect(stats.tss).toHaveProperty('rollbacks');
 
     // b stops: a hears it leave at once (its links closed), and goes on alone.

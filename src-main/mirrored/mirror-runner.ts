@@ -40,6 +40,8 @@ const MAX_UNHEARD = 64;
 /** A linked mirror's clock offset is told again once it moved this far (ms), at most this often. */
 const CLOCK_NEWS_MS = 5;
 const CLOCK_EVERY_MS = 10_000;
+/** The links' clock offsets are looked at this often at most (ms): news() runs after every datagram of theirs. */
+const CLOCK_LOOK_MS = 100;
 
 export type MirrorRunEvent =
   /** This mirror is in the group under `id` (a founder at once, a joiner once it holds the board). */
@@ -85,6 +87,7 @@ export class MirrorRunner {
   private readonly listeners = new Set<(e: MirrorRunEvent) => void>();
   private readonly unheard: MirrorRunEvent[] = [];
   private readonly clocks = new Map<MirrorId, { offset: number; at: number }>();
+  private clocksLookedAt = -Infinity;
   private rollbackEffects = 0;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -359,6 +362,8 @@ export class MirrorRunner {
       this.rollbackEffects = rolled;
     }
     const now = monotonicNow();
+    if (now - this.clocksLookedAt < CLOCK_LOOK_MS) return;
+    this.clocksLookedAt = now;
     for (const c of mirror.node.clocks(now)) {
       const last = this.clocks.get(c.id);
       if (
