@@ -135,6 +135,13 @@ export function growthLatencyTable(runs: readonly RunFigures[]): string {
   return lines.join('\n') + '\n';
 }
 
+/** A figure per host node, as "a 12.3, b 45.6". */
+function byHost(o: Record<string, number>): string {
+  return Object.entries(o)
+    .map(([n, v]) => `${n.replace('-mirror', '')} ${v}`)
+    .join(', ');
+}
+
 /** Per run: who joined, what was seen, rollbacks, each host's upstream, the core's traffic, the load. */
 export function runsTable(runs: readonly RunFigures[]): string {
   const lines = [
@@ -142,10 +149,6 @@ export function runsTable(runs: readonly RunFigures[]): string {
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of runs) {
-    const byHost = (o: Record<string, number>): string =>
-      Object.entries(o)
-        .map(([n, v]) => `${n.replace('-mirror', '')} ${v}`)
-        .join(', ');
     const ups = byHost(r.upKbps);
     lines.push(
       `| ${r.users}${r.starved ? ' ⚠ starved' : ''} | ${r.mode === 'single' ? 'single host at a' : 'a mirror per site'} | ${r.users - r.failedJoins} / ${r.alive} | ${r.pointerHzSent} | ` +

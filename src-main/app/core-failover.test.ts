@@ -191,12 +191,12 @@ describe('failover between the hosts of a session', () => {
     await world.runUntil(() => xs(boardOf(a).values()).includes(444));
   });
 
-  for (const [named, seed] of [
-    ['its hosts name each other', 2216],
-    ['only the link names the hosts', 2217],
+  for (const [seed, named, label] of [
+    [2216, true, 'its hosts name each other'],
+    [2217, false, 'only the link names the hosts'],
   ] as const)
-    it(`a host that stalls: the joiner fails over to the other, and moves back once it answers sooner again (${named})`, async () => {
-      await stallAndBack(seed, named === 'its hosts name each other');
+    it(`a host that stalls: the joiner fails over to the other, and moves back once it answers sooner again (${label})`, async () => {
+      await stallAndBack(seed, named);
     });
 
   it('ends as the host leaving when the host stops and no other answers', async () => {
