@@ -5,6 +5,7 @@
 import type { BoardObject } from '../../shared/board';
 import { parseAddress } from '../net/address';
 import type { CloseInfo } from '../net/close-reason';
+import type { RatePolicy } from '../net/stream/rate';
 import type { RpcEndpoint } from '../net/stream/rpc';
 import type { Refusal } from './board';
 import { isRefusal } from './board';
@@ -32,6 +33,8 @@ export interface HostPeer {
   lastActiveAt: number;
   /** Its image transfers, both ways (set up with its handlers). */
   blobs: BlobLink | undefined;
+  /** The most the host sends it now (host-packet-rates.ts). */
+  sendCap: RatePolicy;
 }
 
 /** What the host refused or dropped from connections, by cause. */

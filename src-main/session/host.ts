@@ -29,7 +29,7 @@ import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { HostRules } from './host-rules';
 import { boardDownloadRate } from './join-rate';
-import { hostAcceptRate } from './host-accept-rate';
+import { fetchingBoard, hostAcceptRate, hostSendRate } from './host-packet-rates';
 import type { RatePolicy } from '../net/stream/rate';
 import { HostText } from './host-text';
 import type { OtSplice } from '../../shared/text-ot';
@@ -85,8 +85,10 @@ export interface HostSessionOptions {
   readonly executor?: (board: Board) => BoardExecutor;
   /** Where this host's participants are relayed to the session's other hosts (mirrors); see `remote`. */
   readonly relay?: ParticipantRelay;
-  /** Packets/s its peers may send it in all before each is asked for fewer (default: host-accept-rate.ts). */
+  /** Packets/s its peers may send it in all before each is asked for fewer (default: host-packet-rates.ts). */
   readonly upstreamPackets?: number;
+  /** Packets/s it may send its peers in all before each is sent fewer (default: host-packet-rates.ts). */
+  readonly downstreamPackets?: number;
 }
 
 export { HOST_PEER_ID };
@@ -151,6 +153,9 @@ export class HostSession {
   private readonly sendCap: RatePolicy;
   /** What it accepts from each peer now: the session's rate, or fewer packets with many peers (see tick). */
   private accepting: RatePolicy;
+  /** The most it sends a peer that is not fetching the board, and the number of peers that was worked out for. */
+  private shared: RatePolicy;
+  private sharedAmong = 0;
   /** The session's hosts as joiners reach them (setHosts): told to every joiner. */
   private hostList: readonly PeerAddress[] = [];
 
@@ -163,6 +168,7 @@ export class HostSession {
     // What a joiner may ask for while its board comes down (join-rate.ts); the peer's accepted rate binds.
     this.sendCap = boardDownloadRate(this.rates.toPeers);
     this.accepting = this.rates.toHost;
+    this.shared = this.sendCap;
     this.board = options.board ?? new Board();
     this.maxPeers = options.maxPeers ?? 256;
     this.limits = { ...DEFAULT_PEER_LIMITS, ...options.peerLimits };
@@ -268,6 +274,8 @@ export class HostSession {
       viewport: undefined,
       lastActiveAt: this.now,
       blobs: undefined,
+      // Until the next tick works out its share (exchangeFewerWhenBusy).
+      sendCap: this.sendCap,
     };
     const p = state as HostPeer;
     Object.assign(p, { stack: this.stackFor(conn, p) });
@@ -280,7 +288,7 @@ export class HostSession {
     return buildConnectionStack(conn, {
       proto: this.proto,
       rate: this.accepting,
-      sendRate: this.sendCap,
+      sendRate: p.sendCap,
       presenceDomain: this.presence,
       presenceScope: (_now, s) => {
         const m = p.member;
@@ -739,7 +747,7 @@ export class HostSession {
       // tick had the endpoint work out every peer's deadline again at each tick.
       p.stack.events.scheduler.touch(now);
     }
-    this.acceptFewerWhenBusy(now);
+    this.exchangeFewerWhenBusy(now);
     this.shareUplink(now);
     this.images.tick(now);
     this.executor.tick(now);
@@ -747,13 +755,28 @@ export class HostSession {
     this.texts.tick();
   }
 
-  /** With many peers each is asked for fewer packets (host-accept-rate.ts); every peer is told of a change. */
-  private acceptFewerWhenBusy(now: number): void {
-    const accept = hostAcceptRate(this.rates.toHost, this.peers.size, this.options.upstreamPackets);
-    if (accept.packetsPerSecond === this.accepting.packetsPerSecond) return;
-    this.accepting = accept;
-    for (const p of this.peers.values())
-      p.stack.events.scheduler.setLocalRate(now, accept, this.sendCap);
+  /**
+   * With many peers each is asked for fewer packets, and sent fewer (host-packet-rates.ts); a peer is told when
+   * what it is asked for changes. A peer fetching the board keeps the download's cap until it has it.
+   */
+  private exchangeFewerWhenBusy(now: number): void {
+    const peers = this.peers.size;
+    const accept = hostAcceptRate(this.rates.toHost, peers, this.options.upstreamPackets);
+    const acceptChanged = accept.packetsPerSecond !== this.accepting.packetsPerSecond;
+    if (acceptChanged) this.accepting = accept;
+    if (peers !== this.sharedAmong) {
+      this.sharedAmong = peers;
+      this.shared = hostSendRate(this.sendCap, peers, this.options.downstreamPackets);
+    }
+    for (const p of this.peers.values()) {
+      const scheduler = p.stack.events.scheduler;
+      const cap = fetchingBoard(scheduler.peerAccepts, this.rates.toPeers)
+        ? this.sendCap
+        : this.shared;
+      if (acceptChanged) scheduler.setLocalRate(now, this.accepting, cap);
+      else if (cap.packetsPerSecond !== p.sendCap.packetsPerSecond) scheduler.setSendCap(now, cap);
+      p.sendCap = cap;
+    }
   }
 
   /** A manual uplink cap is split max-min fairly among peers by what each currently can use (TRIBES future work 4). */

@@ -252,6 +252,11 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     return this.controller?.rounds ?? [];
   }
 
+  /** What the peer last said it accepts (its rate field; conservative until heard). */
+  get peerAccepts(): RatePolicy {
+    return this.peerRate;
+  }
+
   /** Caps this connection's sending (a manual --kbps cap, or the host's share of its uplink); Infinity lifts it. */
   setCeiling(now: number, bytesPerSecond: number): void {
     if (!(bytesPerSecond > 0)) throw new RangeError(`bad ceiling ${bytesPerSecond}`);
@@ -286,6 +291,13 @@ export class StreamConnection implements ConnectionHandler<PacketRecord> {
     this.localRate = rate;
     this.sendCap = sendRate;
     this.rateVersion++;
+    this.rateChanged(now);
+  }
+
+  /** Sets the most this side sends (its cap; the peer's accepted rate binds too), telling the peer nothing. */
+  setSendCap(now: number, sendRate: RatePolicy): void {
+    assertRatePolicy(sendRate);
+    this.sendCap = sendRate;
     this.rateChanged(now);
   }
 

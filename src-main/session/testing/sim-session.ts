@@ -52,6 +52,7 @@ export function makeSimSession(o: {
   imageLimits?: Partial<ImageLimits>;
   executor?: HostSessionOptions['executor'];
   upstreamPackets?: number;
+  downstreamPackets?: number;
 }): SimSession {
   const rng = new Rng(o.seed);
   const net = new SimNetwork(rng, o.conditions ?? NO_IMPAIRMENT);
@@ -74,6 +75,7 @@ export function makeSimSession(o: {
       ...(o.imageLimits === undefined ? {} : { imageLimits: o.imageLimits }),
       ...(o.executor === undefined ? {} : { executor: o.executor }),
       ...(o.upstreamPackets === undefined ? {} : { upstreamPackets: o.upstreamPackets }),
+      ...(o.downstreamPackets === undefined ? {} : { downstreamPackets: o.downstreamPackets }),
     },
     0,
   );

@@ -1,0 +1,54 @@
+// The packet rates a host keeps with each of its peers, both ways. Every datagram costs its host work: one from a
+// peer a decryption, an ack round and a read (52 µs each on the busiest mirror of the mirrors-scale bench at 250
+// peers); one to a peer its entries, a sealing and the scheduling (149 µs there, with a full packet of pointers). At
+// 250 peers a mirror exchanging 30 packets/s each way with each needed 1.75 cores. So a host with many peers asks
+// each for fewer, and sends each fewer, as a TRIBES server sets its clients' rates: HOST_PACKETS a second in all
+// each way, never fewer than MIN_PEER_PACKETS per peer, nor more than usual. At the floor a peer sees each pointer
+// in its view move about 15 times a second, which the renderer interpolates; a lower floor saved that mirror
+// nothing measurable (16 packets/s each way cost what 20 did: what is left does not shrink with the packets). A
+// session of up to 60 peers keeps the usual 66 up; a peer fetching the board keeps its faster download (see
+// fetchingBoard). Pure; knows nothing of connections.
+import type { RatePolicy } from '../net/stream/rate';
+import { packetRateAtMost } from '../net/stream/rate';
+
+/** Packets/s a host exchanges with its peers in all, each way: 66 each up to 60 peers, 40 at 100, 20 from 200 on. */
+export const HOST_PACKETS = 4000;
+/** A host never asks a peer for, nor sends it, fewer packets/s than this (nor more than the usual). */
+export const MIN_PEER_PACKETS = 20;
+
+/** `usual`, or fewer packets of the same size: each peer's share of `total` packets/s among `peers`. */
+function shareOf(usual: RatePolicy, peers: number, total: number): RatePolicy {
+  const floor = Math.min(usual.packetsPerSecond, MIN_PEER_PACKETS);
+  const share = packetRateAtMost(Math.max(1, total / Math.max(1, peers)));
+  const wanted = Math.max(floor, Math.min(usual.packetsPerSecond, share));
+  return wanted === usual.packetsPerSecond
+    ? usual
+    : { packetsPerSecond: wanted, packetBytes: usual.packetBytes };
+}
+
+/** What a host of `peers` connections accepts from each: `usual`, or fewer packets of the same size. */
+export function hostAcceptRate(
+  usual: RatePolicy,
+  peers: number,
+  total: number = HOST_PACKETS,
+): RatePolicy {
+  return shareOf(usual, peers, total);
+}
+
+/** The most a host of `peers` connections sends each (its cap; the peer's own accepted rate binds too). */
+export function hostSendRate(
+  cap: RatePolicy,
+  peers: number,
+  total: number = HOST_PACKETS,
+): RatePolicy {
+  return shareOf(cap, peers, total);
+}
+
+/**
+ * Whether a peer asking for `asks` is fetching the board: more than the session's `usual` rate is what a joiner
+ * asks for only then (join-rate.ts). It keeps the host's full cap meanwhile, so a late joiner's download is not held
+ * to a pointer's share. (A near peer's faster rate, near-rate.ts, ends before sessions grow to where shares bind.)
+ */
+export function fetchingBoard(asks: RatePolicy, usual: RatePolicy): boolean {
+  return asks.packetsPerSecond > usual.packetsPerSecond;
+}
