@@ -2,7 +2,7 @@
 // hosts (30 ms one way between mirrors, 5 ms from each user to its mirror), every user's pointer circling its home
 // at 60 Hz in a cluster of about 25 that its view holds (pointers scoped by view), a trickle of edits (one per user
 // a minute) and chat (one line per user every two minutes), every user accepting 30 packets/s x 238 B (64 kbit/s
-// with IP/UDP). As the hostcpu bench does, it times each mirror's own calls (its host's endpoint and session ticks,
+// with IP/UDP); at 250 peers a host sends and asks each for 20 (session/host-packet-rates.ts). As the hostcpu bench does, it times each mirror's own calls (its host's endpoint and session ticks,
 // its mirror's datagrams, timers and pumps) per simulated second: the share of one core that mirror's process
 // needs (its wall time, scaled by the share of the window the simulation had a core: the machine is shared).
 // Users are real PeerSessions; no sockets or system calls. Deterministic workload (seeded); times are this machine's.
@@ -194,6 +194,8 @@ export function runMirrorsScale(opts: MirrorsScaleOptions = {}): MirrorsScaleFig
       cpuMs: (used.user + used.system) / 1000,
       down: minus(t1.down, t0.down),
       up: minus(t1.up, t0.up),
+      downPackets: minus(t1.downPackets, t0.downPackets),
+      upPackets: minus(t1.upPackets, t0.upPackets),
       inView: watch.inView,
       othersInView: users.map((_, u) => clusterSizeOf(lay, u) - 1),
       outOfView: watch.outOfView,

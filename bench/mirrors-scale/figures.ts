@@ -43,6 +43,9 @@ export interface MirrorsScaleFigures {
     readonly max: number;
   };
   readonly userUpKbps: { readonly p50: number; readonly max: number };
+  /** Per user: packets/s its mirror sent it, and it sent its mirror (host-packet-rates.ts sets both). */
+  readonly userDownPps: { readonly p50: number; readonly max: number };
+  readonly userUpPps: { readonly p50: number; readonly max: number };
   /** Updates/s each user saw of each other pointer in its cluster (its view), and of pointers elsewhere in all. */
   readonly inViewPointerHz: { readonly mean: number; readonly p5: number };
   readonly outOfViewPointerHz: { readonly mean: number; readonly max: number };
@@ -64,6 +67,9 @@ export interface WindowCounts {
   /** Each user's bytes down and up on the wire in the window. */
   readonly down: readonly number[];
   readonly up: readonly number[];
+  /** Each user's packets down and up in the window. */
+  readonly downPackets: readonly number[];
+  readonly upPackets: readonly number[];
   /** Each user's pointer updates seen from its view's others (and how many others), and from elsewhere. */
   readonly inView: readonly number[];
   readonly othersInView: readonly number[];
@@ -87,6 +93,10 @@ export function summarize(
   const kbps = (bytes: readonly number[]): number[] => sorted(bytes.map((b) => (b * 8) / 1000 / s));
   const down = kbps(w.down);
   const up = kbps(w.up);
+  const pps = (packets: readonly number[]): { p50: number; max: number } => {
+    const xs = sorted(packets.map((n) => n / s));
+    return { p50: round1(percentile(xs, 50)), max: round1(xs.at(-1) ?? 0) };
+  };
   // On a machine shared with other work, a call's wall time includes waits for a core: the process's CPU time over
   // the window, shared out in proportion to the wall time each mirror's calls took, leaves those out.
   const onCpu = Math.min(1, w.cpuMs / Math.max(1, w.wallMs));
@@ -110,6 +120,8 @@ export function summarize(
       max: downMax,
     },
     userUpKbps: { p50: round1(percentile(up, 50)), max: round1(up.at(-1) ?? 0) },
+    userDownPps: pps(w.downPackets),
+    userUpPps: pps(w.upPackets),
     inViewPointerHz: { mean: round1(mean(inViewHz)), p5: round1(percentile(inViewHz, 5)) },
     outOfViewPointerHz: { mean: round1(mean(outHz)), max: round1(outHz.at(-1) ?? 0) },
     edits: w.edits,

@@ -4,11 +4,21 @@
 import type { PeerId } from '../../shared/board';
 import type { Joiner, ServedMirror } from '../../src-main/mirrored/testing/mirror-hosts';
 
+export interface Traffic {
+  readonly down: number[];
+  readonly up: number[];
+  readonly downPackets: number[];
+  readonly upPackets: number[];
+}
+
 export interface UserIds {
   /** The user that mirror `m`'s session calls `peer`, if any. */
   userOf(m: number, peer: PeerId): number | undefined;
-  /** Bytes on the wire (with `overhead` a datagram) each user's host sent it (down) and received from it (up). */
-  traffic(now: number, overhead: number): { down: number[]; up: number[] };
+  /**
+   * Bytes on the wire (with `overhead` a datagram) each user's host sent it (down) and received from it (up), and
+   * the packets.
+   */
+  traffic(now: number, overhead: number): Traffic;
 }
 
 export function userIds(mirrors: readonly ServedMirror[], users: readonly Joiner[]): UserIds {
@@ -30,8 +40,8 @@ export function userIds(mirrors: readonly ServedMirror[], users: readonly Joiner
   return {
     userOf: (m, peer) => byMirror[m]?.get(peer),
     traffic: (now, overhead) => {
-      const down = new Array<number>(users.length).fill(0);
-      const up = new Array<number>(users.length).fill(0);
+      const zeros = (): number[] => new Array<number>(users.length).fill(0);
+      const [down, up, downPackets, upPackets] = [zeros(), zeros(), zeros(), zeros()];
       for (const m of mirrors)
         for (const { peer, stack } of m.host.peerConnections()) {
           const u = userByOwnId[m.id]?.get(peer);
@@ -39,8 +49,10 @@ export function userIds(mirrors: readonly ServedMirror[], users: readonly Joiner
           const c = stack.conn.stats(now);
           down[u] = c.bytesSent + overhead * c.packetsSent;
           up[u] = c.bytesReceived + overhead * c.packetsReceived;
+          downPackets[u] = c.packetsSent;
+          upPackets[u] = c.packetsReceived;
         }
-      return { down, up };
+      return { down, up, downPackets, upPackets };
     },
   };
 }

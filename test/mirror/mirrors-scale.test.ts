@@ -24,6 +24,9 @@ describe('the mirrors-scale runner', () => {
     expect(f.inViewPointerHz.mean, msg).toBeGreaterThan(0);
     expect(f.outOfViewPointerHz.max, msg).toBe(0);
     expect(f.userDownKbps.max, msg).toBeGreaterThan(0);
+    // 8 peers a host: the usual rates both ways (host-packet-rates.ts shares them from 60 peers on).
+    expect(f.userDownPps.p50, msg).toBeGreaterThan(20);
+    expect(f.userUpPps.p50, msg).toBeGreaterThan(20);
     expect(f.targets.mirrorCpu.limit).toBe(1000);
     expect(f.targets.userDownKbps.limit).toBe(64);
     expect(f.targets.mirrorCpu.value).toBe(f.mirrorCpuMsPerSecond.max);
