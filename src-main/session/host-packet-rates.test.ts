@@ -1,66 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fetchingBoard,
-  HOST_PACKETS,
-  hostAcceptRate,
-  hostSendRate,
-  MIN_PEER_PACKETS,
-} from './host-packet-rates';
+import { fetchingBoard, HOST_PACKETS, MIN_PEER_PACKETS, peerShare } from './host-packet-rates';
 
-const broadband = { packetsPerSecond: 66, packetBytes: 238 };
-/** What a broadband host sends a peer at most (the board download's rate). */
-const downloadCap = { packetsPerSecond: 210, packetBytes: 238 };
+/** What a broadband host accepts from each peer, and the most it sends one (the board download's rate). */
+const up = { packetsPerSecond: 66, packetBytes: 238 };
+const downCap = { packetsPerSecond: 210, packetBytes: 238 };
 
-describe('hostAcceptRate', () => {
-  it('keeps the usual rate while the peers fit the host’s budget', () => {
-    expect(hostAcceptRate(broadband, 1)).toBe(broadband);
-    expect(hostAcceptRate(broadband, 60)).toBe(broadband);
+describe('peerShare', () => {
+  it('keeps the usual rate each way while the peers fit the host’s budget', () => {
+    expect(peerShare(up, 1)).toBe(up);
+    expect(peerShare(up, 60)).toBe(up);
+    expect(peerShare(downCap, 19)).toBe(downCap);
   });
 
   it('shares the budget among many peers, never under the floor, in packets of the same size', () => {
-    expect(hostAcceptRate(broadband, 100)).toEqual({ packetsPerSecond: 40, packetBytes: 238 });
-    expect(hostAcceptRate(broadband, 160)).toEqual({ packetsPerSecond: 25, packetBytes: 238 });
-    expect(hostAcceptRate(broadband, 250)).toEqual({
-      packetsPerSecond: MIN_PEER_PACKETS,
-      packetBytes: 238,
-    });
-    for (let peers = 1; peers <= 1000; peers++) {
-      const pps = hostAcceptRate(broadband, peers).packetsPerSecond;
-      expect(pps).toBeLessThanOrEqual(66);
-      expect(pps).toBeGreaterThanOrEqual(MIN_PEER_PACKETS);
-      // Within the budget wherever the floor allows.
-      if (pps > MIN_PEER_PACKETS) expect(pps * peers).toBeLessThanOrEqual(HOST_PACKETS);
+    for (const usual of [up, downCap]) {
+      expect(peerShare(usual, 100)).toEqual({ packetsPerSecond: 40, packetBytes: 238 });
+      expect(peerShare(usual, 160)).toEqual({ packetsPerSecond: 25, packetBytes: 238 });
+      expect(peerShare(usual, 250)).toEqual({
+        packetsPerSecond: MIN_PEER_PACKETS,
+        packetBytes: 238,
+      });
+      for (let peers = 1; peers <= 1000; peers++) {
+        const pps = peerShare(usual, peers).packetsPerSecond;
+        expect(pps).toBeLessThanOrEqual(usual.packetsPerSecond);
+        expect(pps).toBeGreaterThanOrEqual(MIN_PEER_PACKETS);
+        // Within the budget wherever the floor allows.
+        if (pps > MIN_PEER_PACKETS) expect(pps * peers).toBeLessThanOrEqual(HOST_PACKETS);
+      }
     }
   });
 
   it('never raises a rate below the floor (a modem) and follows a budget given', () => {
     const modem = { packetsPerSecond: 10, packetBytes: 238 };
-    expect(hostAcceptRate(modem, 1000)).toBe(modem);
-    expect(hostAcceptRate(broadband, 8, 240).packetsPerSecond).toBe(30);
-    expect(hostAcceptRate(broadband, 4, 240).packetsPerSecond).toBe(60);
-  });
-});
-
-describe('hostSendRate', () => {
-  it('keeps the host’s cap while the peers fit its budget, and shares the budget past it', () => {
-    expect(hostSendRate(downloadCap, 12)).toBe(downloadCap);
-    expect(hostSendRate(downloadCap, 19)).toBe(downloadCap);
-    expect(hostSendRate(downloadCap, 96)).toEqual({ packetsPerSecond: 41, packetBytes: 238 });
-    expect(hostSendRate(downloadCap, 160)).toEqual({ packetsPerSecond: 25, packetBytes: 238 });
-    expect(hostSendRate(downloadCap, 250)).toEqual({
-      packetsPerSecond: MIN_PEER_PACKETS,
-      packetBytes: 238,
-    });
-    for (let peers = 1; peers <= 1000; peers++) {
-      const pps = hostSendRate(downloadCap, peers).packetsPerSecond;
-      expect(pps).toBeGreaterThanOrEqual(MIN_PEER_PACKETS);
-      if (pps > MIN_PEER_PACKETS) expect(pps * peers).toBeLessThanOrEqual(HOST_PACKETS);
-    }
+    expect(peerShare(modem, 1000)).toBe(modem);
+    expect(peerShare(up, 8, 240).packetsPerSecond).toBe(30);
+    expect(peerShare(up, 4, 240).packetsPerSecond).toBe(60);
   });
 
   it('lets a peer fetching the board keep the cap: it asks for more than the session’s usual rate only then', () => {
     const usual = { packetsPerSecond: 85, packetBytes: 238 };
-    expect(fetchingBoard(downloadCap, usual)).toBe(true);
+    expect(fetchingBoard(downCap, usual)).toBe(true);
     expect(fetchingBoard(usual, usual)).toBe(false);
     expect(fetchingBoard({ packetsPerSecond: 30, packetBytes: 238 }, usual)).toBe(false);
   });

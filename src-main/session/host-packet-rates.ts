@@ -16,32 +16,22 @@ export const HOST_PACKETS = 4000;
 /** A host never asks a peer for, nor sends it, fewer packets/s than this (nor more than the usual). */
 export const MIN_PEER_PACKETS = 20;
 
-/** `usual`, or fewer packets of the same size: each peer's share of `total` packets/s among `peers`. */
-function shareOf(usual: RatePolicy, peers: number, total: number): RatePolicy {
+/**
+ * A host of `peers` connections, each way: `usual` (what it accepts from each, or the most it sends each), or fewer
+ * packets of the same size, each peer's share of `total` packets/s. On the way down the peer's own accepted rate
+ * binds too.
+ */
+export function peerShare(
+  usual: RatePolicy,
+  peers: number,
+  total: number = HOST_PACKETS,
+): RatePolicy {
   const floor = Math.min(usual.packetsPerSecond, MIN_PEER_PACKETS);
   const share = packetRateAtMost(Math.max(1, total / Math.max(1, peers)));
   const wanted = Math.max(floor, Math.min(usual.packetsPerSecond, share));
   return wanted === usual.packetsPerSecond
     ? usual
     : { packetsPerSecond: wanted, packetBytes: usual.packetBytes };
-}
-
-/** What a host of `peers` connections accepts from each: `usual`, or fewer packets of the same size. */
-export function hostAcceptRate(
-  usual: RatePolicy,
-  peers: number,
-  total: number = HOST_PACKETS,
-): RatePolicy {
-  return shareOf(usual, peers, total);
-}
-
-/** The most a host of `peers` connections sends each (its cap; the peer's own accepted rate binds too). */
-export function hostSendRate(
-  cap: RatePolicy,
-  peers: number,
-  total: number = HOST_PACKETS,
-): RatePolicy {
-  return shareOf(cap, peers, total);
 }
 
 /**

@@ -29,7 +29,7 @@ import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { HostRules } from './host-rules';
 import { boardDownloadRate } from './join-rate';
-import { fetchingBoard, hostAcceptRate, hostSendRate } from './host-packet-rates';
+import { fetchingBoard, peerShare } from './host-packet-rates';
 import type { RatePolicy } from '../net/stream/rate';
 import { HostText } from './host-text';
 import type { OtSplice } from '../../shared/text-ot';
@@ -761,12 +761,12 @@ export class HostSession {
    */
   private exchangeFewerWhenBusy(now: number): void {
     const peers = this.peers.size;
-    const accept = hostAcceptRate(this.rates.toHost, peers, this.options.upstreamPackets);
+    const accept = peerShare(this.rates.toHost, peers, this.options.upstreamPackets);
     const acceptChanged = accept.packetsPerSecond !== this.accepting.packetsPerSecond;
     if (acceptChanged) this.accepting = accept;
     if (peers !== this.sharedAmong) {
       this.sharedAmong = peers;
-      this.shared = hostSendRate(this.sendCap, peers, this.options.downstreamPackets);
+      this.shared = peerShare(this.sendCap, peers, this.options.downstreamPackets);
     }
     for (const p of this.peers.values()) {
       const scheduler = p.stack.events.scheduler;
