@@ -11,7 +11,7 @@
 import type { RatePolicy } from '../net/stream/rate';
 import { packetRateAtMost } from '../net/stream/rate';
 
-/** Packets/s a host exchanges with its peers in all, each way: 66 each up to 60 peers, 40 at 100, 20 from 200 on. */
+/** Packets/s a host exchanges with its peers in all, each way: 40 each at 100 peers, 20 from 200 on. */
 export const HOST_PACKETS = 4000;
 /** A host never asks a peer for, nor sends it, fewer packets/s than this (nor more than the usual). */
 export const MIN_PEER_PACKETS = 20;
