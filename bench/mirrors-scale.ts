@@ -2,9 +2,10 @@
 // hosts (30 ms one way between mirrors, 5 ms from each user to its mirror), every user's pointer circling its home
 // at 60 Hz in a cluster of about 25 that its view holds (pointers scoped by view), a trickle of edits (one per user
 // a minute) and chat (one line per user every two minutes), every user accepting 30 packets/s x 238 B (64 kbit/s
-// with IP/UDP); at 250 peers a host sends and asks each for 20 (session/host-packet-rates.ts). As the hostcpu bench does, it times each mirror's own calls (its host's endpoint and session ticks,
-// its mirror's datagrams, timers and pumps) per simulated second: the share of one core that mirror's process
-// needs (its wall time, scaled by the share of the window the simulation had a core: the machine is shared).
+// with IP/UDP); at 250 peers a host sends and asks each for 20 (session/host-packet-rates.ts). As the hostcpu
+// bench does, it times each mirror's own calls (its host's endpoint and session ticks, its mirror's datagrams,
+// timers and pumps) per simulated second: the share of one core that mirror's process needs (its wall time, scaled
+// by the share of the window the simulation had a core: the machine is shared).
 // Users are real PeerSessions; no sockets or system calls. Deterministic workload (seeded); times are this machine's.
 import { NO_IMPAIRMENT } from '../src-main/net/impairment';
 import { UDP_IPV4_OVERHEAD } from '../src-main/net/stats';

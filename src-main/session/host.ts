@@ -764,10 +764,14 @@ export class HostSession {
     const accept = peerShare(this.rates.toHost, peers, this.options.upstreamPackets);
     const acceptChanged = accept.packetsPerSecond !== this.accepting.packetsPerSecond;
     if (acceptChanged) this.accepting = accept;
-    if (peers !== this.sharedAmong) {
+    const sharedChanged = peers !== this.sharedAmong;
+    if (sharedChanged) {
       this.sharedAmong = peers;
       this.shared = peerShare(this.sendCap, peers, this.options.downstreamPackets);
     }
+    // While the budget leaves every peer the full cap, each already has it (set when that became so, or on joining):
+    // a small session's tick walks no peers here.
+    if (!acceptChanged && !sharedChanged && this.shared === this.sendCap) return;
     for (const p of this.peers.values()) {
       const scheduler = p.stack.events.scheduler;
       const cap = fetchingBoard(scheduler.peerAccepts, this.rates.toPeers)
