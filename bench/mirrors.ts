@@ -124,7 +124,7 @@ async function measure(
       `pointer same/cross p50 ${f.latencyMs.pointer.sameSite.p50}/${f.latencyMs.pointer.crossSite.p50} ms, ` +
       `edit ${f.latencyMs.edit.sameSite.p50}/${f.latencyMs.edit.crossSite.p50} ms, ` +
       `up ${JSON.stringify(f.upKbps)} kbit/s, CPU ${JSON.stringify(f.hostCpuMsPerSecond)} ms/s, ` +
-      `rollbacks ${f.rollbacks}, load ${f.load1}\n`,
+      `rollbacks ${f.rollbacks}, load ${f.load1}, router late p50/p95 ${f.routerLateMs.p50}/${f.routerLateMs.p95} ms\n`,
   );
   return f;
 }
@@ -140,7 +140,9 @@ async function onSites<T>(
     core: { ...NO_IMPAIRMENT, ...core, loss: coreLoss },
     seed: 22,
     maxSeconds: seconds,
+    realtime: process.env.GB_ROUTER_REALTIME !== '0',
   });
+  process.stderr.write(`mirrors: the router runs at ${sites.routerPriority} priority\n`);
   try {
     return await f(sites);
   } finally {

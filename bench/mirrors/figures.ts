@@ -2,6 +2,7 @@
 // sent, rollbacks per 1,000 commands, the mirrors' repair stats (whatever this build's CRIMP reports), and each
 // host's upstream. Pure; knows nothing of processes or the network.
 import type { JsonEvent } from '../router/json-proc';
+import type { RouterLateness } from '../router/sites';
 import type { Histogram } from './histogram';
 import { count, percentileOf } from './histogram';
 import type { Mode, RawRun } from './run';
@@ -74,6 +75,11 @@ export interface RunFigures {
   readonly coreKbps: number;
   readonly usersLoopDelayMsWorst: { p50: number; p99: number };
   readonly load1: number;
+  /**
+   * How late the router released datagrams past their due time, per pass (ms): the lab's own delay. A user's
+   * datagram passes it twice within a site (to the mirror, on to the other user) and three times between sites.
+   */
+  readonly routerLateMs: RouterLateness;
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
@@ -198,5 +204,6 @@ function figuresOf(r: RawRun): RunFigures {
       p99: Math.max(...r.usersLoopDelayMs.map((l) => l.p99)),
     },
     load1: r.load1,
+    routerLateMs: r.routerLateMs,
   };
 }

@@ -9,7 +9,8 @@ import { machineClockMs } from '../../src-main/cli/script';
 import { generateJoinCode } from '../../src-main/net/join-code';
 import { cpuSeconds } from '../proc-usage';
 import type { JsonEvent, JsonProc } from '../router/json-proc';
-import type { Sites, SitesStats } from '../router/sites';
+import { routerLateness } from '../router/sites';
+import type { RouterLateness, Sites, SitesStats } from '../router/sites';
 import type { Histogram } from './histogram';
 import { mergeJson } from './histogram';
 import type { UsersConfig } from './users';
@@ -60,6 +61,8 @@ export interface RawRun {
   /** Each mirror's `mirror-stats` line at the end, whole (none for the single host). */
   readonly mirrorStats: JsonEvent[];
   readonly load1: number;
+  /** How late the router itself released datagrams over the window (each pass: a datagram crosses it once). */
+  readonly routerLateMs: RouterLateness;
 }
 
 const load1 = (): number => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
@@ -224,6 +227,7 @@ export async function runOne(sites: Sites, o: RunOptions): Promise<RawRun> {
       hostCpuMsPerSecond,
       mirrorStats: o.mode === 'mirrors' ? await mirrorStats(hosts) : [],
       load1: load1(),
+      routerLateMs: routerLateness(open, close),
     };
   } finally {
     for (const p of procs) p.send({ cmd: 'quit' });

@@ -95,6 +95,9 @@ export class RouterRun {
   private readonly procs = new Set<JsonProc>();
   private closed = false;
 
+  /** What router.py said of its scheduling when ready ("normal" unless it was asked to run ahead). */
+  priority = 'normal';
+
   private constructor(
     private readonly router: JsonProc,
     private readonly namespaces: readonly string[],
@@ -111,7 +114,8 @@ export class RouterRun {
     trackProcess(router.child);
     const run = new RouterRun(router, namespaces);
     try {
-      await router.waitFor((e) => e.ev === 'ready', 5000);
+      const ready = await router.waitFor((e) => e.ev === 'ready', 5000);
+      if (typeof ready.priority === 'string') run.priority = ready.priority;
       attach();
     } catch (e) {
       await run.close();

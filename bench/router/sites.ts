@@ -30,6 +30,11 @@ export interface SitesOptions {
   readonly seed: number;
   /** The router exits by itself after this long, whatever happens to us. */
   readonly maxSeconds: number;
+  /**
+   * The router runs ahead of the processes it carries (real-time scheduling where allowed, see router.py), so the
+   * links' delays do not grow with the machine's load.
+   */
+  readonly realtime?: boolean;
 }
 
 export interface SiteNode {
@@ -44,6 +49,40 @@ export interface SitesStats {
   nodes: { addr: string; site: string; up: DirectionCounts; down: DirectionCounts }[];
   core: { from: string; to: string; counts: DirectionCounts }[];
   stray: Record<string, number>;
+  /** How late the router released datagrams past their due time: counts per LATE_BUCKET_MS, the last open-ended. */
+  lateMs: number[];
+}
+
+/** router.py's lateness bucket width, ms. */
+export const LATE_BUCKET_MS = 0.25;
+
+/** How late the router was between two snapshots: one pass of a datagram through it, ms (bucket upper edges). */
+export interface RouterLateness {
+  readonly datagrams: number;
+  readonly p50: number | null;
+  readonly p95: number | null;
+  readonly max: number | null;
+}
+
+export function routerLateness(open: SitesStats, close: SitesStats): RouterLateness {
+  const counts = close.lateMs.map((n, i) => n - (open.lateMs[i] ?? 0));
+  const total = counts.reduce((a, b) => a + b, 0);
+  const edge = (i: number): number => (i + 1) * LATE_BUCKET_MS;
+  const at = (q: number): number | null => {
+    if (total === 0) return null;
+    const rank = Math.ceil(q * total);
+    let seen = 0;
+    for (let i = 0; i < counts.length; i++) {
+      seen += counts[i] as number;
+      if (seen >= rank) return edge(i);
+    }
+    return edge(counts.length - 1);
+  };
+  let last = -1;
+  counts.forEach((n, i) => {
+    if (n > 0) last = i;
+  });
+  return { datagrams: total, p50: at(0.5), p95: at(0.95), max: last < 0 ? null : edge(last) };
 }
 
 /** One way, ms: `access` from every node to its site and back, `core` between any two sites. */
@@ -99,6 +138,7 @@ export class Sites {
     const config = {
       seed: o.seed,
       maxSeconds: o.maxSeconds,
+      realtime: o.realtime ?? false,
       sites: {
         core: o.core,
         nodes: placed.map((p) => ({
@@ -132,6 +172,11 @@ export class Sites {
   /** Starts `node args...` inside a node's namespace, speaking JSON lines on stdio. */
   run(name: string, label: string, args: readonly string[]): JsonProc {
     return this.router.node(this.node(name).ns, label, args);
+  }
+
+  /** How the router is scheduled: "fifo" or "nice" when it runs ahead of the processes it carries. */
+  get routerPriority(): string {
+    return this.router.priority;
   }
 
   /** The router's counters now (one SIGUSR1 → one stats line). */
