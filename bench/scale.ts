@@ -110,6 +110,8 @@ async function runScale(peers: number, windowMs: number): Promise<ScaleRun> {
     ...['--code', code, '--name', 'Host', '--script', '--quiet-pointers'],
     // Every bot comes from 127.0.0.1: lift the per-address cap (a quarter of the session by default).
     ...['--max-per-address', '264'],
+    // GB_SCALE_PACKETS=N: the host's packet budget fixed at N (default: it follows the host's load).
+    ...(process.env.GB_SCALE_PACKETS ? ['--packets', process.env.GB_SCALE_PACKETS] : []),
   ]);
   const drivers: JsonProc[] = [];
   try {

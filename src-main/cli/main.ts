@@ -44,6 +44,8 @@ const USAGE = `usage:
                   [--max-peers N] [--max-per-address N]   participants (256), and connections from one IP
                                                            (a quarter of --max-peers, at most 32)
                   [--image-space MB]   what every image of the session may take together (32)
+                  [--packets N]   packets/s exchanged with all peers, each way, fixed (default 4000, following
+                                how busy the host is; each peer gets 20..its usual rate)
                   [--directory HOST:PORT]…   register with these directories (repeatable): joinable by link
                   [--list NAME]   listed publicly under NAME (default: unlisted, found only through the link)
                   [--lan]   announce the session on this network (mDNS), as the app does
@@ -146,6 +148,7 @@ async function host(v: Values): Promise<void> {
   const maxPeers = countOf(v, 'max-peers', 1023);
   const maxPerAddress = countOf(v, 'max-per-address', 1031);
   const imageSpace = countOf(v, 'image-space', 4096);
+  const packetBudget = countOf(v, 'packets', 1_000_000);
   const joinRole = v['join-role'];
   if (joinRole !== undefined && joinRole !== 'editor' && joinRole !== 'viewer')
     fail(`--join-role ${String(joinRole)}: editor or viewer`);
@@ -182,6 +185,7 @@ async function host(v: Values): Promise<void> {
     ...(maxPeers === undefined ? {} : { maxPeers }),
     ...(maxPerAddress === undefined ? {} : { maxConnectionsPerAddress: maxPerAddress }),
     ...(imageSpace === undefined ? {} : { imageLimits: { maxSessionBytes: imageSpace * 2 ** 20 } }),
+    ...(packetBudget === undefined ? {} : { packetBudget }),
     ...(directories.length === 0 ? {} : { directories }),
     ...(listName === undefined ? {} : { listName }),
   };
@@ -493,6 +497,7 @@ export async function main(argv: readonly string[]): Promise<void> {
       'max-peers': { type: 'string' },
       'image-space': { type: 'string' },
       'max-per-address': { type: 'string' },
+      packets: { type: 'string' },
       'quiet-pointers': { type: 'boolean' },
       script: { type: 'boolean' },
       seconds: { type: 'string' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NO_IMPAIRMENT } from '../net/impairment';
-import { MIN_PEER_PACKETS } from './host-packet-rates';
+import { BUSY_HIGH, BUSY_LOW, MIN_PEER_PACKETS } from './host-packet-rates';
 import { bigBoard } from './testing/big-board';
 import { makeSimSession } from './testing/sim-session';
 
@@ -120,5 +120,50 @@ describe('a host with many peers accepts fewer packets from each', () => {
     expect(capOf('Early'), msg).toBe(MIN_PEER_PACKETS);
     s.sim.runUntil(s.sim.now + 1000);
     expect(capOf('Late'), msg).toBe(MIN_PEER_PACKETS);
+  });
+
+  it('sheds packets when the host is busy, and takes them back when it is not', () => {
+    for (const seed of SEEDS) {
+      const msg = `seed ${seed}`;
+      // A budget of 480 each way: 60 packets/s for each of 8 peers, under the usual 66 up and 85 down.
+      const s = makeSimSession({
+        seed,
+        conditions: { ...NO_IMPAIRMENT, delayMs: 40 },
+        upstreamPackets: 480,
+        downstreamPackets: 480,
+      });
+      for (let i = 0; i < PEERS; i++) s.addPeer(`u${i}`);
+      s.sim.runUntil(2000);
+      const rates = () => {
+        const now = s.sim.now;
+        return {
+          asked: s.peers.map(
+            (p) => p.connection?.events.scheduler.stats(now).peerRate.packetsPerSecond,
+          ),
+          sent: s.host
+            .peerConnections()
+            .map((c) => c.stack.events.scheduler.stats(now).effectiveRate.packetsPerSecond),
+        };
+      };
+      const all = (n: number): number[] => new Array<number>(PEERS).fill(n);
+      expect(rates(), msg).toEqual({ asked: all(60), sent: all(60) });
+      // Past BUSY_HIGH the budget is cut in proportion at once (by at most 30 %), both ways: at 95 % busy to 79 %.
+      s.host.setLoad({ cpu: 0.95, loop: 0.95 });
+      s.sim.runUntil(s.sim.now + 500);
+      expect(rates(), msg).toEqual({ asked: all(47), sent: all(47) });
+      // Busy but under BUSY_HIGH: held.
+      s.host.setLoad({ cpu: (BUSY_HIGH + BUSY_LOW) / 2, loop: 1 });
+      s.sim.runUntil(s.sim.now + 500);
+      expect(rates(), msg).toEqual({ asked: all(47), sent: all(47) });
+      // Idle: a little more each second, until every peer has its usual rate; then no further.
+      for (let i = 0; i < 10; i++) {
+        s.host.setLoad({ cpu: 0.2, loop: 0.2 });
+        s.sim.runUntil(s.sim.now + 1000);
+      }
+      expect(rates(), msg).toEqual({ asked: all(66), sent: all(85) });
+      const grown = s.host.packetBudgetScale;
+      s.host.setLoad({ cpu: 0.2, loop: 0.2 });
+      expect(s.host.packetBudgetScale, msg).toBe(grown);
+    }
   });
 });

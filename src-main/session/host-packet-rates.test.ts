@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { fetchingBoard, HOST_PACKETS, MIN_PEER_PACKETS, peerShare } from './host-packet-rates';
+import {
+  adaptBudget,
+  BUSY_HIGH,
+  BUSY_LOW,
+  fetchingBoard,
+  HOST_PACKETS,
+  MAX_BUDGET_SCALE,
+  MIN_BUDGET_SCALE,
+  MIN_PEER_PACKETS,
+  peerShare,
+} from './host-packet-rates';
 
 /** What a broadband host accepts from each peer, and the most it sends one (the board download's rate). */
 const up = { packetsPerSecond: 66, packetBytes: 238 };
@@ -42,5 +52,46 @@ describe('peerShare', () => {
     expect(fetchingBoard(downCap, usual)).toBe(true);
     expect(fetchingBoard(usual, usual)).toBe(false);
     expect(fetchingBoard({ packetsPerSecond: 30, packetBytes: 238 }, usual)).toBe(false);
+  });
+});
+
+describe('adaptBudget', () => {
+  /** A host alone on its core: its loop is busy when it uses the core. */
+  const alone = (cpu: number) => ({ cpu, loop: cpu });
+
+  it('cuts a busy host’s budget at once, in proportion to how far past its target it is, by at most 30 %', () => {
+    expect(adaptBudget(1, alone(0.95), 1, true)).toBeCloseTo(0.75 / 0.95);
+    expect(adaptBudget(1, alone(1), 1, true)).toBeCloseTo(0.75);
+    // Hopelessly busy (threads besides the loop): 30 % a second, down to the least scale.
+    expect(adaptBudget(1, { cpu: 5, loop: 1 }, 1, true)).toBeCloseTo(0.7);
+    let scale = 1;
+    for (let i = 0; i < 20; i++) scale = adaptBudget(scale, alone(1), scale, true);
+    expect(scale).toBe(MIN_BUDGET_SCALE);
+  });
+
+  it('cuts from what the peers use, so a small session’s cut bites at once', () => {
+    expect(adaptBudget(1, alone(1), 0.5, false)).toBeCloseTo(0.375);
+    expect(adaptBudget(1, alone(1), 0.1, false)).toBe(MIN_BUDGET_SCALE);
+  });
+
+  it('grows an idle host’s budget a little each time only while it holds some peer under its usual rate', () => {
+    expect(adaptBudget(1, alone(BUSY_LOW - 0.01), 1, true)).toBeCloseTo(1.15);
+    expect(adaptBudget(1, alone(0.1), 0.3, false)).toBe(1);
+    let scale = 1;
+    for (let i = 0; i < 50; i++) scale = adaptBudget(scale, alone(0), scale, true);
+    expect(scale).toBe(MAX_BUDGET_SCALE);
+  });
+
+  it('neither cuts nor grows for a host whose loop waits on a core other processes hold', () => {
+    // It used little of the core, so cutting its packets would not give the core back to it.
+    expect(adaptBudget(0.8, { cpu: 0.45, loop: 1 }, 0.8, true)).toBe(0.8);
+  });
+
+  it('holds between its marks, and ignores a reading that is no number', () => {
+    for (const busy of [BUSY_LOW, 0.75, BUSY_HIGH]) {
+      expect(adaptBudget(0.8, alone(busy), 0.8, true)).toBe(0.8);
+    }
+    expect(adaptBudget(0.8, { cpu: NaN, loop: 0 }, 0.8, true)).toBe(0.8);
+    expect(adaptBudget(0.8, { cpu: 0, loop: NaN }, 0.8, true)).toBe(0.8);
   });
 });

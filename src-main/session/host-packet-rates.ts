@@ -42,3 +42,46 @@ export function peerShare(
 export function fetchingBoard(asks: RatePolicy, usual: RatePolicy): boolean {
   return asks.packetsPerSecond > usual.packetsPerSecond;
 }
+
+/**
+ * How a host's budget follows its own load. HOST_PACKETS suits the 2-core machine it was measured on; a host on a
+ * faster one can afford more, a slower one less, and past a core (one event loop) the host falls behind: every
+ * peer's packets come late. So each second a host is told the share of a core its process used and how busy its
+ * event loop was, and scales its budget as TCP's congestion control scales a window: down at once, in proportion,
+ * when its own CPU is past BUSY_HIGH (towards BUSY_TARGET); up a little while both are under BUSY_LOW and the budget
+ * holds some peer under its usual rate. The loop counts too for growing, as its own CPU does not, the time other
+ * processes held the core: a host sharing a core with busy neighbours used little of it, and taking more packets
+ * then gave its peers' pointers less (2026-11-28, BENCHMARKS.md). Within [MIN_BUDGET_SCALE, MAX_BUDGET_SCALE] of
+ * the budget given, and never under MIN_PEER_PACKETS a peer (peerShare).
+ */
+export const BUSY_HIGH = 0.9;
+export const BUSY_LOW = 0.6;
+const BUSY_TARGET = 0.75;
+/** The most one second's cut takes off the budget, and what a calm second adds back. */
+const MOST_CUT = 0.7;
+const GROWTH = 1.15;
+export const MIN_BUDGET_SCALE = 0.25;
+export const MAX_BUDGET_SCALE = 4;
+
+/** A host's last second: the share of a core its process used, and of the time its event loop was busy (0..1). */
+export interface HostLoad {
+  readonly cpu: number;
+  readonly loop: number;
+}
+
+/**
+ * The budget's next scale from `scale`, after a second of `load`. `inUse` is the scale its peers' rates come to
+ * now, at most `scale` (a small session uses less than its budget: a cut starts from what it uses, so that it bites
+ * at once); `binds`, whether the budget holds some peer under its usual rate (else more budget changes nothing, and
+ * is not taken).
+ */
+export function adaptBudget(scale: number, load: HostLoad, inUse: number, binds: boolean): number {
+  const { cpu, loop } = load;
+  if (!Number.isFinite(cpu) || !Number.isFinite(loop)) return scale;
+  if (cpu > BUSY_HIGH) {
+    const from = Math.min(scale, inUse);
+    return Math.max(MIN_BUDGET_SCALE, from * Math.max(MOST_CUT, BUSY_TARGET / cpu));
+  }
+  if (Math.max(cpu, loop) < BUSY_LOW && binds) return Math.min(MAX_BUDGET_SCALE, scale * GROWTH);
+  return scale;
+}

@@ -29,7 +29,8 @@ import type { SessionRate } from './connection-stack';
 import { buildConnectionStack, SESSION_RATES } from './connection-stack';
 import { HostRules } from './host-rules';
 import { boardDownloadRate } from './join-rate';
-import { fetchingBoard, peerShare } from './host-packet-rates';
+import type { HostLoad } from './host-packet-rates';
+import { adaptBudget, fetchingBoard, HOST_PACKETS, peerShare } from './host-packet-rates';
 import type { RatePolicy } from '../net/stream/rate';
 import { HostText } from './host-text';
 import type { OtSplice } from '../../shared/text-ot';
@@ -156,6 +157,9 @@ export class HostSession {
   /** The most it sends a peer that is not fetching the board, and the number of peers that was worked out for. */
   private shared: RatePolicy;
   private sharedAmong = 0;
+  /** The packet budget's scale by the host's load (setLoad), and the one `shared` was worked out with. */
+  private budgetScale = 1;
+  private sharedScale = 1;
   /** The session's hosts as joiners reach them (setHosts): told to every joiner. */
   private hostList: readonly PeerAddress[] = [];
 
@@ -761,13 +765,15 @@ export class HostSession {
    */
   private exchangeFewerWhenBusy(now: number): void {
     const peers = this.peers.size;
-    const accept = peerShare(this.rates.toHost, peers, this.options.upstreamPackets);
+    const scale = this.budgetScale;
+    const accept = peerShare(this.rates.toHost, peers, this.upstreamBudget() * scale);
     const acceptChanged = accept.packetsPerSecond !== this.accepting.packetsPerSecond;
     if (acceptChanged) this.accepting = accept;
-    const sharedChanged = peers !== this.sharedAmong;
+    const sharedChanged = peers !== this.sharedAmong || scale !== this.sharedScale;
     if (sharedChanged) {
       this.sharedAmong = peers;
-      this.shared = peerShare(this.sendCap, peers, this.options.downstreamPackets);
+      this.sharedScale = scale;
+      this.shared = peerShare(this.sendCap, peers, this.downstreamBudget() * scale);
     }
     // While the budget leaves every peer the full cap, each already has it (set when that became so, or on joining):
     // a small session's tick walks no peers here.
@@ -781,6 +787,37 @@ export class HostSession {
       else if (cap.packetsPerSecond !== p.sendCap.packetsPerSecond) scheduler.setSendCap(now, cap);
       p.sendCap = cap;
     }
+  }
+
+  private upstreamBudget(): number {
+    return this.options.upstreamPackets ?? HOST_PACKETS;
+  }
+
+  private downstreamBudget(): number {
+    return this.options.downstreamPackets ?? HOST_PACKETS;
+  }
+
+  /**
+   * How busy the host's process was over the last second: its packet budget follows (adaptBudget), from the next
+   * tick on. A runtime that never calls this keeps the budget given.
+   */
+  setLoad(load: HostLoad): void {
+    const peers = this.peers.size;
+    if (peers === 0) return;
+    const inUse = Math.max(
+      (peers * this.accepting.packetsPerSecond) / this.upstreamBudget(),
+      (peers * Math.min(this.shared.packetsPerSecond, this.rates.toPeers.packetsPerSecond)) /
+        this.downstreamBudget(),
+    );
+    const binds =
+      this.accepting.packetsPerSecond < this.rates.toHost.packetsPerSecond ||
+      this.shared.packetsPerSecond < this.rates.toPeers.packetsPerSecond;
+    this.budgetScale = adaptBudget(this.budgetScale, load, inUse, binds);
+  }
+
+  /** The packet budget's scale now (1: as given; see setLoad). */
+  get packetBudgetScale(): number {
+    return this.budgetScale;
   }
 
   /** A manual uplink cap is split max-min fairly among peers by what each currently can use (TRIBES future work 4). */

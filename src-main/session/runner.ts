@@ -30,6 +30,7 @@ import { loadBoardFile, saveBoardFile } from './board-file';
 import type { Controls } from './controls';
 import { hostControls, peerControls } from './controls';
 import type { HostSessionOptions } from './host';
+import type { HostLoad } from './host-packet-rates';
 import { HostSession } from './host';
 import { PeerSession } from './peer';
 import type { SessionRate } from './connection-stack';
@@ -40,6 +41,8 @@ const TICK_MS = 50;
 const PROBE_EVERY_MS = 2_000;
 const PROBE_ROUNDS = 30;
 const AUTOSAVE_MS = 5000;
+/** How often a host tells its session how busy it was (HostSession.setLoad). */
+const LOAD_EVERY_MS = 1000;
 /** A save copies the file it replaces to FILE.1 at a session's first save and then at most this often. */
 const BACKUP_EVERY_MS = 10 * 60_000;
 
@@ -60,6 +63,11 @@ export interface HostRun {
   readonly maxConnectionsPerAddress?: number;
   /** Bytes of one image and of all the session's images (default: DEFAULT_IMAGE_LIMITS). */
   readonly imageLimits?: Partial<ImageLimits>;
+  /**
+   * The packets/s the host exchanges with all its peers, each way, fixed (see host-packet-rates.ts). Without it the
+   * budget starts at the default and follows how busy the host's event loop is.
+   */
+  readonly packetBudget?: number;
   /** Directories (IP addresses) to register the session with; none: reachable only by address. */
   readonly directories?: readonly PeerAddress[];
   /** A public name to be listed under; without one the session is unlisted, under a random name. */
@@ -126,6 +134,16 @@ export class SessionRunner {
   private saving: Promise<void> = Promise.resolve();
   private lastSavedHash = '';
   private lastSaveAt = 0;
+  /** Hosting with a budget that follows the load: told each LOAD_EVERY_MS how busy the host was. */
+  private loadSink: ((load: HostLoad) => void) | undefined;
+  private lastLoadAt = 0;
+  private lastLoad:
+    | {
+        cpu: NodeJS.CpuUsage;
+        loop: ReturnType<typeof performance.eventLoopUtilization>;
+        at: number;
+      }
+    | undefined;
   private lastBackupAt = -Infinity;
   /** Set when the board file could not be loaded and was moved aside (the host goes on; say so). */
   boardNotice: BoardFileNotice | undefined;
@@ -186,6 +204,9 @@ export class SessionRunner {
           : { maxConnectionsPerAddress: o.maxConnectionsPerAddress }),
         ...(o.executor === undefined ? {} : { executor: o.executor }),
         ...(o.relay === undefined ? {} : { relay: o.relay }),
+        ...(o.packetBudget === undefined
+          ? {}
+          : { upstreamPackets: o.packetBudget, downstreamPackets: o.packetBudget }),
       },
       monotonicNow(),
     );
@@ -194,6 +215,7 @@ export class SessionRunner {
     const transport = await UdpTransport.open(session.endpoint, { port: o.port, bind: o.bind });
     const runner = new SessionRunner(hostControls(session), transport, o.boardFile);
     runner.boardNotice = notice;
+    if (o.packetBudget === undefined) runner.loadSink = (load) => session.setLoad(load);
     if (o.directories !== undefined && o.directories.length > 0) {
       const mirror = o.mirrorOf;
       const client = runner.attachRendezvous(o.directories, mirror?.ownerKey);
@@ -532,6 +554,7 @@ export class SessionRunner {
       const now = monotonicNow();
       if (this.registeredAs !== undefined)
         this.rendezvous?.setUsers(this.controls.participants.length);
+      this.sampleLoad(now);
       this.controls.tick(now);
       this.transport.pump();
       if (this.boardFile !== undefined && now - this.lastSaveAt >= AUTOSAVE_MS) {
@@ -540,6 +563,24 @@ export class SessionRunner {
       }
     }, TICK_MS);
     this.transport.pump();
+  }
+
+  /**
+   * Tells a host the share of a core its process used since the last sample, and how busy its event loop was (see
+   * loadSink, HostLoad).
+   */
+  private sampleLoad(now: number): void {
+    if (this.loadSink === undefined || now - this.lastLoadAt < LOAD_EVERY_MS) return;
+    this.lastLoadAt = now;
+    const sample = { cpu: process.cpuUsage(), loop: performance.eventLoopUtilization(), at: now };
+    const last = this.lastLoad;
+    this.lastLoad = sample;
+    if (last === undefined || now <= last.at) return;
+    const cpuMs = (sample.cpu.user - last.cpu.user + sample.cpu.system - last.cpu.system) / 1000;
+    this.loadSink({
+      cpu: cpuMs / (now - last.at),
+      loop: performance.eventLoopUtilization(sample.loop, last.loop).utilization,
+    });
   }
 
   /**
