@@ -33,6 +33,10 @@ export interface MirrorsScaleFigures {
   };
   /** The same calls' wall time, ms per simulated second (what hostcpu reports; waits for a core included). */
   readonly mirrorWallMsPerSecond: number[];
+  /** The busiest mirror's calls' wall time in each simulated second of the window, ms: even, or in bursts. */
+  readonly busiestMirrorWallMsEachSecond: number[];
+  /** The whole simulation's wall time for each simulated second of the window, ms (the machine's pace). */
+  readonly simWallMsEachSecond: number[];
   /** The simulation's CPU time over its wall time in the measured window (1: it never waited for a core). */
   readonly processOnCpuShare: number;
   /** Per user: bytes its mirror sent it on the wire (with IP/UDP), kbit/s. */
@@ -61,6 +65,8 @@ export interface WindowCounts {
   readonly seconds: number;
   /** Each mirror's calls' wall time, ms. */
   readonly mirrorMs: readonly number[];
+  /** Per simulated second of the window: each mirror's calls' wall time, and the simulation's, ms. */
+  readonly eachSecond: readonly { readonly mirrorMs: readonly number[]; readonly wallMs: number }[];
   /** The window's wall time and the process's CPU time in it, ms. */
   readonly wallMs: number;
   readonly cpuMs: number;
@@ -104,6 +110,7 @@ export function summarize(
   const inViewHz = sorted(w.inView.map((n, u) => n / s / Math.max(1, w.othersInView[u] ?? 1)));
   const outHz = sorted(w.outOfView.map((n) => n / s));
   const cpuMax = Math.max(...cpu);
+  const busiest = cpu.indexOf(cpuMax);
   const downMax = round1(down.at(-1) ?? 0);
   return {
     setup,
@@ -112,6 +119,8 @@ export function summarize(
     userRosterDrainMs: userRosterDrainMs ?? null,
     mirrorCpuMsPerSecond: { p50: round1(percentile(sorted(cpu), 50)), max: cpuMax, each: cpu },
     mirrorWallMsPerSecond: w.mirrorMs.map((ms) => round1(ms / s)),
+    busiestMirrorWallMsEachSecond: w.eachSecond.map((e) => round1(e.mirrorMs[busiest] ?? 0)),
+    simWallMsEachSecond: w.eachSecond.map((e) => round1(e.wallMs)),
     processOnCpuShare: round1(onCpu * 100) / 100,
     userDownKbps: {
       p50: round1(percentile(down, 50)),

@@ -21,6 +21,12 @@ describe('the mirrors-scale runner', () => {
     // The window opens once every user knows everyone: a number, not null (the drain's bound passed).
     expect(f.userRosterDrainMs, msg).not.toBeNull();
     expect(f.mirrorCpuMsPerSecond.each, msg).toHaveLength(4);
+    // One figure per simulated second of the window, the busiest mirror's summing to its wall time over it.
+    const seconds = f.simWallMsEachSecond.length;
+    expect(f.busiestMirrorWallMsEachSecond, msg).toHaveLength(seconds);
+    const busiest = f.mirrorCpuMsPerSecond.each.indexOf(f.mirrorCpuMsPerSecond.max);
+    const sum = f.busiestMirrorWallMsEachSecond.reduce((a, b) => a + b, 0);
+    expect(sum / seconds, msg).toBeCloseTo(f.mirrorWallMsPerSecond[busiest] ?? NaN, 0);
     expect(f.inViewPointerHz.mean, msg).toBeGreaterThan(0);
     expect(f.outOfViewPointerHz.max, msg).toBe(0);
     expect(f.userDownKbps.max, msg).toBeGreaterThan(0);
