@@ -65,7 +65,7 @@ export interface HostRun {
   readonly imageLimits?: Partial<ImageLimits>;
   /**
    * The packets/s the host exchanges with all its peers, each way, fixed (see host-packet-rates.ts). Without it the
-   * budget starts at the default and follows how busy the host's event loop is.
+   * budget starts at the default and follows the host's load (HostSession.setLoad, each second).
    */
   readonly packetBudget?: number;
   /** Directories (IP addresses) to register the session with; none: reachable only by address. */
