@@ -50,9 +50,10 @@ export function fetchingBoard(asks: RatePolicy, usual: RatePolicy): boolean {
  * event loop was, and scales its budget as TCP's congestion control scales a window: down at once, in proportion,
  * when its own CPU is past BUSY_HIGH (towards BUSY_TARGET); up a little while both are under BUSY_LOW and the budget
  * holds some peer under its usual rate. The loop counts too for growing, as its own CPU does not, the time other
- * processes held the core: a host sharing a core with busy neighbours used little of it, and taking more packets
- * then gave its peers' pointers less (2026-11-28, BENCHMARKS.md). Within [MIN_BUDGET_SCALE, MAX_BUDGET_SCALE] of
- * the budget given, and never under MIN_PEER_PACKETS a peer (peerShare).
+ * processes held the core: a host sharing a full core with busy neighbours uses little of it, and more packets are
+ * no help there. It does not count for cutting, as it reads busy then too: fewer packets would not give the host
+ * the core back (neither first version gained anything there, 2026-11-28, BENCHMARKS.md). Within
+ * [MIN_BUDGET_SCALE, MAX_BUDGET_SCALE] of the budget given, and never under MIN_PEER_PACKETS a peer (peerShare).
  */
 export const BUSY_HIGH = 0.9;
 export const BUSY_LOW = 0.6;
