@@ -1,7 +1,7 @@
 // Turns one run's samples and router counters into the reported figures: per client and pooled. Pure; knows
 // nothing of processes, namespaces or stacks.
 import type { RouterStats } from '../router/testbed';
-import { QUEUE_BUCKET_MS } from '../router/testbed';
+import { bucketQuantile, QUEUE_BUCKET_MS } from '../router/testbed';
 import type { Samples } from './workload';
 import { expectedFinal } from './workload';
 
@@ -130,17 +130,9 @@ function queueWait(
     const before = a.clients[i]?.[dir].queueWaitMs;
     after?.forEach((n, k) => (hist[k] = (hist[k] ?? 0) + n - (before?.[k] ?? 0)));
   });
-  const total = hist.reduce((x, y) => x + y, 0);
-  if (total === 0) return undefined;
-  const at = (p: number): number => {
-    let seen = 0;
-    for (let k = 0; k < hist.length; k++) {
-      seen += hist[k] ?? 0;
-      if (seen >= (p / 100) * total) return (k + 1) * QUEUE_BUCKET_MS;
-    }
-    return hist.length * QUEUE_BUCKET_MS;
-  };
-  return { p50: at(50), p95: at(95) };
+  const p50 = bucketQuantile(hist, QUEUE_BUCKET_MS, 0.5);
+  const p95 = bucketQuantile(hist, QUEUE_BUCKET_MS, 0.95);
+  return p50 === undefined || p95 === undefined ? undefined : { p50, p95 };
 }
 
 /** kbit/s between two router snapshots, per client, up (client → server) and down. */

@@ -6,6 +6,7 @@
 import type { Impairment } from '../../src-main/net/impairment';
 import { NO_IMPAIRMENT } from '../../src-main/net/impairment';
 import type { DirectionCounts } from './testbed';
+import { bucketQuantile } from './testbed';
 import type { JsonProc } from './json-proc';
 import { attachTun, RouterRun } from './netns';
 
@@ -66,23 +67,8 @@ export interface RouterLateness {
 
 export function routerLateness(open: SitesStats, close: SitesStats): RouterLateness {
   const counts = close.lateMs.map((n, i) => n - (open.lateMs[i] ?? 0));
-  const total = counts.reduce((a, b) => a + b, 0);
-  const edge = (i: number): number => (i + 1) * LATE_BUCKET_MS;
-  const at = (q: number): number | null => {
-    if (total === 0) return null;
-    const rank = Math.ceil(q * total);
-    let seen = 0;
-    for (let i = 0; i < counts.length; i++) {
-      seen += counts[i] as number;
-      if (seen >= rank) return edge(i);
-    }
-    return edge(counts.length - 1);
-  };
-  let last = -1;
-  counts.forEach((n, i) => {
-    if (n > 0) last = i;
-  });
-  return { datagrams: total, p50: at(0.5), p95: at(0.95), max: last < 0 ? null : edge(last) };
+  const at = (q: number): number | null => bucketQuantile(counts, LATE_BUCKET_MS, q) ?? null;
+  return { datagrams: counts.reduce((a, b) => a + b, 0), p50: at(0.5), p95: at(0.95), max: at(1) };
 }
 
 /** One way, ms: `access` from every node to its site and back, `core` between any two sites. */

@@ -30,6 +30,25 @@ export interface DirectionCounts {
 /** router.py's queue-wait bucket width, ms. */
 export const QUEUE_BUCKET_MS = 5;
 
+/**
+ * The `q` quantile (0..1) of one of router.py's histograms (counts per bucket of `width` ms, the last open-ended), as
+ * the upper edge of the bucket it falls in; undefined when the histogram is empty.
+ */
+export function bucketQuantile(
+  counts: readonly number[],
+  width: number,
+  q: number,
+): number | undefined {
+  const total = counts.reduce((a, b) => a + b, 0);
+  if (total === 0) return undefined;
+  let seen = 0;
+  for (let k = 0; k < counts.length; k++) {
+    seen += counts[k] ?? 0;
+    if (seen >= q * total) return (k + 1) * width;
+  }
+  return counts.length * width;
+}
+
 export interface RouterStats {
   atMs: number;
   clients: { addr: string; up: DirectionCounts; down: DirectionCounts }[];
